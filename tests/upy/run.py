@@ -1,0 +1,49 @@
+"""Run the MicroPython-compatible tests (modules named upy_test_*.py) under any VM.
+
+Each module defines functions named test_*; a failing assert or an exception fails
+the test.  Prints one line per failure and the closing line 'upy: N passed, N failed'.
+Exits 1 when any test failed.  Works on the micropython Unix port, the WebAssembly
+port and CPython alike (it uses only builtins, os and sys).
+
+Usage: MICROPYPATH=firmware:tests/upy micropython tests/upy/run.py [module ...]
+"""
+import sys
+
+try:
+    import os
+    _names = os.listdir(__file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
+except Exception:  # the WebAssembly port passes the module list explicitly
+    _names = []
+
+
+def _modules(argv):
+    if len(argv) > 1:
+        return argv[1:]
+    mods = [n[:-3] for n in _names if n.startswith("upy_test_") and n.endswith(".py")]
+    mods.sort()
+    return mods
+
+
+def run(mod_names):
+    passed = 0
+    failed = 0
+    for name in mod_names:
+        mod = __import__(name)
+        tests = [k for k in dir(mod) if k.startswith("test_")]
+        tests.sort()
+        for t in tests:
+            try:
+                getattr(mod, t)()
+                passed += 1
+            except Exception as e:  # report and go on
+                failed += 1
+                print("FAIL %s.%s: %s %s" % (name, t, type(e).__name__, e))
+                if hasattr(sys, "print_exception"):
+                    sys.print_exception(e)
+    impl = sys.implementation.name
+    print("upy (%s): %d passed, %d failed" % (impl, passed, failed))
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(1 if run(_modules(sys.argv)) else 0)
