@@ -1,0 +1,138 @@
+"""Positions and the position string (docs/rules.md §2, §5).
+
+A position is two 24-bit lane masks (bit i of `r` is field R(i+1), bit i of `s` is
+S(i+1)), the two scores 0..6 and the player to move (0 = A, 1 = B).  The masks are
+small integers on the Pico, so copying or comparing positions never touches the heap
+beyond the object itself.
+
+Position string: ``<R1..R24>/<S1..S24> <scoreA>-<scoreB> <mover>``, e.g. the start
+``oooooo................../oooooo.................. 0-0 A``.
+"""
+
+from samsara.geometry import popcount24
+
+START_R = 0x3F  # R1..R6
+START_S = 0x3F  # S1..S6
+
+
+class PositionError(ValueError):
+    """A position string or position value that is not a legal Samsara position."""
+
+
+class Position:
+    """One board position: lane masks `r`, `s` (24-bit ints), scores `a`, `b` (0..6)
+    and `mover` (0 = A, 1 = B).  Always holds exactly 12 marbles.
+
+    Equality and hashing follow the position string.  Raises PositionError when built
+    from values that are not a position (marble count not 12, score outside 0..6,
+    mover not 0 or 1, a mask wider than 24 bits).
+    """
+
+    def __init__(self, r=START_R, s=START_S, a=0, b=0, mover=0):
+        if not (0 <= r <= 0xFFFFFF and 0 <= s <= 0xFFFFFF):
+            raise PositionError("lane mask outside 24 bits")
+        n = popcount24(r) + popcount24(s)
+        if n != 12:
+            raise PositionError("marble count is %d, not 12" % n)
+        if not (0 <= a <= 6 and 0 <= b <= 6):
+            raise PositionError("score outside 0..6: %d-%d" % (a, b))
+        if mover != 0 and mover != 1:
+            raise PositionError("unknown mover: %r" % (mover,))
+        self.r = r
+        self.s = s
+        self.a = a
+        self.b = b
+        self.mover = mover
+
+    @staticmethod
+    def parse(text):
+        """Parse a position string (docs/rules.md §5) into a Position.
+
+        Raises PositionError naming the problem: wrong length, bad character, marble
+        count not 12, score outside 0..6, unknown mover, missing parts.
+        """
+        if not isinstance(text, str):
+            raise PositionError("position must be a string, not %s" % type(text).__name__)
+        parts = text.split(" ")
+        if len(parts) != 3:
+            raise PositionError(
+                "position needs 3 parts separated by single spaces "
+                "('<R1..R24>/<S1..S24> <scoreA>-<scoreB> <mover>'), got %d" % len(parts))
+        lanes, scores, mover = parts
+        halves = lanes.split("/")
+        if len(halves) != 2:
+            raise PositionError("lanes must be two groups of 24 separated by '/'")
+        masks = [0, 0]
+        for k in range(2):
+            lane = halves[k]
+            name = "RS"[k]
+            if len(lane) != 24:
+                raise PositionError("%s lane has %d fields, not 24" % (name, len(lane)))
+            m = 0
+            for i in range(24):
+                c = lane[i]
+                if c == "o":
+                    m |= 1 << i
+                elif c != ".":
+                    raise PositionError("bad character %r at %s%d (use 'o' or '.')" % (c, name, i + 1))
+            masks[k] = m
+        n = popcount24(masks[0]) + popcount24(masks[1])
+        if n != 12:
+            raise PositionError("marble count is %d, not 12" % n)
+        sc = scores.split("-")
+        if len(sc) != 2 or not sc[0].isdigit() or not sc[1].isdigit():
+            raise PositionError("scores must be '<A>-<B>' with digits, got %r" % scores)
+        a = int(sc[0])
+        b = int(sc[1])
+        if not (0 <= a <= 6 and 0 <= b <= 6) or len(sc[0]) != 1 or len(sc[1]) != 1:
+            raise PositionError("score outside 0..6: %r" % scores)
+        if mover == "A":
+            mv = 0
+        elif mover == "B":
+            mv = 1
+        else:
+            raise PositionError("unknown mover %r (use 'A' or 'B')" % mover)
+        return Position(masks[0], masks[1], a, b, mv)
+
+    def format(self):
+        """The position string of this position (docs/rules.md §5)."""
+        return format_position(self.r, self.s, self.a, self.b, self.mover)
+
+    def key(self):
+        """(r, s, a, b, mover): a tuple that identifies the position."""
+        return (self.r, self.s, self.a, self.b, self.mover)
+
+    def occupied(self, p):
+        """True when track field p (0..47) holds a marble."""
+        if p < 24:
+            return (self.r >> p) & 1 == 1
+        return (self.s >> (p - 24)) & 1 == 1
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.key() == other.key()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __str__(self):
+        return self.format()
+
+    def __repr__(self):
+        return "Position(%r)" % self.format()
+
+
+def format_position(r, s, a, b, mover):
+    """Position string of raw parts: lane masks r, s (24-bit), scores a, b, mover 0/1."""
+    out = []
+    for m in (r, s):
+        for i in range(24):
+            out.append("o" if (m >> i) & 1 else ".")
+        out.append("/")
+    out[-1] = " "
+    return "".join(out) + "%d-%d %s" % (a, b, "AB"[mover])
+
+
+START = Position()

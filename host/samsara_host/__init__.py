@@ -1,0 +1,1 @@
+"""The `samsara` host tool: rules, simulated board, traces, deploy, monitor, logs."""

@@ -1,0 +1,47 @@
+"""Entry point of the `samsara` command: a table of sub-commands, each a module with
+`add_parser(subparsers)` that sets `func` on its parser.
+
+Modules are imported lazily by name so that `samsara rules ...` never loads serial or
+simulation code it does not need.
+"""
+import argparse
+import importlib
+import sys
+
+# (command, module, one-line help)
+COMMANDS = [
+    ("rules", "samsara_host.rules_cmd", "legal turns of a position, self-play games"),
+    ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
+]
+
+
+def build_parser():
+    """The argparse parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(prog="samsara", description="Samsara smart board tool")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module, help_text in COMMANDS:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        mod.add_parser(sub, name, help_text)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

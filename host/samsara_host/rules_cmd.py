@@ -1,0 +1,103 @@
+"""`samsara rules legal|play`: the rules engine from the command line (docs/cli.md)."""
+import json
+import sys
+
+from samsara.position import Position, PositionError
+from samsara import rules
+from samsara.game import Game
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    rsub = p.add_subparsers(dest="rules_command", metavar="ACTION")
+    lg = rsub.add_parser("legal", help="list the legal complete turns of a roll")
+    lg.add_argument("--position", help="position string (docs/rules.md §5)")
+    lg.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
+    lg.add_argument("--batch", action="store_true",
+                    help='read JSON lines {"position": ..., "dice": [a, b]} from stdin')
+    lg.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    lg.set_defaults(func=cmd_legal)
+    pl = rsub.add_parser("play", help="play one seeded self-play game and print its record")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    pl.set_defaults(func=cmd_play)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def cmd_legal(args):
+    og = rules.option_code(args.opponent_goal)
+    if args.batch:
+        return batch(sys.stdin, sys.stdout, og)
+    if args.position is None or args.dice is None:
+        print("samsara rules legal: give --position and --dice A B, or --batch", file=sys.stderr)
+        return 2
+    try:
+        pos = Position.parse(args.position)
+        for d in args.dice:
+            rules.check_die(d)
+    except ValueError as e:
+        print("samsara rules legal: %s" % e, file=sys.stderr)
+        return 2
+    game = Game(pos, og)
+    turns = game.legal_turns(args.dice[0], args.dice[1])
+    if not turns:
+        print("Moksha")
+        return 0
+    for note, res in turns:
+        print("%s\t%s" % (note, res.format()))
+    return 0
+
+
+def batch_line(line, og):
+    """Answer one --batch input line: a dict for the JSON output line (docs/cli.md)."""
+    try:
+        req = json.loads(line)
+    except ValueError as e:
+        return {"error": "bad JSON: %s" % e}
+    if not isinstance(req, dict):
+        return {"error": "each line must be a JSON object"}
+    dice = req.get("dice")
+    if (not isinstance(dice, list) or len(dice) != 2
+            or any(type(d) is not int or not 1 <= d <= 6 for d in dice)):
+        return {"error": "dice must be a list of two integers 1..6, got %s" % json.dumps(dice)}
+    if "position" not in req:
+        return {"error": "missing key 'position'"}
+    try:
+        moksha, results = rules.turn_results(req["position"], dice[0], dice[1], og)
+    except PositionError as e:
+        return {"error": "bad position: %s" % e}
+    return {"moksha": moksha, "results": results}
+
+
+def batch(inp, out, og):
+    """Stream --batch: one JSON answer per non-blank input line, flushed as it goes."""
+    for line in inp:
+        if not line.strip():
+            continue
+        out.write(json.dumps(batch_line(line, og)) + "\n")
+        out.flush()
+    return 0
+
+
+def cmd_play(args):
+    from samsara_host.selfplay import play_game
+    og = rules.option_code(args.opponent_goal)
+    game = play_game(args.seed, og)
+    print("[Seed %d]" % args.seed)
+    print("[OpponentGoal %s]" % rules.OPTION_NAMES[og])
+    for i, note in enumerate(game.record):
+        print("%3d. %s %s" % (i + 1, "AB"[i % 2], note))
+    print(describe_result(game))
+    print("Final position: %s" % game.pos.format())
+    return 0
+
+
+def describe_result(game):
+    """One line naming the game's result."""
+    if game.result is None:
+        return "Result: unfinished"
+    winner, how, _pts = game.result
+    score = "%d-%d" % (game.pos.a, game.pos.b)
+    if winner is None:
+        return "Result: draw by %s (score %s)" % (how, score)
+    return "Result: %s wins at the centre (score %s)" % ("AB"[winner], score)
