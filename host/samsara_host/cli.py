@@ -12,6 +12,7 @@ import sys
 COMMANDS = [
     ("rules", "samsara_host.rules_cmd", "legal turns of a position, self-play games"),
     ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
+    ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),
 ]
 
 

