@@ -25,7 +25,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	@$(BIN)/samsara demo
 
-test: $(STAMP) test-mpy test-upy test-py
+test: $(STAMP) test-mpy typecheck test-upy test-py
 
 # Every firmware file compiles for the Pico's Cortex-M0+.
 test-mpy: $(STAMP)
@@ -34,6 +34,19 @@ test-mpy: $(STAMP)
 # The MicroPython-compatible tests under the real MicroPython VM (Unix port).
 test-upy: $(STAMP)
 	@MICROPYPATH=firmware:tests/upy $(UPY) tests/upy/run.py
+
+# All of firmware/ type-checks against the MicroPython rp2 (Pico) stubs.  The stubs go
+# into their own folder; an empty fake venv keeps CPython's standard library out.
+STUBS := typings/stubs
+STUBS_STAMP := typings/.installed
+$(STUBS_STAMP): requirements-stubs.txt $(STAMP)
+	@rm -rf $(STUBS) && mkdir -p typings/fakevenv
+	@echo "Installing pinned MicroPython stubs into $(STUBS) ..."
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --target $(STUBS) -r requirements-stubs.txt
+	@touch $(STUBS_STAMP)
+
+typecheck: $(STAMP) $(STUBS_STAMP)
+	@$(BIN)/pyright -p pyrightconfig.firmware.json
 
 test-py: $(STAMP)
 	@$(BIN)/python -m pytest

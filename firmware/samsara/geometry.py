@@ -17,8 +17,8 @@ below 2**30 and never allocates on the Pico.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
-        return x
+    def const(__x):
+        return __x
 
 N_POSITIONS = const(64)
 LANE_FIELDS = const(24)
