@@ -5,8 +5,10 @@
     turn       <roll> <sub-move> ...      53 5:R1-S18 3:R2-S17   (larger die first)
                Moksha roll                 53 Moksha
 
-Parsing accepts a sub-move without its die (``R1-S18``) and a goal without its
-reinsertion (``3:S22-GS``); both are filled in from the position.  Three errors, all
+Parsing also accepts short forms, filled in from the position: a sub-move without
+its die (``R1-S18``), a goal without its reinsertion (``3:S22-GS``), and the landing
+field alone (``5:S18``, "the marble that lands on S18 with the 5"), which is
+ambiguous when two marbles can land there.  Three errors, all
 ValueError subclasses, tell the causes apart: NotationError (the text is not
 notation), IllegalMoveError (well-formed but not legal here) and AmbiguousMoveError
 (more than one legal reading with different results).
@@ -53,7 +55,8 @@ def format_turn(d1, d2, moves):
 
 def parse_sub_move(text):
     """Parse one sub-move into (die, frm, to, ins): die 1..6 or 0 when omitted, frm a
-    track field 0..47, to a field or GS/GR, ins the reinsertion field or -1.
+    track field 0..47 or -1 when only the landing field is given, to a field or
+    GS/GR, ins the reinsertion field or -1.
 
     Raises NotationError naming what is wrong.
     """
@@ -76,13 +79,17 @@ def parse_sub_move(text):
         if ins >= 48:
             raise NotationError("reinsertion must be a track field, got %r" % ins_t)
     parts = body.split("-")
+    if len(parts) == 1:
+        parts = ["", parts[0]]
     if len(parts) != 2:
         raise NotationError("a sub-move is <die>:<from>-<to>, got %r" % text)
     try:
-        frm = position_index(parts[0])
+        frm = position_index(parts[0]) if parts[0] else -1
         to = position_index(parts[1])
     except ValueError as e:
         raise NotationError("%s in %r" % (e, text))
+    if frm < 0 and (die == 0 or ":" not in text):
+        raise NotationError("write the die with a landing field alone, e.g. '5:S18': %r" % text)
     if frm >= 48:
         raise NotationError("a marble moves from a track field, not %r" % parts[0])
     if to > GR:
@@ -109,7 +116,7 @@ def _matches(r, s, a, b, mover, dice, spec, og):
             continue
         tried.append(d)
         for m in rules.gen_sub_moves(r, s, a, b, mover, d, og, frm):
-            if m[2] == to and (ins < 0 or m[3] == ins):
+            if m[2] == to and (ins < 0 or m[3] == ins) and (frm < 0 or m[1] == frm):
                 out.append(m)
     return out
 
@@ -129,8 +136,8 @@ def read_sub_move(r, s, a, b, mover, dice, text, og=rules.OWNER_SCORES):
     if not found:
         raise IllegalMoveError("%s is not a legal sub-move here" % text)
     if len(found) > 1:
-        raise AmbiguousMoveError("%s fits dice %s with different results; write the die"
-                                 % (text, "/".join(str(m[0]) for m in found)))
+        raise AmbiguousMoveError("%s fits %d sub-moves (%s); write the field it came from"
+                                 % (text, len(found), ", ".join(format_sub_move(m) for m in found)))
     return found[0]
 
 
@@ -187,7 +194,7 @@ def read_turn(r, s, a, b, mover, text, og=rules.OWNER_SCORES):
     if not readings:
         raise IllegalMoveError("%s: %s" % (text, error[0]))
     if len(readings) > 1:
-        raise AmbiguousMoveError("%s has %d readings with different results; write the dice"
-                                 % (text, len(readings)))
+        raise AmbiguousMoveError("%s has %d readings with different results; write the "
+                                 "fields each marble came from" % (text, len(readings)))
     key = list(readings.keys())[0]
     return ((d1, d2), readings[key], key)
