@@ -1,0 +1,48 @@
+"""Regenerate firmware/board_config.py from the tables in hardware/.
+
+Usage: python tools/gen_config.py          write firmware/board_config.py
+       python tools/gen_config.py --check  exit 1 if it is missing or stale
+
+The tables are validated first; an error names the file, line and row at fault.
+"""
+import os
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+
+from samsara_host import hwconfig  # noqa: E402
+
+
+def main(argv):
+    check = "--check" in argv[1:]
+    try:
+        cfg = hwconfig.load(os.path.join(ROOT, "hardware"))
+    except hwconfig.HardwareConfigError as e:
+        print("hardware configuration error: %s" % e, file=sys.stderr)
+        return 2
+    text = hwconfig.generate(cfg)
+    path = hwconfig.board_config_path(ROOT)
+    rel = os.path.relpath(path, ROOT)
+    old = None
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    if check:
+        if old != text:
+            print("%s is stale: run `%s`" % (rel, hwconfig.GENERATOR_COMMAND), file=sys.stderr)
+            return 1
+        print("%s is up to date" % rel)
+        return 0
+    if old == text:
+        print("%s unchanged" % rel)
+        return 0
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    print("wrote %s (%d positions, %d LEDs, LED budget %d mA)"
+          % (rel, hwconfig.N_POSITIONS, hwconfig.LED_COUNT, cfg.settings["led_budget_ma"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
