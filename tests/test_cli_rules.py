@@ -1,0 +1,93 @@
+"""`samsara rules legal|play` as a user runs it (the installed console script)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from samsara import rules
+
+SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
+START = "oooooo................../oooooo.................. 0-0 A"
+MOKSHA_66 = ".o.....o.....o.....o.o.o/.o.....o.....o.....oo..o 0-0 A"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([SAMSARA, *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_legal_lists_turns_in_code_point_order_with_results():
+    r = run("rules", "legal", "--position", START, "--dice", "3", "5")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    notes = [l.split("\t")[0] for l in lines]
+    assert notes == sorted(notes)
+    results = [l.split("\t")[1] for l in lines]
+    assert sorted(results) == rules.turn_results(START, 5, 3)[1]
+    assert all(n.startswith("53 ") for n in notes)
+
+
+def test_legal_moksha_prints_one_word():
+    r = run("rules", "legal", "--position", MOKSHA_66, "--dice", "6", "6")
+    assert r.stdout == "Moksha\n"
+
+
+def test_legal_forbidden_option():
+    pos = "ooooo................o../oooooo.................. 0-0 A"
+    a = run("rules", "legal", "--position", pos, "--dice", "3", "1").stdout
+    b = run("rules", "legal", "--position", pos, "--dice", "3", "1", "--opponent-goal", "forbidden").stdout
+    assert "GR" in a and "GR" not in b
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--position", "xx", "--dice", "1", "2"], "position"),
+    (["--position", START, "--dice", "0", "2"], "1..6"),
+    (["--position", START], "--dice"),
+])
+def test_legal_bad_input_is_a_clear_error(args, needle):
+    r = run("rules", "legal", *args)
+    assert r.returncode == 2 and needle in r.stderr
+
+
+def test_batch_streams_one_answer_per_line_and_survives_bad_lines():
+    lines = [
+        json.dumps({"position": START, "dice": [5, 3], "extra": 1}),
+        "",
+        "not json",
+        json.dumps({"position": START, "dice": [7, 3]}),
+        json.dumps({"position": START, "dice": [5]}),
+        json.dumps({"position": START, "dice": [5, True]}),
+        json.dumps({"position": "oooooo", "dice": [5, 3]}),
+        json.dumps([1, 2]),
+        json.dumps({"position": MOKSHA_66, "dice": [6, 6]}),
+    ]
+    r = run("rules", "legal", "--batch", stdin="\n".join(lines) + "\n")
+    assert r.returncode == 0
+    out = [json.loads(l) for l in r.stdout.splitlines()]
+    assert len(out) == 8
+    assert out[0] == {"moksha": False, "results": rules.turn_results(START, 5, 3)[1]}
+    assert all("error" in o for o in out[1:7])
+    assert "bad position" in out[5]["error"]
+    assert out[7] == {"moksha": True, "results": []}
+
+
+def test_batch_flushes_as_it_goes():
+    p = subprocess.Popen([SAMSARA, "rules", "legal", "--batch"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        p.stdin.write(json.dumps({"position": START, "dice": [1, 1]}) + "\n")
+        p.stdin.flush()
+        first = json.loads(p.stdout.readline())   # answered before stdin closes
+        assert first["moksha"] is False and first["results"]
+    finally:
+        p.stdin.close()
+        p.wait(timeout=30)
+
+
+def test_play_is_seeded_and_complete():
+    a = run("rules", "play", "--seed", "11")
+    b = run("rules", "play", "--seed", "11")
+    assert a.returncode == 0 and a.stdout == b.stdout
+    assert "Result:" in a.stdout and "Final position:" in a.stdout
+    assert "unfinished" not in a.stdout
