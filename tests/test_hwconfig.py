@@ -83,8 +83,12 @@ def test_board_config_is_consistent():
         assert bc["SR_POS"][chip * 8 + bit] == p
         mux, chan = bc["POS_MUX"][p]
         assert bc["MUX_POS"][mux * 16 + chan] == p
+        assert bc["POS_SR_INPUT"][p] == chip * 8 + bit
+        assert bc["POS_MUX_INPUT"][p] == mux * 16 + chan
     all_leds = list(bc["POS_LED"]) + list(bc["LED_DIE1"]) + list(bc["LED_DIE2"]) + list(bc["LED_TURN"])
     assert sorted(all_leds) == list(range(80))
+    # Logical LED order of docs/core-api.md: positions, die 1, die 2, turn A, turn B.
+    assert list(bc["LED_CHAIN_OF"]) == all_leds
     assert [bin(m).count("1") for m in bc["DIE_FACES"]] == [0, 1, 2, 3, 4, 5, 6]
     # The firmware constants name the same pins as the table.
     assert bc["PIN_LED_DATA"] == hwconfig.load(HW).pin("LED_DATA")

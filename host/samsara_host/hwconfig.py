@@ -549,6 +549,10 @@ def generate(cfg):
     w("POS_MUX = " + _tuple(["(%d, %d)" % p.mux for p in pos], comments=names8))
     w("# Per mux input mux * 16 + channel: the position index (-1: unused)")
     w("MUX_POS = " + _tuple(mux_pos, comments=muxes))
+    w("# The same as flat numbers, as the drivers take them (firmware/board/sr165.py, hall.py):")
+    w("# per position index chip * 8 + bit, and mux * 16 + channel")
+    w("POS_SR_INPUT = " + _tuple([p.sr[0] * SR_BITS + p.sr[1] for p in pos], comments=names8))
+    w("POS_MUX_INPUT = " + _tuple([p.mux[0] * MUX_CHANNELS + p.mux[1] for p in pos], comments=names8))
     w("# Per position index: its LED's index in the WS2812 chain")
     w("POS_LED = " + _tuple([p.led for p in pos], comments=names8))
     w("")
@@ -561,6 +565,11 @@ def generate(cfg):
     w("DIE_FACES = (%s)" % ", ".join("0x%02x" % sum(1 << j for j in f) for f in DIE_FACES_PIPS))
     w("# Turn indicator: LED index for player A, player B")
     w("LED_TURN = (%d, %d)" % (cfg.led_only["TA"].led, cfg.led_only["TB"].led))
+    w("")
+    w("# Per logical LED (docs/core-api.md: 0..63 positions, 64..70 die 1 pips 0..6,")
+    w("# 71..77 die 2 pips, 78 turn A, 79 turn B): its index in the WS2812 chain")
+    logical = [p.led for p in pos] + [cfg.led_only[n].led for n in LED_ONLY_NAMES]
+    w("LED_CHAIN_OF = " + _tuple(logical, comments=names8 + ["D1.0..D2.0", "D2.1..TB"]))
     return "\n".join(out) + "\n"
 
 
