@@ -57,7 +57,7 @@ class PortInfo:
         self.vid = vid
         self.pid = pid
         self.serial_number = serial_number
-        self.description = description or ""
+        self.description = "" if description in (None, "n/a") else description
         self.is_pico = vid == PICO_VID and pid == PICO_PID
 
     def usb_id(self):
@@ -148,3 +148,180 @@ def resolve_port(port=None, comports=None):
     if port:
         return port
     return find_board(comports)
+
+
+# ---- the protocol client -------------------------------------------------------------
+
+class Disconnected(LinkError):
+    """The port went away while talking (board unplugged, virtual board stopped)."""
+
+
+class NoReply(LinkError):
+    """The board did not answer a command in time."""
+
+
+class BoardError(LinkError):
+    """The board answered a command with ok false: `code` (docs/protocol.md error
+    codes) and `msg`."""
+
+    def __init__(self, name, code, msg):
+        LinkError.__init__(self, "%s: %s (%s)" % (name, msg, code))
+        self.name = name
+        self.code = code
+        self.msg = msg
+
+
+class BoardClient:
+    """Commands and events over one open serial object (docs/protocol.md).
+
+    `request(name, **args)` sends one command line with a fresh id and returns the
+    reply dict (ok true); events that arrive meanwhile are queued in `events`
+    (a bounded deque) for `poll_events`.  Lines that are no JSON object (a
+    MicroPython banner, a traceback) are kept in `noise` (the last 50).
+    Raises Disconnected, NoReply, BoardError.
+    """
+
+    def __init__(self, ser, clock=None):
+        import collections
+        import time
+        self.ser = ser
+        self.clock = clock or time.monotonic
+        self.events = collections.deque(maxlen=2000)
+        self.noise = collections.deque(maxlen=50)
+        self._buf = bytearray()
+        self._next_id = 1
+
+    def close(self):
+        try:
+            self.ser.close()
+        except Exception:
+            pass
+
+    def _read_some(self):
+        try:
+            n = self.ser.in_waiting
+            data = self.ser.read(n if n > 0 else 1)
+        except (serial.SerialException, OSError) as e:
+            raise Disconnected("the board went away: %s" % e)
+        return data
+
+    def read_line(self, timeout):
+        """The next decoded line (dict) within `timeout` seconds, else None.
+        Non-JSON lines go to `noise`."""
+        from samsara import protocol
+        deadline = self.clock() + timeout
+        while True:
+            i = self._buf.find(b"\n")
+            while i >= 0:
+                raw = bytes(self._buf[:i])
+                del self._buf[:i + 1]
+                obj = protocol.decode_line(raw)
+                if obj is not None:
+                    return obj
+                text = raw.decode("utf-8", "replace").strip()
+                if text:
+                    self.noise.append(text)
+                i = self._buf.find(b"\n")
+            if len(self._buf) > 64 * 1024:  # a board that never sends LF: keep memory bounded
+                self.noise.append(self._buf[:200].decode("utf-8", "replace"))
+                del self._buf[:]
+            if self.clock() >= deadline:
+                return None
+            data = self._read_some()
+            if data:
+                self._buf.extend(data)
+
+    def send(self, name, args=None, req_id=None):
+        """Write one command line; returns its id."""
+        from samsara import protocol
+        if req_id is None:
+            req_id = self._next_id
+            self._next_id += 1
+        line = protocol.encode_command(name, req_id, args)
+        try:
+            self.ser.write(line)
+            self.ser.flush()
+        except (serial.SerialException, OSError) as e:
+            raise Disconnected("the board went away: %s" % e)
+        return req_id
+
+    def request(self, name, timeout=2.0, **args):
+        """Send command `name` with `args` and wait for its reply (dict with ok true).
+        Raises BoardError on ok false, NoReply after `timeout` seconds."""
+        rid = self.send(name, args)
+        deadline = self.clock() + timeout
+        while True:
+            left = deadline - self.clock()
+            if left <= 0:
+                raise NoReply("no answer to %r within %.1f s" % (name, timeout))
+            obj = self.read_line(left)
+            if obj is None:
+                continue
+            if "ev" in obj:
+                self.events.append(obj)
+                continue
+            if obj.get("id") != rid:
+                continue  # a late reply to an earlier request we gave up on
+            if not obj.get("ok"):
+                raise BoardError(name, obj.get("error", "?"), obj.get("msg", ""))
+            return obj
+
+    def poll_events(self, timeout):
+        """Events received within `timeout` seconds (at least those already queued)."""
+        out = list(self.events)
+        self.events.clear()
+        if out:
+            timeout = 0
+        deadline = self.clock() + timeout
+        while True:
+            obj = self.read_line(max(0.0, deadline - self.clock()))
+            if obj is not None and "ev" in obj:
+                out.append(obj)
+            if obj is None or self.clock() >= deadline:
+                return out
+
+
+def check_hello(reply):
+    """Raise LinkError unless a hello reply is the Samsara firmware with our
+    protocol version; returns the reply."""
+    from samsara import protocol
+    if reply.get("name") != "samsara":
+        raise LinkError("the board answered hello but is not a Samsara board: %r"
+                        % reply.get("name"))
+    if reply.get("proto") != protocol.PROTO:
+        newer = isinstance(reply.get("proto"), int) and reply["proto"] > protocol.PROTO
+        raise LinkError(
+            "the board speaks protocol %s, this host tool %d: %s"
+            % (reply.get("proto"), protocol.PROTO,
+               "update the host tool (pip install -U samsara-board)" if newer
+               else "update the firmware with `samsara deploy`"))
+    return reply
+
+
+class State:
+    """The connection a command uses, opened on first use (like mpremote's State).
+
+    port: a device, a pyserial URL or None (auto-detect the Pico).  `client` opens the
+    port and returns a BoardClient; `close()` releases it.
+    """
+
+    def __init__(self, port=None, timeout=0.05):
+        self.port = port
+        self.timeout = timeout
+        self._client = None
+
+    @property
+    def client(self):
+        if self._client is None:
+            self.port = resolve_port(self.port)
+            self._client = BoardClient(open_port(self.port, timeout=self.timeout))
+        return self._client
+
+    def hello(self, timeout=2.0):
+        """hello, checked (check_hello)."""
+        return check_hello(self.client.request("hello", timeout=timeout))
+
+    def close(self):
+        if self._client is not None:
+            self._client.close()
+            self._client = None

@@ -13,6 +13,7 @@ COMMANDS = [
     ("rules", "samsara_host.rules_cmd", "legal turns of a position, self-play games"),
     ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
     ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),
+    ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
 ]
 
 

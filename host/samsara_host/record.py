@@ -1,0 +1,269 @@
+"""A game record on the host: tags, the start position and the turns, replayed and
+checked by the rules engine; its text form (like chess's PGN) and its JSON form
+(docs/host-tool.md "Game record formats").
+
+Text form::
+
+    [Event "Samsara game"]
+    [Date "2026.11.29"]
+    [Board "e6614c311b5a7c2d"]
+    [Game "7"]
+    [PlayerA "?"]
+    [PlayerB "?"]
+    [Starter "A"]
+    [OpponentGoal "owner_scores"]
+    [Match "no"]
+    [Result "A"]
+    [Score "6-2"]
+    [Points "4-0"]
+    [Termination "centre"]
+
+      1. A 53 5:R1-S18 3:R2-S17
+      2. B 64 6:S1-S7 4:S2-S6
+      ...
+    A wins at the centre (score 6-2, points 4-0)
+
+Tags are `[Name "value"]` lines (a `"` or `\\` in a value is escaped with `\\`).
+`Result` is `A`, `B`, `draw` or `*` (unfinished); `Position` appears when the game did
+not start from the start position (like PGN's FEN tag).  A turn line is
+`<number>. <A|B> <turn notation>` (docs/rules.md §5).  The closing line is a comment
+for people; the reader ignores it.
+
+`parse_text` and `from_json` replay every turn and raise RecordError (with the line
+number) for anything that is not a legal game: a garbage file never gets as far as a
+picture.
+"""
+import json
+import re
+
+from samsara import rules
+from samsara.game import Game
+from samsara.position import Position, PositionError
+
+TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "PlayerA", "PlayerB", "Starter",
+             "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
+             "Termination", "Firmware")
+START = Position().format()
+
+
+class RecordError(ValueError):
+    """A file or log that is not a valid game record; str() says where and why."""
+
+
+def _esc(v):
+    return str(v).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unesc(v):
+    return re.sub(r"\\(.)", r"\1", v)
+
+
+class Step:
+    """One turn of a replayed record: number (1..), player (0/1), notation, the
+    Position after it, and the turn's sub-move tuples."""
+
+    def __init__(self, number, player, notation, position, moves):
+        self.number = number
+        self.player = player
+        self.notation = notation
+        self.position = position
+        self.moves = moves
+
+
+class GameRecord:
+    """tags (dict, str values), start (Position), turns (list of turn notation).
+
+    `replay()` plays the turns with the rules engine and returns the Steps; it
+    also sets `result` (Game.result), `final` (the last Position) and fills the Result,
+    Score, Points and Termination tags from the play.  Raises RecordError.
+    """
+
+    def __init__(self, tags=None, start=None, turns=()):
+        self.tags = dict(tags or {})
+        self.start = start if start is not None else Position()
+        self.turns = list(turns)
+        self.result = None
+        self.final = self.start
+        self.steps = []
+
+    # -- rules -------------------------------------------------------------------------
+    def option_code(self):
+        name = self.tags.get("OpponentGoal", "owner_scores")
+        if name not in rules.OPTION_NAMES:
+            raise RecordError("unknown OpponentGoal %r (use %s)"
+                              % (name, " or ".join(rules.OPTION_NAMES)))
+        return rules.option_code(name)
+
+    def is_match(self):
+        return self.tags.get("Match", "no") not in ("no", "", "-")
+
+    def replay(self, line_numbers=None):
+        """Play every turn; returns the list of Steps.  line_numbers: the source line of
+        each turn, for error messages."""
+        from samsara.notation import read_turn
+        game = Game(self.start, self.option_code(), match=self.is_match(),
+                    starter=self.start.mover)
+        steps = []
+        for i, note in enumerate(self.turns):
+            where = ("line %d" % line_numbers[i]) if line_numbers else ("turn %d" % (i + 1))
+            if game.over():
+                raise RecordError("%s: %r follows the end of the game" % (where, note))
+            p = game.pos
+            try:
+                dice, moves, key = read_turn(p.r, p.s, p.a, p.b, p.mover, note, game.og)
+                recorded = game.apply(dice[0], dice[1], moves, key)
+            except ValueError as e:
+                raise RecordError("%s: %s" % (where, e))
+            steps.append(Step(i + 1, p.mover, recorded, game.pos, moves))
+        self.steps = steps
+        self.final = game.pos
+        self.result = game.result
+        self._result_tags(game)
+        return steps
+
+    def _result_tags(self, game):
+        t = self.tags
+        t["Score"] = "%d-%d" % (game.pos.a, game.pos.b)
+        if game.result is None:
+            t["Result"] = "*"
+            t.pop("Points", None)
+            t.pop("Termination", None)
+            return
+        winner, how, pts = game.result
+        t["Result"] = "draw" if winner is None else "AB"[winner]
+        t["Termination"] = how
+        t["Points"] = "%d-%d" % pts
+
+    def summary(self):
+        """One line naming the result, e.g. 'A wins at the centre (score 6-2, points
+        4-0)'."""
+        score = "%d-%d" % (self.final.a, self.final.b)
+        if self.result is None:
+            return "Unfinished (score %s)" % score
+        winner, how, pts = self.result
+        tail = "(score %s, points %d-%d)" % (score, pts[0], pts[1])
+        if winner is None:
+            return "Draw by %s %s" % ("Moksha" if how == "moksha" else "side count", tail)
+        return "%s wins at the centre %s" % ("AB"[winner], tail)
+
+    # -- text form -----------------------------------------------------------------------
+    def to_text(self):
+        """The text form (module docstring); replays first when not yet replayed."""
+        if len(self.steps) != len(self.turns):
+            self.replay()
+        tags = dict(self.tags)
+        if self.start.format() != START:
+            tags["Position"] = self.start.format()
+        else:
+            tags.pop("Position", None)
+        tags.setdefault("Event", "Samsara game")
+        tags.setdefault("Starter", "AB"[self.start.mover])
+        names = [k for k in TAG_ORDER if k in tags] + sorted(k for k in tags
+                                                            if k not in TAG_ORDER)
+        lines = ['[%s "%s"]' % (k, _esc(tags[k])) for k in names]
+        lines.append("")
+        for s in self.steps:
+            lines.append("%3d. %s %s" % (s.number, "AB"[s.player], s.notation))
+        lines.append(self.summary())
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def parse_text(text):
+        """Read the text form; replays it.  Raises RecordError naming the line."""
+        if not isinstance(text, str):
+            raise RecordError("a record is text")
+        tags = {}
+        turns = []
+        nums = []
+        expect = 1
+        body = False
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line:
+                continue
+            m = re.fullmatch(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]', line)
+            if m:
+                if body:
+                    raise RecordError("line %d: a tag after the turns" % n)
+                tags[m.group(1)] = _unesc(m.group(2))
+                continue
+            m = re.fullmatch(r"(\d+)\.\s+([AB])\s+(.+)", line)
+            if m:
+                body = True
+                if int(m.group(1)) != expect:
+                    raise RecordError("line %d: turn %s where turn %d was expected"
+                                      % (n, m.group(1), expect))
+                turns.append((m.group(2), m.group(3).strip()))
+                nums.append(n)
+                expect += 1
+                continue
+            if re.match(r"(A wins|B wins|Draw|Unfinished)\b", line):
+                continue
+            raise RecordError("line %d: not a tag, a turn or a result line: %r"
+                              % (n, line[:60]))
+        if not tags and not turns:
+            raise RecordError("no tags and no turns: not a Samsara game record")
+        try:
+            start = Position.parse(tags["Position"]) if "Position" in tags else None
+        except PositionError as e:
+            raise RecordError("Position tag: %s" % e)
+        if start is None:
+            starter = tags.get("Starter", "A")
+            if starter not in ("A", "B"):
+                raise RecordError("Starter tag must be A or B, not %r" % starter)
+            start = Position(mover="AB".index(starter))
+        rec = GameRecord(tags, start, [t for _p, t in turns])
+        rec.replay(nums)
+        for (player, _t), step, n in zip(turns, rec.steps, nums):
+            if "AB"[step.player] != player:
+                raise RecordError("line %d: it is %s's turn, the record says %s"
+                                  % (n, "AB"[step.player], player))
+        return rec
+
+    # -- JSON form -----------------------------------------------------------------------
+    def to_json(self):
+        """The JSON form: {"format": "samsara-record", "version": 1, "tags", "start",
+        "turns": [{"n", "player", "turn", "position"}], "result", "final"}."""
+        if len(self.steps) != len(self.turns):
+            self.replay()
+        tags = dict(self.tags)
+        tags.pop("Position", None)
+        return {
+            "format": "samsara-record", "version": 1, "tags": tags,
+            "start": self.start.format(),
+            "turns": [{"n": s.number, "player": "AB"[s.player], "turn": s.notation,
+                       "position": s.position.format()} for s in self.steps],
+            "result": self.summary(), "final": self.final.format(),
+        }
+
+    @staticmethod
+    def from_json(obj):
+        """Read the JSON form (a dict or its text); replays it and checks each
+        stored position against the replay.  Raises RecordError."""
+        if isinstance(obj, (str, bytes)):
+            try:
+                obj = json.loads(obj)
+            except ValueError as e:
+                raise RecordError("not JSON: %s" % e)
+        if not isinstance(obj, dict) or obj.get("format") != "samsara-record":
+            raise RecordError("not a samsara-record JSON file")
+        tags = obj.get("tags") or {}
+        if not isinstance(tags, dict):
+            raise RecordError("tags must be an object")
+        try:
+            start = Position.parse(obj.get("start", START))
+        except PositionError as e:
+            raise RecordError("start: %s" % e)
+        turns = obj.get("turns") or []
+        if not isinstance(turns, list) or not all(isinstance(t, dict) and
+                                                  isinstance(t.get("turn"), str)
+                                                  for t in turns):
+            raise RecordError("turns must be a list of objects with a 'turn' string")
+        rec = GameRecord({k: str(v) for k, v in tags.items()}, start,
+                         [t["turn"] for t in turns])
+        rec.replay()
+        for t, s in zip(turns, rec.steps):
+            if "position" in t and t["position"] != s.position.format():
+                raise RecordError("turn %d: stored position %s, the replay gives %s"
+                                  % (s.number, t["position"], s.position.format()))
+        return rec
