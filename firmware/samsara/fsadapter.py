@@ -1,0 +1,291 @@
+"""The tiny file-system adapter under the game log (docs/gamelog.md "Adapters").
+
+The log store (samsara.gamelog) touches files only through one of these objects, so
+the same code runs on the Pico's flash (littlefs through MicroPython's `os`), on a
+folder of the host (the simulation, the virtual board, tests) and in memory (fast
+tests).  Every adapter works on one flat folder and has these members:
+
+    listdir()                -> list of file names (no order promised)
+    size(name)               -> size in bytes, or -1 when the file does not exist
+    read(name, offset, n)    -> bytes (fewer at the end of the file)
+    open_append(name)        -> a handle with write(data) -> n, sync(), close();
+                                data is durable once sync() returned
+    write_file(name, data)   -> create or replace a small file, durable on return
+    remove(name)             -> delete (no error when missing)
+    rename(old, new)         -> atomic; replaces `new` when it exists
+    free()                   -> bytes the device can still take (a large number
+                                when unknown)
+    block                    -> allocation unit in bytes (4096 on the Pico's littlefs)
+
+`CutFs` wraps another adapter and cuts the power at a chosen byte: the write that
+crosses it is torn (only its first bytes reach the medium) and every later call raises
+PowerCut, until the test "reboots" by building a new store on the inner adapter.
+"""
+
+try:
+    import os
+except ImportError:  # pragma: no cover
+    import uos as os
+
+BLOCK = 4096
+"""The Pico's littlefs block size in bytes; the log counts space in whole blocks."""
+
+
+def _join(root, name):
+    if not root:
+        return name
+    if root.endswith("/"):
+        return root + name
+    return root + "/" + name
+
+
+class OsFs:
+    """A folder through MicroPython's or CPython's `os`: the Pico's flash (e.g.
+    OsFs("/logs")) or a folder on the host.  Creates the folder when missing."""
+
+    def __init__(self, root, block=BLOCK):
+        self.root = root
+        self.block = block
+        try:
+            os.mkdir(root)
+        except OSError:
+            pass
+
+    def listdir(self):
+        return os.listdir(self.root)
+
+    def size(self, name):
+        try:
+            return os.stat(_join(self.root, name))[6]
+        except OSError:
+            return -1
+
+    def read(self, name, offset, n):
+        f = open(_join(self.root, name), "rb")
+        try:
+            if offset:
+                f.seek(offset)
+            return f.read(n)
+        finally:
+            f.close()
+
+    def open_append(self, name):
+        return _OsHandle(open(_join(self.root, name), "ab"))
+
+    def write_file(self, name, data):
+        f = open(_join(self.root, name), "wb")
+        try:
+            f.write(data)
+            f.flush()
+            _fsync(f)
+        finally:
+            f.close()
+
+    def remove(self, name):
+        try:
+            os.remove(_join(self.root, name))
+        except OSError:
+            pass
+
+    def rename(self, old, new):
+        # os.replace where it exists (CPython on every OS); MicroPython's rename already
+        # replaces on littlefs and on the Unix port.
+        getattr(os, "replace", os.rename)(_join(self.root, old), _join(self.root, new))
+
+    def free(self):
+        try:
+            st = os.statvfs(self.root)
+            return st[0] * st[4]
+        except Exception:
+            return 1 << 29
+
+
+def _fsync(f):
+    # CPython: flush reaches the OS; fsync reaches the disk.  MicroPython: flush() is
+    # littlefs' file sync, there is no os.fsync.
+    fs = getattr(os, "fsync", None)
+    if fs is not None:
+        try:
+            fs(f.fileno())
+        except Exception:
+            pass
+
+
+class _OsHandle:
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        return self.f.write(data)
+
+    def sync(self):
+        self.f.flush()
+
+    def close(self):
+        self.f.close()
+
+
+class MemFs:
+    """Files in memory (a dict of bytearrays): the fast adapter for tests and
+    benchmarks.  `capacity` bytes (None: unlimited) bounds free()."""
+
+    def __init__(self, block=BLOCK, capacity=None):
+        self.files = {}
+        self.block = block
+        self.capacity = capacity
+
+    def listdir(self):
+        return list(self.files)
+
+    def size(self, name):
+        f = self.files.get(name)
+        return -1 if f is None else len(f)
+
+    def read(self, name, offset, n):
+        f = self.files.get(name)
+        if f is None:
+            raise OSError(2)
+        return bytes(f[offset:offset + n])
+
+    def open_append(self, name):
+        if name not in self.files:
+            self.files[name] = bytearray()
+        return _MemHandle(self, name)
+
+    def write_file(self, name, data):
+        self.files[name] = bytearray(data)
+
+    def remove(self, name):
+        if name in self.files:
+            del self.files[name]
+
+    def rename(self, old, new):
+        if old not in self.files:
+            raise OSError(2)
+        self.files[new] = self.files.pop(old)
+
+    def used(self):
+        """Bytes used counted in whole blocks (an empty file takes one block)."""
+        b = self.block
+        t = 0
+        for f in self.files.values():
+            t += ((len(f) + b - 1) // b or 1) * b
+        return t
+
+    def free(self):
+        if self.capacity is None:
+            return 1 << 29
+        return self.capacity - self.used()
+
+
+class _MemHandle:
+    def __init__(self, fs, name):
+        self.fs = fs
+        self.name = name
+
+    def write(self, data):
+        self.fs.files[self.name].extend(data)
+        return len(data)
+
+    def sync(self):
+        pass
+
+    def close(self):
+        pass
+
+
+class PowerCut(Exception):
+    """The simulated power went off (CutFs): nothing after it reached the medium."""
+
+
+class CutFs:
+    """Wraps an adapter and cuts the power after `budget` more bytes reach the medium.
+
+    Each byte of written data costs one unit of budget; remove and rename cost one unit
+    each and happen whole or not at all.  The write that exhausts the budget is torn:
+    only the bytes that fit are written, then PowerCut is raised, and every later call
+    raises PowerCut.  budget None means never cut.  `cut` is True once the power went.
+    """
+
+    def __init__(self, inner, budget=None):
+        self.inner = inner
+        self.block = inner.block
+        self.budget = budget
+        self.cut = False
+
+    def _alive(self):
+        if self.cut:
+            raise PowerCut("power is off")
+
+    def _spend(self, n):
+        """Bytes of an n-byte operation that reach the medium before the cut."""
+        self._alive()
+        if self.budget is None:
+            return n
+        if n <= self.budget:
+            self.budget -= n
+            return n
+        k = self.budget
+        self.budget = 0
+        self.cut = True
+        return k
+
+    def listdir(self):
+        self._alive()
+        return self.inner.listdir()
+
+    def size(self, name):
+        self._alive()
+        return self.inner.size(name)
+
+    def read(self, name, offset, n):
+        self._alive()
+        return self.inner.read(name, offset, n)
+
+    def open_append(self, name):
+        self._alive()
+        return _CutHandle(self, self.inner.open_append(name))
+
+    def write_file(self, name, data):
+        k = self._spend(len(data))
+        if k < len(data):
+            self.inner.write_file(name, data[:k])  # a torn small file
+            raise PowerCut("power cut while writing %s" % name)
+        self.inner.write_file(name, data)
+
+    def remove(self, name):
+        if self._spend(1) < 1:
+            raise PowerCut("power cut before remove")
+        self.inner.remove(name)
+
+    def rename(self, old, new):
+        if self._spend(1) < 1:
+            raise PowerCut("power cut before rename")
+        self.inner.rename(old, new)
+
+    def free(self):
+        self._alive()
+        return self.inner.free()
+
+
+class _CutHandle:
+    def __init__(self, fs, h):
+        self.fs = fs
+        self.h = h
+
+    def write(self, data):
+        k = self.fs._spend(len(data))
+        if k:
+            self.h.write(data[:k] if k < len(data) else data)
+            self.h.sync()
+        if k < len(data):
+            raise PowerCut("power cut in a write")
+        return k
+
+    def sync(self):
+        self.fs._alive()
+        self.h.sync()
+
+    def close(self):
+        # Closing after the cut is allowed (it changes nothing on the medium).
+        self.h.close()

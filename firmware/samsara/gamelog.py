@@ -1,0 +1,726 @@
+"""Game logs on flash: one append-only file per game, a check on every record, torn
+last records dropped at boot, unique game numbers, reservation and rotation
+(docs/gamelog.md).
+
+Hardware-free: all file access goes through a file-system adapter
+(samsara.fsadapter: the Pico's flash, a folder, memory, or a power-cutting wrapper).
+Runs on MicroPython and CPython; integers stay below 2**30.
+
+Record (docs/gamelog.md has the byte diagram):
+
+    0xA5 | len (1 byte, 0..250) | type (1 ASCII byte) | payload (len bytes) | CRC-16 (2 bytes, big-endian)
+
+The CRC-16/CCITT-FALSE (samsara.protocol.crc16) covers sync, len, type and payload.
+Types: H header (JSON), R roll ("53"), S sub-move ("5:R1-S18"), U undo (sub-move or
+empty), T turn ("53 5:R1-S18 3:R2-S17"), E any other logged event (compact JSON),
+Z end of game (JSON).
+
+File names: ``g<game>.run`` while the game runs, ``g<game>_<crc>.end`` once it ended,
+``g<game>_<crc>.pul`` once a host pulled it (crc: CRC-16 of the whole file, 4 hex
+digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
+"""
+
+import json
+
+from samsara.protocol import crc16
+
+SYNC = 0xA5
+FMT = 1
+"""Version of the record format, written in every header record."""
+OVERHEAD = 5
+"""Bytes of a record besides its payload: sync, len, type, 2 CRC bytes."""
+MAX_PAYLOAD = 250
+E_MAX = 120
+"""Longest JSON payload of an E record; a longer event is logged as {"ev": name, "cut": true}."""
+T_MAX = 40
+"""Longest payload of a T record (the longest legal turn notation has 28 characters)."""
+S_MAX = 16
+"""Longest payload of an S or U record (the longest sub-move has 12 characters)."""
+TURN_BUDGET = 384
+"""Bytes all records between two rolls may take (docs/gamelog.md "Reservation")."""
+MAX_TURNS = 400
+"""Turns a game's reservation covers (random play: median 68, longest of 400 games 152)."""
+CAPACITY = 768 * 1024
+"""Default bytes of flash the logs may use on the Pico."""
+
+T_HEADER = 0x48  # H
+T_ROLL = 0x52    # R
+T_SUB = 0x53     # S
+T_UNDO = 0x55    # U
+T_TURN = 0x54    # T
+T_EVENT = 0x45   # E
+T_END = 0x5A     # Z
+
+NOT_LOGGED = ("lift", "place", "reject", "scene", "hint", "dropped", "boot", "resume",
+              "log_full", "log_error", "error", "tick", "dice_entry", "sensors")
+"""Events that stream over USB but are not written to the log (they are not needed to
+rebuild or read a game, and a fidgeting player could make them unbounded)."""
+
+END_EVENTS = ("game_over", "game_end", "end", "gameover")
+"""Controller events that end a game (the service closes the log on them)."""
+
+_T_RESERVE = OVERHEAD + T_MAX
+_HDR_RESERVE = OVERHEAD + MAX_PAYLOAD
+_END_RESERVE = OVERHEAD + MAX_PAYLOAD
+
+
+def reserve_bytes(max_turns=MAX_TURNS, turn_budget=TURN_BUDGET, block=4096):
+    """Worst-case flash a game's log takes, in bytes, rounded up to whole blocks plus
+    one block of slack: header + (max_turns + 1) windows of turn_budget + end record
+    (docs/gamelog.md "Reservation")."""
+    n = _HDR_RESERVE + (max_turns + 1) * turn_budget + _END_RESERVE
+    return ((n + block - 1) // block + 1) * block
+
+
+class LogFull(Exception):
+    """A new game cannot start: the flash holds only games no host has pulled.
+    `space` is the dict of GameLog.space()."""
+
+    def __init__(self, space):
+        super().__init__("log full: pull the game logs first")
+        self.space = space
+
+
+class LogError(Exception):
+    """A log operation failed: `code` is a protocol error code (not_found, busy,
+    state, bad_args, internal)."""
+
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+# ---- records ------------------------------------------------------------------------
+
+def _dumps(obj):
+    try:
+        return json.dumps(obj, separators=(",", ":"))
+    except TypeError:  # MicroPython without the separators argument
+        return json.dumps(obj)
+
+
+def encode_record(rtype, payload):
+    """One record: rtype an ASCII type code (int), payload bytes of at most
+    MAX_PAYLOAD.  Raises ValueError for a longer payload."""
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise ValueError("record payload of %d bytes" % n)
+    rec = bytearray(n + OVERHEAD)
+    rec[0] = SYNC
+    rec[1] = n
+    rec[2] = rtype
+    rec[3:3 + n] = payload
+    c = crc16(rec, 0xFFFF, 0, n + 3)
+    rec[n + 3] = c >> 8
+    rec[n + 4] = c & 0xFF
+    return rec
+
+
+def record_at(buf, i, end):
+    """Check the record starting at buf[i] (buf bytes-like, valid up to `end`).
+    Returns its total length, 0 when the buffer ends inside it (incomplete), or -1
+    when the bytes are not a valid record (bad sync, bad type, bad CRC)."""
+    if i + 3 > end:
+        return 0
+    if buf[i] != SYNC:
+        return -1
+    n = buf[i + 1]
+    if n > MAX_PAYLOAD:
+        return -1
+    if i + n + OVERHEAD > end:
+        return 0
+    c = crc16(buf, 0xFFFF, i, i + n + 3)
+    if buf[i + n + 3] != c >> 8 or buf[i + n + 4] != c & 0xFF:
+        return -1
+    return n + OVERHEAD
+
+
+def parse_records(data):
+    """All valid records of a log file's bytes, from the start up to the first bad or
+    incomplete one.  Returns (records, good_len): records a list of (type, payload
+    bytes), good_len the bytes they cover (len(data) when the file is intact)."""
+    out = []
+    i = 0
+    end = len(data)
+    while i < end:
+        k = record_at(data, i, end)
+        if k <= 0:
+            break
+        out.append((data[i + 2], bytes(data[i + 3:i + k - 2])))
+        i += k
+    return out, i
+
+
+def event_record(ev):
+    """The record (bytearray) for a controller event dict, or None when the event is
+    not logged (NOT_LOGGED).  Roll, sub, undo and turn events take compact typed
+    records; anything else a compact JSON E record."""
+    name = ev.get("ev")
+    if name in NOT_LOGGED:
+        return None
+    if name == "roll":
+        d = ev.get("dice")
+        if isinstance(d, (list, tuple)) and len(d) == 2 and _die(d[0]) and _die(d[1]):
+            return encode_record(T_ROLL, b"%d%d" % (d[0], d[1]))
+    elif name == "sub":
+        m = ev.get("move")
+        if isinstance(m, str) and len(m) <= S_MAX:
+            return encode_record(T_SUB, m.encode())
+    elif name == "undo":
+        m = ev.get("move", "")
+        if isinstance(m, str) and len(m) <= S_MAX:
+            return encode_record(T_UNDO, m.encode())
+    elif name == "turn":
+        t = ev.get("turn")
+        if isinstance(t, str) and len(t) <= T_MAX:
+            return encode_record(T_TURN, t.encode())
+    p = _dumps(ev).encode()
+    if len(p) > E_MAX:
+        p = _dumps({"ev": str(name)[:32], "cut": True}).encode()
+    return encode_record(T_EVENT, p)
+
+
+def _die(d):
+    return isinstance(d, int) and 1 <= d <= 6
+
+
+def record_event(rtype, payload):
+    """The dict a record stands for (the inverse of event_record; headers give
+    {"ev": "header", ...} and ends {"ev": "end", ...})."""
+    if rtype == T_ROLL:
+        return {"ev": "roll", "dice": [payload[0] - 48, payload[1] - 48]}
+    if rtype == T_SUB:
+        return {"ev": "sub", "move": payload.decode()}
+    if rtype == T_UNDO:
+        d = {"ev": "undo"}
+        if payload:
+            d["move"] = payload.decode()
+        return d
+    if rtype == T_TURN:
+        return {"ev": "turn", "turn": payload.decode()}
+    obj = json.loads(payload.decode())
+    if rtype == T_HEADER:
+        obj["ev"] = "header"
+    elif rtype == T_END:
+        obj["ev"] = "end"
+    return obj
+
+
+class Replay:
+    """Rebuilds the state of a game from its records, one at a time (the boot scan and
+    the host both use it).  After feeding: header (dict), turns (complete turns in turn
+    notation, play order), roll ((d1, d2) of the turn being played or None), subs
+    (its accepted sub-moves), turn_done (the last roll's turn is complete), ended,
+    end (the Z record's dict), records, events (count of E records)."""
+
+    def __init__(self):
+        self.header = None
+        self.turns = []
+        self.roll = None
+        self.subs = []
+        self.turn_done = False
+        self.ended = False
+        self.end = None
+        self.records = 0
+        self.events = 0
+
+    def feed(self, rtype, payload):
+        self.records += 1
+        if rtype == T_HEADER:
+            self.header = json.loads(payload.decode())
+        elif rtype == T_ROLL:
+            self.roll = (payload[0] - 48, payload[1] - 48)
+            self.subs = []
+            self.turn_done = False
+        elif rtype == T_SUB:
+            self.subs.append(payload.decode())
+        elif rtype == T_UNDO:
+            if self.subs:
+                self.subs.pop()
+            elif self.turn_done and self.turns:
+                # Undo of the last sub-move after the turn was complete (before the next
+                # roll): the turn reopens with its other sub-moves.
+                parts = self.turns.pop().split(" ")
+                self.subs = parts[1:-1] if parts[-1] != "Moksha" else []
+                self.turn_done = False
+        elif rtype == T_TURN:
+            t = payload.decode()
+            if self.turn_done and self.turns:
+                self.turns[-1] = t  # a later turn of the same roll (an undo not logged)
+            else:
+                self.turns.append(t)
+            self.turn_done = True
+            self.subs = []
+        elif rtype == T_END:
+            self.ended = True
+            self.end = json.loads(payload.decode())
+        else:
+            self.events += 1
+
+    def state(self):
+        """A summary dict: header, turns, roll (list or None), subs, ended."""
+        return {"header": self.header, "turns": list(self.turns),
+                "roll": None if (self.roll is None or self.turn_done) else [self.roll[0], self.roll[1]],
+                "subs": list(self.subs), "ended": self.ended, "end": self.end,
+                "records": self.records}
+
+
+def verify(data):
+    """Check a pulled log file: every record valid, a header first.  Returns
+    (ok, msg, replay): ok False with a reason when the bytes are torn or corrupt."""
+    recs, good = parse_records(data)
+    r = Replay()
+    if not recs or recs[0][0] != T_HEADER:
+        return False, "no header record", r
+    for t, p in recs:
+        try:
+            r.feed(t, p)
+        except Exception as e:
+            return False, "bad record payload: %s" % e, r
+    if good != len(data):
+        return False, "bad or torn record at byte %d" % good, r
+    return True, "ok", r
+
+
+# ---- the store ----------------------------------------------------------------------
+
+def _gname(gid, crc, ext):
+    if ext == ".run":
+        return "g%06d.run" % gid
+    return "g%06d_%04x%s" % (gid, crc, ext)
+
+
+def _parse_name(name):
+    """(gid, crc, state) of a game log file name, or None."""
+    if len(name) < 6 or name[0] != "g":
+        return None
+    ext = name[-4:]
+    body = name[1:-4]
+    try:
+        if ext == ".run":
+            return (int(body), -1, "running")
+        if ext == ".end" or ext == ".pul":
+            g, c = body.split("_")
+            return (int(g), int(c, 16), "done" if ext == ".end" else "pulled")
+    except ValueError:
+        return None
+    return None
+
+
+class GameLog:
+    """The log store over a file-system adapter `fs` (samsara.fsadapter).
+
+    capacity: bytes of flash the logs may use (counted in fs.block units);
+    max_turns, turn_budget: the reservation (reserve_bytes).  Call boot() once before
+    anything else; it returns the unfinished game to resume, if any.
+    """
+
+    def __init__(self, fs, capacity=CAPACITY, max_turns=MAX_TURNS, turn_budget=TURN_BUDGET):
+        self.fs = fs
+        self.block = fs.block
+        self.capacity = capacity
+        self.max_turns = max_turns
+        self.turn_budget = turn_budget
+        self.need = reserve_bytes(max_turns, turn_budget, fs.block)
+        self.games = {}      # gid -> [state, size, crc]
+        self.next_id = 1
+        self.run_gid = None
+        self._h = None
+        self._size = 0
+        self._crc = 0xFFFF
+        self._win = 0        # bytes written in the current window (since the last roll)
+        self._windows = 0    # windows so far (1 + rolls)
+        self.dropped = 0     # records not written (budget) in the running game
+        self.torn = 0        # bytes of torn records dropped at the last boot
+
+    # -- boot --------------------------------------------------------------------------
+
+    def boot(self):
+        """Scan the folder: remove scratch files, drop a torn tail of the running game,
+        finish a close cut short, read the game counter.  Returns the Replay of the
+        unfinished game (its .game is the game number) or None."""
+        fs = self.fs
+        self.games = {}
+        self.run_gid = None
+        self.torn = 0
+        runs = []
+        top = 0
+        for name in fs.listdir():
+            if name.endswith(".tmp"):
+                fs.remove(name)
+                continue
+            p = _parse_name(name)
+            if p is None:
+                continue
+            gid, crc, state = p
+            if gid > top:
+                top = gid
+            if state == "running":
+                runs.append(gid)
+            else:
+                self.games[gid] = [state, fs.size(name), crc]
+        self.next_id = max(self._read_counter(), top + 1, 1)
+        runs.sort()
+        resume = None
+        for gid in runs:
+            rp = self._scan_running(gid)
+            if rp is None:
+                continue
+            if resume is not None:  # an older unfinished game (should not happen): close it
+                self._close_stale(resume)
+            resume = rp
+        if resume is not None:
+            self._open_running(resume)
+        return resume
+
+    def _read_counter(self):
+        best = 0
+        for slot in ("id0", "id1"):
+            try:
+                if self.fs.size(slot) <= 0:
+                    continue
+                raw = self.fs.read(slot, 0, 32)
+                parts = raw.split(b" ")
+                if len(parts) != 2 or crc16(parts[0]) != int(parts[1], 16):
+                    continue
+                v = int(parts[0])
+                if v > best:
+                    best = v
+            except (ValueError, OSError):
+                continue
+        return best
+
+    def _write_counter(self, value):
+        raw = b"%d" % value
+        self.fs.write_file("id%d" % (value & 1), raw + b" %04x" % crc16(raw))
+
+    def _scan_running(self, gid):
+        """Parse g<gid>.run in pieces; drop a torn tail; returns a Replay with extra
+        members game, size, crc, win, windows, or None when nothing valid is left."""
+        fs = self.fs
+        name = _gname(gid, 0, ".run")
+        size = fs.size(name)
+        rp = Replay()
+        off = 0
+        crc = 0xFFFF
+        win = 0
+        windows = 1
+        buf = b""
+        bstart = 0
+        while off < size:
+            i = off - bstart
+            k = record_at(buf, i, len(buf))
+            if k == 0:
+                if bstart + len(buf) >= size:
+                    break  # the file ends inside this record: torn
+                buf = fs.read(name, off, 1024)  # records are at most 255 bytes
+                bstart = off
+                if not buf:
+                    break
+                continue
+            if k < 0:
+                break
+            t = buf[i + 2]
+            if rp.records == 0 and t != T_HEADER:
+                break
+            try:
+                rp.feed(t, buf[i + 3:i + k - 2])
+            except Exception:
+                break  # a record with a valid check but a payload we cannot read
+            crc = crc16(buf, crc, i, i + k)
+            if t == T_ROLL:
+                win = 0
+                windows += 1
+            win += k
+            if t == T_HEADER:
+                win = 0
+            off += k
+        self.torn += size - off
+        if rp.records == 0:
+            fs.remove(name)
+            return None
+        if off < size:
+            self._truncate(name, off)
+        rp.game = gid
+        rp.size = off
+        rp.crc = crc
+        rp.win = win
+        rp.windows = windows
+        rp.dropped = size - off
+        if rp.ended:
+            # The end record was written but the rename was cut short: finish it.
+            fs.rename(name, _gname(gid, crc, ".end"))
+            self.games[gid] = ["done", off, crc]
+            return None
+        return rp
+
+    def _truncate(self, name, n):
+        """Keep the first n bytes of a file: copy them to a scratch file, then rename it
+        over the original (atomic), so a cut leaves either the old or the new file."""
+        fs = self.fs
+        tmp = name[:-4] + ".tmp"
+        fs.remove(tmp)
+        h = fs.open_append(tmp)
+        try:
+            off = 0
+            while off < n:
+                chunk = fs.read(name, off, min(1024, n - off))
+                if not chunk:
+                    break
+                h.write(chunk)
+                off += len(chunk)
+            h.sync()
+        finally:
+            h.close()
+        fs.rename(tmp, name)
+
+    def _close_stale(self, rp):
+        self._open_running(rp)
+        self.end_game({"how": "abandoned"})
+
+    def _open_running(self, rp):
+        self.run_gid = rp.game
+        self._size = rp.size
+        self._crc = rp.crc
+        self._win = rp.win
+        self._windows = rp.windows
+        self.dropped = 0
+        self._h = self.fs.open_append(_gname(rp.game, 0, ".run"))
+        self.games[rp.game] = ["running", rp.size, -1]
+
+    # -- space -------------------------------------------------------------------------
+
+    def _blocks(self, n):
+        b = self.block
+        return ((n + b - 1) // b or 1) * b
+
+    def used(self):
+        """Bytes the logs take, in whole blocks, the running game counted at its full
+        reservation (plus the two counter files)."""
+        t = 2 * self.block
+        for gid in self.games:
+            st, size, _c = self.games[gid]
+            if st == "running":
+                t += max(self._blocks(size), self.need)
+            else:
+                t += self._blocks(size)
+        return t
+
+    def room(self):
+        """Bytes a new game could still reserve: the capacity left, and no more than
+        the device's real free space allows."""
+        r = self.capacity - self.used()
+        f = self.fs.free()
+        if self.run_gid is not None:
+            # The running game's reservation not yet written is still free on the device.
+            f -= self.need - self._blocks(self._size)
+        return r if r < f else f
+
+    def space(self):
+        """{"free", "need", "full", "unpulled", "pulled"}: full is True when even after
+        rotating out every pulled game a new game could not reserve its space."""
+        pulled = 0
+        rot = 0
+        unpulled = 0
+        for gid in self.games:
+            st, size, _c = self.games[gid]
+            if st == "pulled":
+                pulled += 1
+                rot += self._blocks(size)
+            elif st == "done":
+                unpulled += 1
+        free = self.room()
+        return {"free": free if free > 0 else 0, "need": self.need,
+                "full": free + rot < self.need, "unpulled": unpulled, "pulled": pulled}
+
+    def _rotate(self, need):
+        """Delete pulled games, oldest first, until `need` bytes can be reserved.
+        Returns True when there is room."""
+        while self.room() < need:
+            old = -1
+            for gid in self.games:
+                if self.games[gid][0] == "pulled" and (old < 0 or gid < old):
+                    old = gid
+            if old < 0:
+                return False
+            st, size, crc = self.games.pop(old)
+            self.fs.remove(_gname(old, crc, ".pul"))
+        return True
+
+    # -- a game ------------------------------------------------------------------------
+
+    def start_game(self, header=None):
+        """Start the log of a new game: reserve its space (rotating out pulled games),
+        take the next game number, write the header record.  header: a dict of facts
+        about the game (start position, rule options, match...) of at most ~200 bytes
+        as JSON.  Returns the game number.  Raises LogFull, or LogError(state) while a
+        game is running."""
+        if self.run_gid is not None:
+            raise LogError("state", "a game is running; end it first")
+        if not self._rotate(self.need):
+            raise LogFull(self.space())
+        gid = self.next_id
+        self._write_counter(gid + 1)   # durable before the game exists: numbers never repeat
+        self.next_id = gid + 1
+        h = {"fmt": FMT, "game": gid}
+        if header:
+            for k in header:
+                h[k] = header[k]
+        payload = _dumps(h).encode()
+        if len(payload) > MAX_PAYLOAD:
+            payload = _dumps({"fmt": FMT, "game": gid, "cut": True}).encode()
+        rec = encode_record(T_HEADER, payload)
+        self.games[gid] = ["running", 0, -1]
+        self.run_gid = gid
+        self._size = 0
+        self._crc = 0xFFFF
+        self._win = 0
+        self._windows = 1
+        self.dropped = 0
+        self._h = self.fs.open_append(_gname(gid, 0, ".run"))
+        self._write(rec)
+        self._win = 0
+        return gid
+
+    def _write(self, rec):
+        n = len(rec)
+        self._h.write(rec)
+        self._h.sync()
+        self._crc = crc16(rec, self._crc)
+        self._size += n
+        self._win += n
+        self.games[self.run_gid][1] = self._size
+
+    def _fits_total(self, n):
+        """May the running game grow by n bytes beyond its reservation?"""
+        if self._size + n + _END_RESERVE <= self.need - self.block:
+            return True
+        extra = self._blocks(self._size + n + _END_RESERVE) - self.need
+        return extra <= 0 or self._rotate(extra)
+
+    def log_event(self, ev):
+        """Append the record of a controller event to the running game's log.  Returns
+        True when written, False when not (not a logged event, no game running, or the
+        turn's budget spent: see docs/gamelog.md).  Raises OSError only when the
+        medium fails."""
+        if self.run_gid is None:
+            return False
+        rec = event_record(ev)
+        if rec is None:
+            return False
+        n = len(rec)
+        t = rec[2]
+        if t == T_ROLL:
+            self._windows += 1
+            self._win = 0
+            ok = self._windows <= self.max_turns + 1 or self._fits_total(n)
+        elif t == T_TURN:
+            ok = self._win + n <= self.turn_budget
+            if not ok:
+                ok = self._fits_total(n)
+        else:
+            ok = self._win + n + _T_RESERVE <= self.turn_budget
+        if ok and self._windows > self.max_turns + 1:
+            ok = self._fits_total(n)
+        if not ok:
+            self.dropped += 1
+            return False
+        self._write(rec)
+        return True
+
+    def end_game(self, info=None):
+        """Write the end record (info: a dict such as {"how": "end", "result": ...} or
+        {"how": "abandoned"}) and close the game's file.  Returns the game number or
+        None when no game was running."""
+        gid = self.run_gid
+        if gid is None:
+            return None
+        d = {"how": "end"}
+        if info:
+            for k in info:
+                d[k] = info[k]
+        p = _dumps(d).encode()
+        if len(p) > MAX_PAYLOAD:
+            p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
+        self._write(encode_record(T_END, p))
+        self._h.close()
+        self._h = None
+        crc = self._crc
+        self.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
+        self.games[gid] = ["done", self._size, crc]
+        self.run_gid = None
+        return gid
+
+    def close(self):
+        """Close the running game's file handle (the game stays unfinished)."""
+        if self._h is not None:
+            self._h.close()
+            self._h = None
+
+    # -- for the host ------------------------------------------------------------------
+
+    def list(self):
+        """[(game, size, state, crc)] oldest first; crc of the running game is the CRC
+        of what it holds so far."""
+        out = []
+        for gid in sorted(self.games):
+            st, size, crc = self.games[gid]
+            if st == "running":
+                crc = self._crc
+            out.append((gid, size, st, crc))
+        return out
+
+    def _name(self, gid):
+        g = self.games.get(gid)
+        if g is None:
+            raise LogError("not_found", "no log of game %d" % gid)
+        st = g[0]
+        if st == "running":
+            return _gname(gid, 0, ".run")
+        return _gname(gid, g[2], ".end" if st == "done" else ".pul")
+
+    def info(self, gid):
+        """(size, state, crc) of a game's log.  Raises LogError(not_found)."""
+        self._name(gid)
+        st, size, crc = self.games[gid]
+        if st == "running":
+            crc = self._crc
+        return size, st, crc
+
+    def read(self, gid, offset, n):
+        """Up to n bytes of a game's log from offset.  Raises LogError(not_found)."""
+        name = self._name(gid)
+        size = self.games[gid][1]
+        if offset >= size:
+            return b""
+        if offset + n > size:
+            n = size - offset
+        return self.fs.read(name, offset, n)
+
+    def mark_pulled(self, gid, crc, size):
+        """A host has the log of a finished game and checked it (crc: the CRC-16 it
+        computed, size its length): the game may now be rotated out.  Raises
+        LogError(not_found | state | bad_args)."""
+        name = self._name(gid)
+        st, fsize, fcrc = self.games[gid]
+        if st == "running":
+            raise LogError("state", "game %d is still running" % gid)
+        if crc != fcrc or size != fsize:
+            raise LogError("bad_args", "crc or size differ from the board's log: pull again")
+        if st == "done":
+            self.fs.rename(name, _gname(gid, fcrc, ".pul"))
+            self.games[gid][0] = "pulled"
+        return "pulled"
+
+    def delete(self, gid, force=False):
+        """Delete a game's log.  Raises LogError(busy) for the running game,
+        LogError(state) for a log not yet pulled unless force."""
+        name = self._name(gid)
+        st = self.games[gid][0]
+        if st == "running":
+            raise LogError("busy", "game %d is being played" % gid)
+        if st == "done" and not force:
+            raise LogError("state", "game %d was not pulled yet (force to delete)" % gid)
+        self.fs.remove(name)
+        del self.games[gid]
