@@ -33,7 +33,7 @@ test-mpy: $(STAMP)
 
 # The MicroPython-compatible tests under the real MicroPython VM (Unix port).
 test-upy: $(STAMP)
-	@MICROPYPATH=firmware:tests/upy $(UPY) tests/upy/run.py
+	@MICROPYPATH=firmware:tests/upy:tests/fakes $(UPY) tests/upy/run.py
 
 # All of firmware/ type-checks against the MicroPython rp2 (Pico) stubs.  The stubs go
 # into their own folder; an empty fake venv keeps CPython's standard library out.
