@@ -267,3 +267,101 @@ class GameRecord:
                 raise RecordError("turn %d: stored position %s, the replay gives %s"
                                   % (s.number, t["position"], s.position.format()))
         return rec
+
+
+def _first(d, *keys):
+    for k in keys:
+        if k in d and d[k] not in (None, ""):
+            return d[k]
+    return None
+
+
+def from_log(data, board=None, allow_torn=False):
+    """The GameRecord of a pulled game log (the board's file bytes, docs/gamelog.md),
+    replayed and checked.
+
+    Tags come from the log's header record (game number, start position, starter,
+    rule option, match, players, date when the board knew them) and its end record;
+    board: the board id to put in [Board] when the header has none.  allow_torn: take
+    the good records before a torn or damaged one (a running game's copy) instead of
+    raising.  Raises RecordError.
+    """
+    from samsara import gamelog
+    ok, msg, rp = gamelog.verify(bytes(data))
+    if not ok and not (allow_torn and rp.header is not None):
+        raise RecordError("not a valid game log: %s" % msg)
+    h = rp.header or {}
+    tags = {"Event": "Samsara game"}
+    date = _first(h, "date", "Date")
+    tags["Date"] = str(date) if date else "????.??.??"
+    b = _first(h, "board", "Board") or board
+    if b:
+        tags["Board"] = str(b)
+    if "game" in h:
+        tags["Game"] = str(h["game"])
+    players = h.get("players")
+    pa = _first(h, "player_a", "PlayerA") or (players[0] if isinstance(players, list)
+                                               and len(players) == 2 else None)
+    pb = _first(h, "player_b", "PlayerB") or (players[1] if isinstance(players, list)
+                                               and len(players) == 2 else None)
+    tags["PlayerA"] = str(pa or "?")
+    tags["PlayerB"] = str(pb or "?")
+    og = _first(h, "opponent_goal", "og", "options")
+    if isinstance(og, dict):
+        og = og.get("opponent_goal")
+    if isinstance(og, int):
+        from samsara import rules
+        og = rules.OPTION_NAMES[og] if 0 <= og < len(rules.OPTION_NAMES) else None
+    tags["OpponentGoal"] = str(og or "owner_scores")
+    match = h.get("match")
+    if isinstance(match, dict):
+        tags["Match"] = "game %s of 2" % match.get("game", "?")
+    elif match:
+        tags["Match"] = str(match) if not isinstance(match, bool) else "yes"
+    else:
+        tags["Match"] = "no"
+    fw = _first(h, "fw", "firmware")
+    if fw:
+        tags["Firmware"] = str(fw)
+    start = None
+    pos_text = _first(h, "position", "start")
+    if pos_text:
+        try:
+            start = Position.parse(pos_text)
+        except PositionError as e:
+            raise RecordError("header position: %s" % e)
+    starter = _first(h, "starter", "mover")
+    if start is None:
+        if starter in ("A", "B", 0, 1):
+            start = Position(mover=starter if isinstance(starter, int) else "AB".index(starter))
+        else:
+            start = Position()
+    rec = GameRecord(tags, start, rp.turns)
+    rec.replay()
+    if rp.ended and rp.end and rp.end.get("how") == "abandoned":
+        rec.tags["Termination"] = "abandoned"
+    rec.log_ended = rp.ended
+    rec.log_state = rp.state()
+    return rec
+
+
+def load(path, board=None):
+    """A GameRecord from a file: a pulled log (binary), the JSON form or the text
+    form, told apart by content.  Raises RecordError (also for a missing file)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
+    if not data:
+        raise RecordError("%s is empty" % path)
+    from samsara import gamelog
+    if data[0] == gamelog.SYNC:
+        return from_log(data, board, allow_torn=path.endswith(".part"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("%s is neither a game log, a JSON record nor a text record" % path)
+    if text.lstrip().startswith("{"):
+        return GameRecord.from_json(text)
+    return GameRecord.parse_text(text)

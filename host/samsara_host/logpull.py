@@ -1,0 +1,157 @@
+"""Pulling a game log from the board, chunk by chunk, surviving an unplugged cable
+(docs/protocol.md "log_get", docs/host-tool.md "logs pull").
+
+The bytes received so far live in `<dest>.part`; only chunks whose CRC-16 matched are
+appended, in order, so the part file is always a prefix of the board's file.  A pull
+that was cut (cable out, board reset, host killed) starts again at the part file's
+length; a finished game's file never changes and a running game's only grows, so the
+prefix stays valid.  At the end the whole file's CRC-16 is compared with the board's
+listing and every record's own check is verified (samsara.gamelog) before the part
+file becomes `<dest>` and the board is told `log_ack`.
+"""
+import os
+import time
+
+from samsara import protocol
+from samsara_host import boardlink
+
+
+class PullError(Exception):
+    """A pull that cannot complete; str() says why and what to do."""
+
+
+def local_name(board, game):
+    """The file a pulled log is stored in, relative to the pull folder."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in str(board or "board"))
+    return os.path.join(safe, "game-%04d.log" % game)
+
+
+def verify_log(data):
+    """Check every record's own check sum (samsara.gamelog); returns the number of
+    records.  Raises PullError for a damaged file."""
+    from samsara import gamelog
+    ok, msg, replay = gamelog.verify(data)
+    if not ok:
+        raise PullError("the pulled log does not verify: %s" % msg)
+    return replay.records
+
+
+def _append(path, data):
+    with open(path, "ab") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK,
+             timeout=3.0, ack=True):
+    """Pull game `game` into file `dest` through BoardClient `client`.
+
+    entry: the game's dict from the `logs` listing (size, crc, state) or None to ask.
+    progress: callable(done_bytes, size) or None.  ack: send `log_ack` for a finished
+    game once it verified.  Returns {"path", "size", "crc", "records", "resumed_at"}.
+    Raises PullError; boardlink.Disconnected / NoReply pass through so the caller can
+    reconnect and call again (the part file makes it resume).
+    """
+    if entry is None:
+        listing = client.request("logs", timeout=timeout)
+        found = [e for e in listing.get("logs", []) if e.get("game") == game]
+        if not found:
+            raise PullError("the board has no log of game %d" % game)
+        entry = found[0]
+    part = dest + ".part"
+    os.makedirs(os.path.dirname(os.path.abspath(dest)), exist_ok=True)
+    offset = os.path.getsize(part) if os.path.exists(part) else 0
+    expect_size = entry.get("size")
+    if entry.get("state") != "running" and isinstance(expect_size, int) \
+            and offset > expect_size:
+        os.remove(part)  # not a prefix of this file (another board's game?): start over
+        offset = 0
+    resumed_at = offset
+    bad = 0
+    size = expect_size or 0
+    while True:
+        try:
+            r = client.request("log_get", timeout=timeout, game=game, offset=offset, n=chunk)
+        except boardlink.BoardError as e:
+            if e.code == "not_found":
+                raise PullError("the board has no log of game %d" % game)
+            if e.code == "bad_args" and offset:
+                # The part file is longer than the board's log: it was not ours.
+                os.remove(part)
+                offset = resumed_at = 0
+                continue
+            raise PullError("log_get failed: %s" % e)
+        try:
+            data = protocol.b64decode(r.get("data", ""))
+        except ValueError:
+            data = None
+        if (data is None or r.get("offset") != offset
+                or protocol.crc_hex(protocol.crc16(data)) != r.get("crc")):
+            bad += 1
+            if bad > 5:
+                raise PullError("chunk at byte %d keeps arriving damaged: check the cable"
+                                % offset)
+            continue
+        bad = 0
+        if data:
+            _append(part, data)
+            offset += len(data)
+        size = r.get("size", offset)
+        if progress:
+            progress(offset, size)
+        if r.get("eof"):
+            break
+        if not data:
+            raise PullError("the board sent an empty chunk at byte %d before the end" % offset)
+    with open(part, "rb") as f:
+        whole = f.read()
+    crc = protocol.crc_hex(protocol.crc16(whole))
+    finished = entry.get("state") != "running"
+    if finished and (entry.get("size") != len(whole) or entry.get("crc") != crc):
+        os.remove(part)
+        raise PullError("game %d: pulled %d bytes with CRC %s, the board lists %s bytes with "
+                        "CRC %s; the partial copy was deleted, pull again"
+                        % (game, len(whole), crc, entry.get("size"), entry.get("crc")))
+    try:
+        records = verify_log(whole)
+    except PullError:
+        os.remove(part)
+        raise
+    os.replace(part, dest)
+    if ack and finished:
+        client.request("log_ack", timeout=timeout, game=game, crc=crc, size=len(whole))
+    return {"path": dest, "size": len(whole), "crc": crc, "records": records,
+            "resumed_at": resumed_at}
+
+
+def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,
+                        on_disconnect=None, sleep=time.sleep, clock=time.monotonic):
+    """pull_log through boardlink.State `state`, reopening the port after the board
+    went away (unplugged, virtual board restarted) for up to `wait` seconds each time.
+    on_disconnect(error, offset): told about every disconnect.  Returns pull_log's
+    dict (with "reconnects")."""
+    reconnects = 0
+    part = dest + ".part"
+    while True:
+        try:
+            out = pull_log(state.client, game, dest, entry, progress)
+            out["reconnects"] = reconnects
+            return out
+        except (boardlink.Disconnected, boardlink.NoReply) as e:
+            state.close()
+            have = os.path.getsize(part) if os.path.exists(part) else 0
+            if on_disconnect:
+                on_disconnect(e, have)
+            reconnects += 1
+            deadline = clock() + wait
+            while True:
+                try:
+                    state.client.request("hello", timeout=1.5)
+                    break
+                except boardlink.LinkError:
+                    state.close()
+                    if clock() >= deadline:
+                        raise PullError("the board did not come back within %.0f s; run "
+                                        "the pull again to resume at byte %d" % (wait, have))
+                    sleep(0.2)

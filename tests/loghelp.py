@@ -1,0 +1,25 @@
+"""Game logs for host tests: a seeded self-play game written through the firmware's
+own log store (samsara.gamelog over an in-memory file system)."""
+from samsara.fsadapter import MemFs
+from samsara.gamelog import GameLog
+from samsara_host.selfplay import play_game
+
+
+def game_log(seed, header=None, finish=True):
+    """(log bytes, Game): the records a board writes for self-play game `seed`."""
+    fs = MemFs()
+    log = GameLog(fs)
+    log.boot()
+    log.start_game(header if header is not None else {"position": None})
+    game = play_game(seed)
+    for note in game.record:
+        parts = note.split()
+        log.log_event({"ev": "roll", "dice": [int(parts[0][0]), int(parts[0][1])]})
+        for sub in parts[1:]:
+            if sub != "Moksha":
+                log.log_event({"ev": "sub", "move": sub})
+        log.log_event({"ev": "turn", "turn": note})
+    if finish:
+        log.end_game({"how": "end"})
+    name = [n for n in fs.listdir() if n.startswith("g") and not n.startswith("id")][0]
+    return fs.read(name, 0, fs.size(name)), game

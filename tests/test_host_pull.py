@@ -1,0 +1,121 @@
+"""`logs pull` over a pseudo-terminal: chunks, CRC checks, and a cable pulled out in the
+middle of a transfer (tests/fakeboard.py gives that fine control)."""
+import os
+
+import pytest
+
+from fakeboard import FakeBoard
+from loghelp import game_log
+from samsara import protocol
+from samsara_host import boardlink, logpull
+
+
+@pytest.fixture
+def board(tmp_path):
+    logs = {3: game_log(3)[0], 4: game_log(4, finish=False)[0]}
+    b = FakeBoard(str(tmp_path), logs, states={3: "done", 4: "running"})
+    yield b
+    b.unplug()
+
+
+def test_pull_verifies_and_acks(board, tmp_path):
+    state = boardlink.State(board.port)
+    dest = str(tmp_path / "out" / "game-0003.log")
+    seen = []
+    out = logpull.pull_log(state.client, 3, dest, progress=lambda d, s: seen.append((d, s)))
+    state.close()
+    assert open(dest, "rb").read() == board.logs[3]
+    assert not os.path.exists(dest + ".part")
+    assert out["crc"] == protocol.crc_hex(protocol.crc16(board.logs[3]))
+    size = len(board.logs[3])
+    assert board.acks == [{"game": 3, "crc": out["crc"], "size": size}]
+    assert seen[-1] == (size, size) and len(seen) == (size + 191) // 192
+    assert out["records"] > 100
+    assert board.states[3] == "pulled"
+
+
+def test_running_game_is_pulled_but_not_acked(board, tmp_path):
+    state = boardlink.State(board.port)
+    dest = str(tmp_path / "g4.log")
+    logpull.pull_log(state.client, 4, dest)
+    state.close()
+    assert open(dest, "rb").read() == board.logs[4]
+    assert board.acks == []
+
+
+def test_damaged_chunks_are_asked_again(board, tmp_path):
+    board.damage_chunks = 3
+    state = boardlink.State(board.port)
+    dest = str(tmp_path / "g3.log")
+    logpull.pull_log(state.client, 3, dest)
+    state.close()
+    assert open(dest, "rb").read() == board.logs[3]
+
+
+def test_unknown_game_is_a_clear_error(board, tmp_path):
+    state = boardlink.State(board.port)
+    with pytest.raises(logpull.PullError, match="no log of game 9"):
+        logpull.pull_log(state.client, 9, str(tmp_path / "g9.log"))
+    state.close()
+
+
+def test_unplugged_mid_transfer_resumes_after_replug(board, tmp_path):
+    board.unplug_after_gets = 4  # the cable goes out while the 4th chunk is on its way
+    dest = str(tmp_path / "g3.log")
+    state = boardlink.State(board.port)
+    cuts = []
+
+    def replug(err, have):
+        cuts.append(have)
+        board.plug()
+
+    out = logpull.pull_with_reconnect(state, 3, dest, on_disconnect=replug, wait=5)
+    state.close()
+    assert cuts == [3 * 192]
+    assert out["reconnects"] == 1 and out["resumed_at"] == 3 * 192
+    assert open(dest, "rb").read() == board.logs[3]
+    assert board.acks and board.acks[0]["size"] == len(board.logs[3])
+    # the chunks before the cut were not asked for again
+    offsets = [int(l.split(b'"offset": ')[1].split(b",")[0].rstrip(b"}"))
+               for l in board.lines if b"log_get" in l]
+    assert offsets.count(0) == 1
+
+
+def test_board_that_never_comes_back(board, tmp_path):
+    board.unplug_after_gets = 2
+    state = boardlink.State(board.port)
+    t = [0.0]
+
+    def sleep(s):
+        t[0] += s
+
+    with pytest.raises(logpull.PullError, match="resume at byte 192"):
+        logpull.pull_with_reconnect(state, 3, str(tmp_path / "g.log"), wait=2,
+                                    sleep=sleep, clock=lambda: t[0])
+    state.close()
+    assert os.path.getsize(str(tmp_path / "g.log.part")) == 192
+
+
+def test_stale_part_file_longer_than_the_log_restarts(board, tmp_path):
+    dest = str(tmp_path / "g3.log")
+    with open(dest + ".part", "wb") as f:
+        f.write(b"x" * 9000)
+    state = boardlink.State(board.port)
+    logpull.pull_log(state.client, 3, dest)
+    state.close()
+    assert open(dest, "rb").read() == board.logs[3]
+
+
+def test_a_damaged_copy_is_refused_and_deleted(tmp_path):
+    data = bytearray(game_log(3)[0])
+    data[700] ^= 0xFF  # the board's own file is damaged: listing CRC matches, records do not
+    b = FakeBoard(str(tmp_path), {3: bytes(data)})
+    try:
+        state = boardlink.State(b.port)
+        with pytest.raises(logpull.PullError, match="does not verify"):
+            logpull.pull_log(state.client, 3, str(tmp_path / "g3.log"))
+        state.close()
+        assert not os.path.exists(str(tmp_path / "g3.log.part"))
+        assert b.acks == []
+    finally:
+        b.unplug()
