@@ -1,0 +1,109 @@
+"""`make firmware`: build the deployable bundle into build/firmware/ and print its size.
+
+Every module under firmware/ is compiled with `mpy-cross -march=armv6m` (Cortex-M0+,
+the RP2040) to a .mpy file at the same relative path; `main.py` is copied as source
+(MicroPython runs /main.py after boot and does not look for main.mpy).  The bundle
+folder is emptied first so a deleted module does not linger.  The layout is the Pico's
+file system root:
+
+    main.py  board_config.mpy  board/*.mpy  samsara/*.mpy
+
+Bytecode .mpy files from mpy-cross 1.29 load on MicroPython 1.22 and later (docs/
+toolchain notes); a module with native or viper code would only load on the matching
+version, so none is used (checked here: the build fails on @micropython.native/viper).
+
+Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR]
+Exit code 1 when a file fails to compile or the bundle is over the 100 KB budget.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+SRC = "firmware"
+OUT = os.path.join("build", "firmware")
+BUDGET = 100 * 1024  # bytes, docs/performance.md "Firmware"
+AS_SOURCE = ("main.py",)  # copied, not compiled (paths relative to firmware/)
+
+
+def sources(src=SRC):
+    """Relative paths of every .py under `src`, sorted."""
+    found = []
+    for root, dirs, names in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for n in sorted(names):
+            if n.endswith(".py"):
+                found.append(os.path.relpath(os.path.join(root, n), src))
+    return sorted(found)
+
+
+def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
+    """Build the bundle; returns a list of (relative path, size in bytes).
+    Raises RuntimeError naming the file when mpy-cross fails or a file uses
+    native/viper code."""
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    made = []
+    for rel in sources(src):
+        path = os.path.join(src, rel)
+        with open(path) as f:
+            text = f.read()
+        if "@micropython.native" in text or "@micropython.viper" in text:
+            raise RuntimeError("%s uses native/viper code: ship it as .py or check the "
+                               "board's version (docs/firmware.md)" % path)
+        if rel in AS_SOURCE:
+            dst = os.path.join(out, rel)
+            os.makedirs(os.path.dirname(dst) or out, exist_ok=True)
+            shutil.copyfile(path, dst)
+        else:
+            dst = os.path.join(out, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            r = subprocess.run([mpy_cross, "-march=armv6m", "-o", dst, "-s", rel, path],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError("mpy-cross failed on %s:\n%s" % (path, r.stderr.strip()))
+        made.append((os.path.relpath(dst, out), os.path.getsize(dst)))
+    return made
+
+
+def report(made, out=OUT):
+    """Lines describing the bundle: one per folder and the total."""
+    groups = {}
+    for rel, size in made:
+        top = rel.split(os.sep)[0] if os.sep in rel else "(root)"
+        n, s = groups.get(top, (0, 0))
+        groups[top] = (n + 1, s + size)
+    total = sum(s for _, s in made)
+    lines = ["firmware bundle in %s:" % out]
+    for top in sorted(groups):
+        n, s = groups[top]
+        lines.append("  %-10s %3d files %8d bytes" % (top, n, s))
+    lines.append("  %-10s %3d files %8d bytes (%.1f KB of the %d KB budget)"
+                 % ("total", len(made), total, total / 1024.0, BUDGET // 1024))
+    return lines, total
+
+
+def main(argv):
+    args = list(argv[1:])
+    out = OUT
+    if "--out" in args:
+        i = args.index("--out")
+        out = args[i + 1]
+        del args[i:i + 2]
+    mpy_cross = args[0] if args else "mpy-cross"
+    try:
+        made = build(mpy_cross, SRC, out)
+    except RuntimeError as e:
+        print(e)
+        return 1
+    lines, total = report(made, out)
+    print("\n".join(lines))
+    if total > BUDGET:
+        print("bundle is over the %d KB budget" % (BUDGET // 1024))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
