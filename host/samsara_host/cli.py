@@ -14,6 +14,7 @@ COMMANDS = [
     ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
     ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),
     ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
+    ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),
 ]
 
 

@@ -126,7 +126,8 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
 
 
 def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,
-                        on_disconnect=None, sleep=time.sleep, clock=time.monotonic):
+                        on_disconnect=None, sleep=time.sleep, clock=time.monotonic,
+                        ack=True):
     """pull_log through boardlink.State `state`, reopening the port after the board
     went away (unplugged, virtual board restarted) for up to `wait` seconds each time.
     on_disconnect(error, offset): told about every disconnect.  Returns pull_log's
@@ -135,7 +136,7 @@ def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,
     part = dest + ".part"
     while True:
         try:
-            out = pull_log(state.client, game, dest, entry, progress)
+            out = pull_log(state.client, game, dest, entry, progress, ack=ack)
             out["reconnects"] = reconnects
             return out
         except (boardlink.Disconnected, boardlink.NoReply) as e:

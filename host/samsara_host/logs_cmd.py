@@ -1,0 +1,315 @@
+"""`samsara logs list | pull | export | show` (docs/host-tool.md).
+
+list and pull talk to the board (docs/protocol.md `logs`, `log_get`, `log_ack`);
+export and show work on files: a pulled log, or a record exported as JSON or text.
+"""
+import json
+import os
+import sys
+
+from samsara_host import boardlink
+
+DEFAULT_DEST = "samsara-logs"
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    lsub = p.add_subparsers(dest="logs_command", metavar="ACTION")
+
+    ls = lsub.add_parser("list", help="the game logs on the board")
+    ls.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    ls.add_argument("--dest", default=DEFAULT_DEST, help="folder of pulled logs (to mark "
+                    "those already here; default %(default)s)")
+    ls.add_argument("--json", action="store_true", help="the listing as JSON")
+    ls.set_defaults(func=cmd_list)
+
+    pl = lsub.add_parser("pull", help="copy game logs from the board, verify, acknowledge")
+    pl.add_argument("games", nargs="*", type=int, metavar="GAME",
+                    help="game numbers (default: every log not yet pulled)")
+    pl.add_argument("--all", action="store_true", help="also logs already pulled")
+    pl.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    pl.add_argument("--dest", default=DEFAULT_DEST, help="folder to store logs in "
+                    "(default %(default)s/<board>/game-NNNN.log)")
+    pl.add_argument("--wait", type=float, default=30.0,
+                    help="seconds to wait for a board that went away mid-pull (default 30)")
+    pl.add_argument("--no-ack", action="store_true",
+                    help="do not mark the logs as pulled on the board")
+    pl.set_defaults(func=cmd_pull)
+
+    ex = lsub.add_parser("export", help="a game record as JSON, text, SVG or PNG")
+    ex.add_argument("file", help="a pulled log, or a record exported as JSON or text")
+    ex.add_argument("--format", choices=("json", "text", "svg", "png"), default="text")
+    ex.add_argument("--out", help="output file (json/text, strip) or folder (one picture "
+                    "per turn); default: stdout for json/text, next to FILE for pictures")
+    ex.add_argument("--strip", action="store_true",
+                    help="svg/png: all turns in one picture instead of one file per turn")
+    ex.add_argument("--columns", type=int, default=4, help="pictures per row of a strip")
+    ex.add_argument("--turns", help="svg/png: only these turns, e.g. 10-20 or 0-5 "
+                    "(0 is the start)")
+    ex.set_defaults(func=cmd_export)
+
+    sh = lsub.add_parser("show", help="step through a game record turn by turn")
+    sh.add_argument("file", help="a pulled log, or a record exported as JSON or text")
+    sh.add_argument("--turn", type=int, default=0, help="turn to start at (0: the start)")
+    sh.add_argument("--all", action="store_true",
+                    help="print every turn even on a terminal (no keys)")
+    sh.set_defaults(func=cmd_show)
+
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _err(cmd, msg):
+    print("samsara logs %s: %s" % (cmd, msg), file=sys.stderr)
+
+
+# ---- list ----------------------------------------------------------------------------
+
+def cmd_list(args):
+    state = boardlink.State(args.port)
+    try:
+        hello = state.hello()
+        listing = state.client.request("logs")
+    except boardlink.LinkError as e:
+        _err("list", e)
+        return 1
+    finally:
+        state.close()
+    from samsara_host.logpull import local_name
+    board = hello.get("board")
+    logs = listing.get("logs", [])
+    for e in logs:
+        path = os.path.join(args.dest, local_name(board, e["game"]))
+        e["here"] = path if os.path.exists(path) else None
+    if args.json:
+        print(json.dumps({"board": board, "logs": logs, "free": listing.get("free"),
+                          "need": listing.get("need"), "full": listing.get("full")}))
+        return 0
+    print("Board %s: %d game log%s" % (board, len(logs), "" if len(logs) == 1 else "s"))
+    if logs:
+        print("  game  state     bytes  crc   pulled copy")
+    for e in logs:
+        print("  %4d  %-8s %6d  %s  %s" % (e["game"], e["state"], e["size"], e["crc"],
+                                          e["here"] or "-"))
+    print("Free %s bytes; a new game reserves %s%s" % (
+        listing.get("free"), listing.get("need"),
+        ". FULL: pull the logs (`samsara logs pull`) before the next game."
+        if listing.get("full") else "."))
+    return 0
+
+
+# ---- pull ----------------------------------------------------------------------------
+
+def cmd_pull(args):
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+    from samsara_host import logpull
+    out = Console(soft_wrap=True)
+    state = boardlink.State(args.port)
+    try:
+        hello = state.hello()
+        listing = state.client.request("logs")
+    except boardlink.LinkError as e:
+        state.close()
+        _err("pull", e)
+        return 1
+    board = hello.get("board")
+    logs = {e["game"]: e for e in listing.get("logs", [])}
+    if args.games:
+        missing = [g for g in args.games if g not in logs]
+        if missing:
+            _err("pull", "the board has no log of game %s (it has: %s)" % (
+                ", ".join(map(str, missing)), ", ".join(map(str, sorted(logs))) or "none"))
+            state.close()
+            return 1
+        todo = [logs[g] for g in args.games]
+    else:
+        todo = [e for e in logs.values() if args.all or e["state"] != "pulled"]
+    if not todo:
+        out.print("Nothing to pull: every log on board %s was pulled already "
+                  "(--all pulls them again)." % board)
+        state.close()
+        return 0
+    failed = 0
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                      console=out, transient=True) as bar:
+            for e in sorted(todo, key=lambda e: e["game"]):
+                game = e["game"]
+                dest = os.path.join(args.dest, logpull.local_name(board, game))
+                task = bar.add_task("game %d" % game, total=e["size"] or 1)
+
+                def progress(done, size, task=task):
+                    bar.update(task, completed=done, total=max(size, 1))
+
+                def gone(err, have, game=game):
+                    bar.console.print("[yellow]board went away during game %d at byte %d "
+                                      "(%s); waiting up to %.0f s for it ...[/yellow]"
+                                      % (game, have, err, args.wait))
+
+                try:
+                    r = logpull.pull_with_reconnect(
+                        state, game, dest, e, progress, wait=args.wait, on_disconnect=gone,
+                        ack=not args.no_ack)
+                except (logpull.PullError, boardlink.LinkError) as err:
+                    failed += 1
+                    bar.console.print("[red]game %d: %s[/red]" % (game, err))
+                    continue
+                finally:
+                    bar.remove_task(task)
+                acked = e["state"] == "done" and not args.no_ack
+                note = "acknowledged" if acked else (
+                    "still running, pull again when it ends" if e["state"] == "running"
+                    else "not acknowledged" if args.no_ack else "pulled before")
+                if r.get("reconnects"):
+                    note += ", resumed after %d reconnect%s" % (
+                        r["reconnects"], "" if r["reconnects"] == 1 else "s")
+                bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
+                                  % (game, r["size"], r["records"], r["crc"], r["path"], note))
+    finally:
+        state.close()
+    return 1 if failed else 0
+
+
+# ---- export --------------------------------------------------------------------------
+
+def _turn_range(text, n):
+    if not text:
+        return 0, n
+    try:
+        if "-" in text:
+            a, b = text.split("-", 1)
+            lo, hi = int(a), int(b)
+        else:
+            lo = hi = int(text)
+    except ValueError:
+        raise ValueError("--turns takes N or A-B, e.g. 10-20, not %r" % text)
+    if not (0 <= lo <= hi <= n):
+        raise ValueError("--turns %s outside 0-%d" % (text, n))
+    return lo, hi
+
+
+def _write(path, data):
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+
+
+def cmd_export(args):
+    from samsara_host import export, record
+    try:
+        rec = record.load(args.file)
+    except record.RecordError as e:
+        _err("export", "%s: %s" % (args.file, e))
+        return 1
+    if args.format in ("json", "text"):
+        text = (json.dumps(rec.to_json(), indent=1) + "\n" if args.format == "json"
+                else rec.to_text())
+        if args.out and args.out != "-":
+            _write(args.out, text)
+            print("wrote %s" % args.out)
+        else:
+            sys.stdout.write(text)
+        return 0
+    try:
+        lo, hi = _turn_range(args.turns, len(rec.turns))
+    except ValueError as e:
+        _err("export", e)
+        return 2
+    pics = export.pictures(rec)[lo:hi + 1]
+    stem = os.path.splitext(os.path.basename(args.file))[0]
+    base = os.path.dirname(os.path.abspath(args.file))
+    try:
+        if args.strip:
+            svg = export.strip([s for _t, s in pics], columns=max(1, args.columns))
+            path = args.out or os.path.join(base, "%s-strip.%s" % (stem, args.format))
+            _write(path, svg if args.format == "svg" else export.svg_to_png(svg))
+            print("wrote %s (%d pictures, turns %d-%d)" % (path, len(pics), lo, hi))
+            return 0
+        folder = args.out or os.path.join(base, "%s-%s" % (stem, args.format))
+        os.makedirs(folder, exist_ok=True)
+        for i, (_title, svg) in enumerate(pics):
+            name = os.path.join(folder, "turn-%03d.%s" % (lo + i, args.format))
+            _write(name, svg if args.format == "svg" else export.svg_to_png(svg))
+    except export.ExportError as e:
+        _err("export", e)
+        return 1
+    print("wrote %d pictures to %s (turn-%03d .. turn-%03d; turn-000 is the start)"
+          % (len(pics), folder, lo, hi))
+    return 0
+
+
+# ---- show ----------------------------------------------------------------------------
+
+def frame(rec, k):
+    """The rich Text shown for turn k (0 = the start) of a replayed record."""
+    from rich.text import Text
+    from samsara_host import boardview
+    n = len(rec.steps)
+    if k == 0:
+        pos, hl, note = rec.start, (), "start"
+    else:
+        s = rec.steps[k - 1]
+        pos, hl = s.position, boardview.turn_fields(s.notation)
+        note = "turn %d: %s %s" % (s.number, "AB"[s.player], s.notation)
+    t = Text()
+    head = " ".join('%s %s' % (key, rec.tags[key]) for key in ("Game", "Board", "Date")
+                    if key in rec.tags)
+    t.append("%s  [%d/%d]\n" % (head or "Samsara game", k, n), style="bold")
+    t.append_text(boardview.render(pos, hl, note=note))
+    if k == n:
+        t.append("\n    " + rec.summary(), style="bold")
+    return t
+
+
+def _read_key():
+    import termios
+    import tty
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        ch = os.read(fd, 1).decode("latin-1")
+        if ch == "\x1b":  # arrow keys: ESC [ C / D
+            rest = os.read(fd, 2).decode("latin-1")
+            return {"[C": "n", "[D": "p", "[A": "p", "[B": "n"}.get(rest, "q")
+        return ch
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def cmd_show(args, read_key=None, console=None):
+    from rich.console import Console
+    from samsara_host import record
+    try:
+        rec = record.load(args.file)
+    except record.RecordError as e:
+        _err("show", "%s: %s" % (args.file, e))
+        return 1
+    console = console or Console()
+    n = len(rec.steps)
+    k = max(0, min(args.turn, n))
+    interactive = read_key is not None or (sys.stdin.isatty() and sys.stdout.isatty()
+                                           and not args.all and os.name == "posix")
+    if not interactive:
+        for i in range(k, n + 1):
+            console.print(frame(rec, i))
+            console.print()
+        return 0
+    read_key = read_key or _read_key
+    while True:
+        console.clear()
+        console.print(frame(rec, k))
+        console.print("\n    n/space/->: next   p/<-: previous   g/G: first/last   q: quit",
+                      style="dim")
+        key = read_key()
+        if key in ("q", "Q", "\x03", "\x04", ""):
+            return 0
+        if key in ("n", " ", "\r", "\n"):
+            k = min(n, k + 1)
+        elif key == "p":
+            k = max(0, k - 1)
+        elif key == "g":
+            k = 0
+        elif key == "G":
+            k = n
