@@ -15,6 +15,7 @@ COMMANDS = [
     ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),
     ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
     ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),
+    ("monitor", "samsara_host.monitor_cmd", "a live picture of the board from its events"),
 ]
 
 

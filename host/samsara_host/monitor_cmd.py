@@ -1,0 +1,194 @@
+"""`samsara monitor`: a live picture of the board in the terminal, from its event
+stream (docs/protocol.md "Events", docs/host-tool.md).
+
+`Model` folds events and `position`/`status` replies into what is shown: the
+position, the dice, the controller state, the fields of the last turn or the lifted
+marble, and the last events.  `view(model)` draws it (boardview).  On a terminal the
+picture is redrawn in place with rich's Live; into a pipe (or with --plain) each
+event is one line and the board is printed after every turn.
+"""
+import json
+import sys
+import time
+
+from samsara_host import boardlink
+
+REFRESH = ("roll", "sub", "undo", "turn", "goal", "reinsert", "game_end", "end",
+           "game_over", "boot", "resume", "repair", "repair_left", "new_game", "abandoned")
+"""Events after which the position and status are asked again."""
+
+
+class Model:
+    """What the monitor knows about the board (updated by `event`, `position`,
+    `status`)."""
+
+    def __init__(self):
+        from samsara.position import Position
+        self.position = Position()
+        self.hello = {}
+        self.state = "?"
+        self.game = None
+        self.dice = []
+        self.record = []
+        self.highlight = set()
+        self.lifted = []
+        self.last = []          # the last events, newest last
+        self.note = ""
+        self.connected = True
+
+    def event(self, ev):
+        """Fold one event dict in; returns True when position/status should be asked."""
+        from samsara.geometry import position_index
+        from samsara_host.boardview import turn_fields
+        self.last.append(ev)
+        del self.last[:-10]
+        name = ev.get("ev")
+        if name == "lift":
+            try:
+                self.lifted.append(position_index(ev.get("pos", "")))
+            except ValueError:
+                pass
+        elif name == "place":
+            self.lifted = []
+        elif name == "roll" and isinstance(ev.get("dice"), list):
+            self.dice = ev["dice"]
+            self.highlight = set()
+        elif name == "sub" and isinstance(ev.get("move"), str):
+            self.highlight |= turn_fields("00 " + ev["move"])
+            self.lifted = []
+        elif name == "turn" and isinstance(ev.get("turn"), str):
+            self.highlight = turn_fields(ev["turn"])
+            self.note = "last turn: %s" % ev["turn"]
+            self.dice = []
+            if isinstance(ev.get("position"), str):
+                self._set_position(ev["position"])
+        elif name == "boot":
+            self.hello.update({k: ev.get(k) for k in ("fw", "hash", "board", "proto")})
+        return name in REFRESH
+
+    def _set_position(self, text):
+        from samsara.position import Position, PositionError
+        try:
+            self.position = Position.parse(text)
+        except PositionError:
+            pass
+
+    def position_reply(self, r):
+        self._set_position(r.get("position", ""))
+        self.state = r.get("state", self.state)
+        if isinstance(r.get("record"), list):
+            self.record = r["record"]
+
+    def status_reply(self, r):
+        self.state = r.get("state", self.state)
+        self.game = r.get("game")
+        if isinstance(r.get("dice"), list):
+            self.dice = r["dice"]
+
+
+def view(model):
+    """The rich renderable of the model."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+    from samsara_host import boardview
+    h = model.hello
+    title = "Samsara board %s  fw %s (%s)" % (h.get("board", "?"), h.get("fw", "?"),
+                                            h.get("hash", "?"))
+    head = Text("game %s   state %s   turns %d" % (
+        model.game if model.game is not None else "-", model.state, len(model.record)))
+    if not model.connected:
+        head.append("   board went away: waiting for it ...", style="bold red")
+    pic = boardview.render(model.position, model.highlight | set(model.lifted),
+                           dice=model.dice if len(model.dice) == 2 else None,
+                           note=model.note or None)
+    events = Text()
+    for ev in model.last:
+        if events:
+            events.append("\n")
+        events.append(json.dumps(ev), style="dim" if ev.get("ev") in ("lift", "place")
+                      else "")
+    return Panel(Group(head, pic, Text(""), Text("events", style="bold"), events),
+                 title=title, subtitle="Ctrl-C quits", expand=False)
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--plain", action="store_true",
+                   help="one line per event, the board after each turn (also when not "
+                        "a terminal)")
+    p.add_argument("--seconds", type=float, default=0,
+                   help="stop after this many seconds (default: until Ctrl-C)")
+    p.set_defaults(func=run)
+
+
+def refresh(client, model):
+    model.position_reply(client.request("position"))
+    model.status_reply(client.request("status"))
+
+
+def run(args, console=None, clock=time.monotonic):
+    from rich.console import Console
+    from rich.live import Live
+    console = console or Console()
+    state = boardlink.State(args.port)
+    model = Model()
+    try:
+        model.hello = dict(state.hello())
+        refresh(state.client, model)
+    except boardlink.LinkError as e:
+        state.close()
+        print("samsara monitor: %s" % e, file=sys.stderr)
+        return 1
+    plain = args.plain or not console.is_terminal
+    end = clock() + args.seconds if args.seconds else None
+    live = None
+    if plain:
+        console.print(view(model))
+    else:
+        live = Live(view(model), console=console, refresh_per_second=10, transient=False)
+        live.start()
+    try:
+        while end is None or clock() < end:
+            try:
+                evs = state.client.poll_events(0.1)
+                ask = False
+                for ev in evs:
+                    ask = model.event(ev) or ask
+                    if plain:
+                        console.print(json.dumps(ev), soft_wrap=True)
+                if ask:
+                    refresh(state.client, model)
+                    if plain and any(e.get("ev") in ("turn", "boot", "resume") for e in evs):
+                        from samsara_host import boardview
+                        console.print(boardview.render(model.position, model.highlight,
+                                                       note=model.note or None))
+                model.connected = True
+            except (boardlink.Disconnected, boardlink.NoReply):
+                state.close()
+                model.connected = False
+                if plain:
+                    console.print("board went away; waiting for it ...")
+                if live:
+                    live.update(view(model))
+                while end is None or clock() < end:
+                    time.sleep(0.5)
+                    try:
+                        model.hello = dict(state.hello(timeout=1.0))
+                        refresh(state.client, model)
+                        model.connected = True
+                        if plain:
+                            console.print("board is back")
+                        break
+                    except boardlink.LinkError:
+                        state.close()
+            if live:
+                live.update(view(model))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if live:
+            live.stop()
+        state.close()
+    return 0
