@@ -1,0 +1,56 @@
+"""Settings of the board core (docs/core-api.md, docs/debounce.md, docs/leds.md).
+
+One plain object; the Pico's main.py, the simulated board and trace replay build it
+with keyword arguments and pass it to samsara.board.Board.  Unknown keywords raise
+TypeError so that a misspelt setting fails loudly.
+"""
+
+from samsara import rules
+
+DICE_SOURCES = ("electronic", "manual", "host")
+
+# Default LED budget in mA (docs/leds.md "Power budget"): 500 mA of USB minus the Pico
+# (~30 mA), the 64 reed pull-ups (~22 mA) and 80 idle WS2812 (~80 mA) leaves ~368 mA;
+# with a margin of about a third for regulator losses and estimation error: 250 mA.
+DEFAULT_BUDGET_MA = 250
+
+
+class Config:
+    """Board-core settings.
+
+    scan_ms          scan period in ms (the tick period of main.py and the simulator)
+    settle_lift_ms   debounce settle of a lift (on -> off), ms
+    settle_place_ms  debounce settle of a placement (off -> on), ms
+    return_ms        a hole back on within this many ms of its lift settles as a lift
+    dice             'electronic' (roll button, random source), 'manual' (enter
+                     physical dice with the button) or 'host' (set_dice only)
+    rng              object with a method die() returning 1..6 (electronic dice);
+                     None: samsara.dice.Lcg(seed)
+    seed             seed of the default random source
+    opponent_goal    'owner_scores' or 'forbidden' (docs/rules.md §3)
+    budget_ma        LED current budget of the power limiter, mA
+    event_capacity   length of the event queue (oldest dropped when full)
+    """
+
+    def __init__(self, scan_ms=2, settle_lift_ms=8, settle_place_ms=150, return_ms=30,
+                 dice="electronic", rng=None, seed=1, opponent_goal="owner_scores",
+                 budget_ma=DEFAULT_BUDGET_MA, event_capacity=64):
+        if dice not in DICE_SOURCES:
+            raise ValueError("unknown dice source %r (use electronic, manual or host)" % (dice,))
+        if scan_ms <= 0:
+            raise ValueError("scan_ms must be > 0")
+        if budget_ma < 0:
+            raise ValueError("budget_ma must be >= 0")
+        if event_capacity < 1:
+            raise ValueError("event_capacity must be >= 1")
+        self.scan_ms = scan_ms
+        self.settle_lift_ms = settle_lift_ms
+        self.settle_place_ms = settle_place_ms
+        self.return_ms = return_ms
+        self.dice = dice
+        self.rng = rng
+        self.seed = seed
+        self.opponent_goal = opponent_goal
+        self.og = rules.option_code(opponent_goal)
+        self.budget_ma = budget_ma
+        self.event_capacity = event_capacity

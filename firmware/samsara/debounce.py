@@ -1,0 +1,186 @@
+"""Asymmetric per-position deferred debounce of sensor frames (docs/debounce.md).
+
+A pure step function of (now_ms, raw frame): the caller passes the time, nothing here
+reads a clock.  Each of the 64 positions commits a change of its raw value only after
+the raw value has held still for that direction's settle time ("defer" debounce, per
+position, as QMK's sym_defer_pk but with one settle time per direction):
+
+    lift  (on -> off)  settle_lift_ms   short, so the targets light fast; longer than
+                                        reed chatter (<= 2 ms of 0.1-0.5 ms toggles)
+    place (off -> on)  settle_place_ms  longer than a slide's dwell over a hole (<= 110
+                                        ms), so a marble slid across empty holes never
+                                        commits an intermediate hole
+    quick return       settle_lift_ms   a hole that comes back on within return_ms of
+                                        its lift being committed settles as fast as a
+                                        lift: a rocking marble (1-20 ms toggles) reads
+                                        as "lifted, then put back where it came from"
+                                        for a few ms instead of lighting its targets
+                                        for a whole placement settle
+
+Times are integer milliseconds compared wrap-safe on the MicroPython ticks period
+(2**30), so `time.ticks_ms()` can be passed directly; larger values are masked.
+
+Frames are bytearray(8) (samsara.frame).  After step():
+    settled   the debounced frame (read it, do not write it)
+    changed   the bits that changed in this step
+    busy      number of positions whose raw value differs from the settled one
+A step in which nothing changes allocates nothing (all state is preallocated and every
+integer stays below 2**30).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+TICKS_PERIOD = const(0x40000000)
+TICKS_MASK = const(0x3FFFFFFF)
+TICKS_HALF = const(0x20000000)
+
+SETTLE_LIFT_MS = const(8)
+SETTLE_PLACE_MS = const(150)
+RETURN_MS = const(30)
+
+
+def ticks_diff(a, b):
+    """a - b in ms on the 2**30 ticks period, in -2**29 .. 2**29 - 1 (as
+    time.ticks_diff).  a, b: masked times 0 .. 2**30 - 1.  Never builds a big int."""
+    d = a - b
+    if d >= TICKS_HALF:
+        d -= TICKS_PERIOD
+    elif d < -TICKS_HALF:
+        d += TICKS_PERIOD
+    return d
+
+
+class Debounce:
+    """Debounce state of 64 positions.
+
+    settle_lift_ms, settle_place_ms, return_ms: see the module docstring (ms).
+    Call reset() with the board's current frame, then step() every scan period.
+    """
+
+    def __init__(self, settle_lift_ms=SETTLE_LIFT_MS, settle_place_ms=SETTLE_PLACE_MS,
+                 return_ms=RETURN_MS):
+        if settle_lift_ms < 0 or settle_place_ms < 0 or return_ms < 0:
+            raise ValueError("settle times must be >= 0 ms")
+        self.settle_lift = settle_lift_ms
+        self.settle_place = settle_place_ms
+        self.return_ms = return_ms
+        self.raw = bytearray(8)       # last raw frame seen
+        self.settled = bytearray(8)   # debounced frame
+        self.changed = bytearray(8)   # bits committed by the last step
+        self.t_raw = [0] * 64         # time of each position's last raw change
+        self.t_lift = [0] * 64        # time each position's last lift was committed
+        self.recent = bytearray(8)    # bit set: t_lift is valid for a quick return
+        self.busy = 0
+        self.now = 0
+
+    def reset(self, now_ms, frame):
+        """Take `frame` as settled and raw at time now_ms (nothing pending)."""
+        now = now_ms & TICKS_MASK
+        i = 0
+        while i < 8:
+            self.raw[i] = frame[i]
+            self.settled[i] = frame[i]
+            self.changed[i] = 0
+            self.recent[i] = 0
+            i += 1
+        i = 0
+        while i < 64:
+            self.t_raw[i] = now
+            self.t_lift[i] = now
+            i += 1
+        self.busy = 0
+        self.now = now
+
+    def step(self, now_ms, raw):
+        """Feed the raw frame scanned at now_ms (int ms).  Returns the number of
+        positions whose settled value changed in this step (their bits are in
+        `changed`).  Allocates nothing."""
+        now = now_ms & TICKS_MASK
+        self.now = now
+        old_raw = self.raw
+        st = self.settled
+        chg = self.changed
+        t_raw = self.t_raw
+        t_lift = self.t_lift
+        recent = self.recent
+        lift = self.settle_lift
+        place = self.settle_place
+        ret = self.return_ms
+        n = 0
+        busy = 0
+        i = 0
+        while i < 8:
+            rv = raw[i]
+            x = rv ^ old_raw[i]
+            base = i << 3
+            if x:
+                old_raw[i] = rv
+                b = 0
+                while x:
+                    if x & 1:
+                        t_raw[base + b] = now
+                    x >>= 1
+                    b += 1
+            pend = rv ^ st[i]
+            ch = 0
+            if pend:
+                b = 0
+                while pend:
+                    if pend & 1:
+                        p = base + b
+                        if (rv >> b) & 1:
+                            need = place
+                            if (recent[i] >> b) & 1 and ticks_diff(t_raw[p], t_lift[p]) <= ret:
+                                need = lift
+                        else:
+                            need = lift
+                        if ticks_diff(now, t_raw[p]) >= need:
+                            ch |= 1 << b
+                            n += 1
+                            if (rv >> b) & 1:
+                                recent[i] &= ~(1 << b) & 0xFF
+                            else:
+                                t_lift[p] = now
+                                recent[i] |= 1 << b
+                        else:
+                            busy += 1
+                    pend >>= 1
+                    b += 1
+                if ch:
+                    st[i] ^= ch
+            chg[i] = ch
+            i += 1
+        self.busy = busy
+        return n
+
+    def next_due(self):
+        """Milliseconds after the last step's time at which the next pending position
+        can commit if the raw frame stays as it is, or -1 when nothing is pending.
+        Lets a virtual clock skip ticks in which nothing can change."""
+        if not self.busy:
+            return -1
+        best = -1
+        p = 0
+        while p < 64:
+            i = p >> 3
+            b = p & 7
+            rv = (self.raw[i] >> b) & 1
+            if rv != (self.settled[i] >> b) & 1:
+                if rv:
+                    need = self.settle_place
+                    if (self.recent[i] >> b) & 1 and \
+                            ticks_diff(self.t_raw[p], self.t_lift[p]) <= self.return_ms:
+                        need = self.settle_lift
+                else:
+                    need = self.settle_lift
+                due = need - ticks_diff(self.now, self.t_raw[p])
+                if due < 0:
+                    due = 0
+                if best < 0 or due < best:
+                    best = due
+            p += 1
+        return best

@@ -1,0 +1,58 @@
+"""The LED power limiter (docs/leds.md "Power budget").
+
+Estimated current of a scene: every channel value v (0..255) of a WS2812 draws
+v * 20 / 255 mA, so a full-white pixel draws 60 mA.  When the estimate exceeds the
+budget, every channel is scaled down by the same integer ratio limit / total, where
+limit = budget_ma * 255 // 20 is the largest channel sum within the budget.  Integer
+arithmetic only (the RP2040 has no FPU); every intermediate stays below 2**30.
+"""
+
+MA_PER_CHANNEL_NUM = 20     # mA of a full channel ...
+MA_PER_CHANNEL_DEN = 255    # ... per unit of channel value
+
+
+def estimate_ma(scene):
+    """Estimated current of a scene (bytearray of R, G, B values) in whole mA,
+    rounded up."""
+    total = 0
+    for v in scene:
+        total += v
+    return (total * MA_PER_CHANNEL_NUM + MA_PER_CHANNEL_DEN - 1) // MA_PER_CHANNEL_DEN
+
+
+class PowerLimiter:
+    """Scale scenes into a current budget of `budget_ma` mA.
+
+    limit(src, dst): write src scaled into dst (same length), return the channel sum
+    before scaling.  Allocates nothing.
+    """
+
+    def __init__(self, budget_ma):
+        self.set_budget(budget_ma)
+
+    def set_budget(self, budget_ma):
+        """Change the budget (mA, >= 0)."""
+        if budget_ma < 0:
+            raise ValueError("budget must be >= 0 mA")
+        self.budget_ma = budget_ma
+        self.max_sum = budget_ma * MA_PER_CHANNEL_DEN // MA_PER_CHANNEL_NUM
+
+    def limit(self, src, dst):
+        """dst[i] = src[i] scaled so that sum(dst) <= max_sum (estimate <= budget)."""
+        n = len(src)
+        total = 0
+        i = 0
+        while i < n:
+            total += src[i]
+            i += 1
+        cap = self.max_sum
+        i = 0
+        if total <= cap:
+            while i < n:
+                dst[i] = src[i]
+                i += 1
+        else:
+            while i < n:
+                dst[i] = src[i] * cap // total
+                i += 1
+        return total

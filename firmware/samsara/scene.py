@@ -1,0 +1,163 @@
+"""LED scenes: the colour of every logical LED (docs/leds.md).
+
+A scene is a bytearray(240): R, G, B (0..255) of each of the 80 logical LEDs
+
+    0..63    the 64 sensor positions (samsara.geometry indexes, docs/rules.md §6)
+    64..70   die 1 pips, 71..77 die 2 pips (pip order in PIPS below)
+    78, 79   turn indicator of player A, of player B
+
+The controller keeps a display model (a mark code per position, the dice, the turn);
+draw() turns it into colours.  draw() allocates nothing.
+"""
+
+N_LEDS = 80
+SCENE_BYTES = 240
+DIE1_LED = 64
+DIE2_LED = 71
+TURN_A_LED = 78
+TURN_B_LED = 79
+
+# Mark codes of controller.marks (one byte per position 0..63).
+NONE = 0
+# 1..6: a legal landing field of the lifted marble for a die of that value
+ORIGIN = 7      # the hole the lifted marble came from
+BACK = 8        # this turn's earlier field of the lifted marble: it may go back here
+NOMOVE = 9      # a lifted marble that cannot move now (no legal sub-move / no roll yet)
+WRONG = 10      # a marble placed on a field that is not a target
+MISSING = 11    # repair: a marble (or scoring piece) belongs here
+EXTRA = 12      # repair: no marble belongs here
+SCORE = 13      # goal: move the scoring piece here
+REINSERT = 14   # goal: put the marble from the goal here
+GOAL = 15       # goal: the marble in this goal hole is to be taken out
+WIN = 16        # game over: the winner's scoring piece
+N_MARKS = 17
+
+# R, G, B of each mark code.  Brightness is kept moderate: a lit hole is read from
+# a short distance, and a full scene stays far below the power budget.
+COLOURS = bytes((
+    0, 0, 0,        # NONE
+    0, 0, 80,       # die 1: blue
+    0, 56, 56,      # die 2: cyan
+    0, 80, 0,       # die 3: green
+    56, 56, 0,      # die 4: yellow
+    80, 24, 0,      # die 5: orange
+    56, 0, 56,      # die 6: magenta
+    24, 24, 24,     # ORIGIN: dim white
+    24, 24, 24,     # BACK: dim white
+    32, 0, 0,       # NOMOVE: dim red
+    96, 0, 0,       # WRONG: red
+    72, 72, 72,     # MISSING: white
+    96, 0, 0,       # EXTRA: red
+    80, 56, 0,      # SCORE: gold
+    72, 72, 72,     # REINSERT: white
+    24, 16, 0,      # GOAL: dim gold
+    80, 56, 0,      # WIN: gold
+))
+
+TURN_COLOUR = (40, 40, 40)      # the player to move
+ENTRY_COLOUR = (48, 48, 48)     # the die being entered with the button (manual dice)
+MOKSHA_COLOUR = (56, 0, 56)     # both turn LEDs and all pips after a Moksha roll
+WIN_COLOUR = (80, 56, 0)        # the winner's turn LED after the game
+
+# Pips of a die, numbered
+#     0   1
+#     2 3 4
+#     5   6
+# PIPS[v] is a 7-bit mask of the pips lit for value v (0: dark).
+PIPS = (0, 0x08, 0x21, 0x29, 0x63, 0x6B, 0x77)
+
+
+def put(scene, led, r, g, b):
+    """Set logical LED `led` (0..79) of `scene` to r, g, b."""
+    i = led * 3
+    scene[i] = r
+    scene[i + 1] = g
+    scene[i + 2] = b
+
+
+def _die(scene, first, value, r, g, b):
+    mask = PIPS[value] if 0 <= value <= 6 else 0
+    k = 0
+    while k < 7:
+        if (mask >> k) & 1:
+            put(scene, first + k, r, g, b)
+        else:
+            put(scene, first + k, 0, 0, 0)
+        k += 1
+
+
+def _die_colour(value, dim):
+    # The die's pips in the target colour of its value; a played die at 1/4.
+    i = value * 3
+    if dim:
+        return (COLOURS[i] >> 2, COLOURS[i + 1] >> 2, COLOURS[i + 2] >> 2)
+    return (COLOURS[i], COLOURS[i + 1], COLOURS[i + 2])
+
+
+def draw(scene, ctrl):
+    """Render the display model of controller `ctrl` into `scene` (bytearray(240)).
+
+    Reads ctrl.marks (bytearray(64) of mark codes), ctrl.state, ctrl.d1/d2 (0: none),
+    ctrl.used (bit 0: die 1 played, bit 1: die 2), ctrl.entry (0, or 1/2 while die 1/2
+    is being entered with e1/e2), ctrl.mover, ctrl.winner."""
+    marks = ctrl.marks
+    cols = COLOURS
+    p = 0
+    while p < 64:
+        c = marks[p] * 3
+        i = p * 3
+        scene[i] = cols[c]
+        scene[i + 1] = cols[c + 1]
+        scene[i + 2] = cols[c + 2]
+        p += 1
+    state = ctrl.state
+    if state == "moksha":
+        r, g, b = MOKSHA_COLOUR
+        _die(scene, DIE1_LED, ctrl.d1, r, g, b)
+        _die(scene, DIE2_LED, ctrl.d2, r, g, b)
+        put(scene, TURN_A_LED, r, g, b)
+        put(scene, TURN_B_LED, r, g, b)
+        return
+    if ctrl.entry:
+        r, g, b = ENTRY_COLOUR
+        if ctrl.entry == 1:
+            _die(scene, DIE1_LED, ctrl.e1, r, g, b)
+            _die(scene, DIE2_LED, 0, 0, 0, 0)
+        else:
+            r2, g2, b2 = _die_colour(ctrl.e1, True)
+            _die(scene, DIE1_LED, ctrl.e1, r2, g2, b2)
+            _die(scene, DIE2_LED, ctrl.e2, r, g, b)
+    else:
+        r, g, b = _die_colour(ctrl.d1, ctrl.used & 1)
+        _die(scene, DIE1_LED, ctrl.d1, r, g, b)
+        r, g, b = _die_colour(ctrl.d2, ctrl.used & 2)
+        _die(scene, DIE2_LED, ctrl.d2, r, g, b)
+    put(scene, TURN_A_LED, 0, 0, 0)
+    put(scene, TURN_B_LED, 0, 0, 0)
+    if state == "game_over":
+        r, g, b = WIN_COLOUR
+        w = ctrl.winner
+        if w == 0 or w == -1:
+            put(scene, TURN_A_LED, r, g, b)
+        if w == 1 or w == -1:
+            put(scene, TURN_B_LED, r, g, b)
+        return
+    r, g, b = TURN_COLOUR
+    put(scene, TURN_A_LED if ctrl.mover == 0 else TURN_B_LED, r, g, b)
+
+
+def colour_name(r, g, b):
+    """A short name of a colour of this module ('blue', 'red', ...), or 'r,g,b' hex
+    for any other (used by tools that print scenes)."""
+    for i in range(N_MARKS):
+        if COLOURS[3 * i] == r and COLOURS[3 * i + 1] == g and COLOURS[3 * i + 2] == b:
+            return MARK_NAMES[i]
+    if (r, g, b) == TURN_COLOUR:
+        return "turn"
+    if (r, g, b) == MOKSHA_COLOUR:
+        return "moksha"
+    return "%02x%02x%02x" % (r, g, b)
+
+
+MARK_NAMES = ("off", "die1", "die2", "die3", "die4", "die5", "die6", "origin", "origin",
+              "nomove", "red", "missing", "red", "score", "missing", "goal", "score")
