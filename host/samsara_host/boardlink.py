@@ -14,6 +14,7 @@ port), PortMissing (no such device), PortError (anything else opening the port).
 All are LinkError, whose text says what to do.
 """
 import errno
+import json
 import os
 
 import serial
@@ -259,6 +260,10 @@ class BoardClient:
                 continue
             if "ev" in obj:
                 self.events.append(obj)
+                continue
+            if "re" not in obj:
+                # Not a board line: e.g. a MicroPython REPL echoing our command.
+                self.noise.append(json.dumps(obj)[:200])
                 continue
             if obj.get("id") != rid:
                 continue  # a late reply to an earlier request we gave up on

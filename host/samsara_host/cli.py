@@ -16,6 +16,7 @@ COMMANDS = [
     ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
     ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),
     ("monitor", "samsara_host.monitor_cmd", "a live picture of the board from its events"),
+    ("doctor", "samsara_host.doctor_cmd", "say what is wrong when the board does not answer"),
 ]
 
 

@@ -141,6 +141,15 @@ def parent_dirs(paths):
     return sorted(dirs, key=lambda d: (d.count("/"), d))
 
 
+def enter_repl(transport, timeout):
+    """transport.enter_raw_repl without a soft reset; mpremote prints what it read when
+    it fails, which is kept out of the user's terminal.  Raises TransportError."""
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):
+        transport.enter_raw_repl(soft_reset=False, timeout_overall=timeout)
+
+
 def deploy_files(transport, files, progress=None, force=False, reset=True,
                  enter_timeout=5):
     """Copy `files` [(board path, bytes)] to the board and verify them.
@@ -153,7 +162,7 @@ def deploy_files(transport, files, progress=None, force=False, reset=True,
     """
     from mpremote.transport import TransportError
     try:
-        transport.enter_raw_repl(soft_reset=False, timeout_overall=enter_timeout)
+        enter_repl(transport, enter_timeout)
     except TransportError as e:
         raise NoMicroPython(
             "the board does not answer like MicroPython (no raw REPL: %s). Is MicroPython "

@@ -1,0 +1,250 @@
+"""`samsara doctor`: find out why the board does not work with the host, and say what
+to do (docs/host-tool.md).
+
+The checks, in order, each stopping at the first failure:
+
+1. a port: the one given with --port, else a serial port with the Pico's USB id
+   2E8A:0005 (none: not plugged in, a charge-only cable, no MicroPython on it, or a
+   board in BOOTSEL mode, which is a drive and no serial port);
+2. the port opens (not busy with another program, permissions);
+3. the firmware answers `hello` with this host's protocol version; then its log
+   space (full: pull the logs) and loop timing are reported;
+4. when nothing answers: MicroPython's REPL is asked (through mpremote, without a soft
+   reset) for sys.implementation (no MicroPython, or one older than 1.22), then for
+   the firmware's files (missing: `samsara deploy`) and whether they import; the loop
+   is then restarted (`import main; main.run()`) and `hello` asked again.
+
+`diagnose()` returns Findings so that tests can check the words without a terminal.
+"""
+import sys
+
+from samsara_host import boardlink
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+CMD_FILES = ("import os\nfor n in ('main.py','samsara'):\n try:\n  os.stat(n)\n"
+             "  print(n)\n except OSError:\n  print('-'+n)")
+CMD_IMPORT = ("try:\n import samsara.version as v\n print('V', v.VERSION, v.HASH)\n"
+              "except Exception as e:\n print('E', type(e).__name__, e)")
+CMD_RESTART = "import main\nmain.run()"
+
+
+class Finding:
+    """One line of the doctor's report: level (ok, warn, fail), what it found and
+    what to do (may be empty)."""
+
+    def __init__(self, level, what, todo=""):
+        self.level = level
+        self.what = what
+        self.todo = todo
+
+    def __repr__(self):
+        return "Finding(%r, %r)" % (self.level, self.what)
+
+
+def _mpremote_transport(port):
+    from samsara_host.deploy_cmd import open_transport
+    return open_transport(port)
+
+
+def check_repl(transport, restart=True):
+    """Step 4 on an open mpremote-like transport: [Finding]."""
+    from mpremote.transport import TransportError
+    from samsara_host import deploy_cmd
+    out = []
+    try:
+        deploy_cmd.enter_repl(transport, 3)
+    except TransportError:
+        out.append(Finding(FAIL, "the port answers neither the Samsara firmware nor a "
+                           "MicroPython REPL",
+                           "Flash MicroPython 1.22 or later: hold BOOTSEL while plugging "
+                           "the Pico in, copy the MicroPython .uf2 file onto the RPI-RP2 "
+                           "drive, then run `samsara deploy`."))
+        return out
+    try:
+        impl = deploy_cmd.read_implementation(transport)
+        deploy_cmd.check_implementation(impl)
+    except deploy_cmd.OldMicroPython as e:
+        out.append(Finding(FAIL, "MicroPython too old", str(e)))
+        return out
+    except deploy_cmd.NoMicroPython as e:
+        out.append(Finding(FAIL, "no MicroPython", str(e)))
+        return out
+    name, version, machine = impl
+    out.append(Finding(OK, "MicroPython %d.%d.%d on %s" % (version + (machine,))))
+    files = transport.exec(CMD_FILES).decode("utf-8", "replace").split()
+    missing = [f[1:] for f in files if f.startswith("-")]
+    if missing:
+        out.append(Finding(FAIL, "firmware missing: no %s on the board" % " and no ".join(
+            missing), "Run `samsara deploy` to build and copy the firmware."))
+        transport.exit_raw_repl()
+        return out
+    got = transport.exec(CMD_IMPORT).decode("utf-8", "replace").strip().split(None, 2)
+    if not got or got[0] != "V":
+        out.append(Finding(FAIL, "the firmware is on the board but does not load: %s"
+                           % " ".join(got[1:]),
+                           "Run `samsara deploy --force` to copy it again (a firmware "
+                           "built for another MicroPython, or damaged files)."))
+        transport.exit_raw_repl()
+        return out
+    out.append(Finding(OK, "firmware %s (%s) is on the board" % (got[1], got[2]
+                                                                if len(got) > 2 else "?")))
+    if restart:
+        transport.exec_raw_no_follow(CMD_RESTART)
+        try:
+            # The loop runs until interrupted: an answer within the timeout means it ended.
+            _out, err = transport.follow(1.5)
+        except TransportError:
+            return out
+        err = err.decode("utf-8", "replace").strip()
+        out.append(Finding(FAIL, "the firmware's loop stops at once: %s"
+                           % (err.splitlines()[-1] if err else "it returned"),
+                           "Run `samsara deploy --force`; if it persists the firmware "
+                           "does not fit this board (board_config), see the traceback "
+                           "with `mpremote connect PORT resume exec \"import main; "
+                           "main.run()\"`."))
+    else:
+        transport.exit_raw_repl()
+    return out
+
+
+def check_firmware(client, hello):
+    """Step 3 after a hello reply: [Finding]."""
+    out = []
+    try:
+        boardlink.check_hello(hello)
+    except boardlink.LinkError as e:
+        out.append(Finding(FAIL, str(e).split(":")[0], str(e)))
+        return out
+    out.append(Finding(OK, "Samsara firmware %s (%s) answers, board %s, protocol %s"
+                       % (hello.get("fw"), hello.get("hash"), hello.get("board"),
+                          hello.get("proto"))))
+    try:
+        st = client.request("status")
+    except boardlink.LinkError as e:
+        out.append(Finding(WARN, "status failed: %s" % e))
+        return out
+    log = st.get("log") or {}
+    if log.get("full"):
+        out.append(Finding(FAIL, "the game log is full: the flash holds only games no "
+                           "host has pulled, so no new game can start",
+                           "Run `samsara logs pull`."))
+    else:
+        out.append(Finding(OK, "game log: %s bytes free, a game reserves %s"
+                           % (log.get("free", "?"), log.get("need", "?"))))
+    loop = st.get("loop") or {}
+    if loop.get("overruns"):
+        out.append(Finding(WARN, "the scan loop overran its %s ms period %s times (longest "
+                           "%s ms)" % (loop.get("period_ms"), loop.get("overruns"),
+                                       loop.get("max_ms"))))
+    return out
+
+
+def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
+             hello_timeout=2.0):
+    """Run the checks; returns [Finding].  The last finding with level FAIL is the
+    problem; its `todo` what to do."""
+    out = []
+    if port is None:
+        ports = boardlink.list_ports(comports)
+        picos = [p for p in ports if p.is_pico]
+        if not picos:
+            others = ", ".join("%s%s" % (p.device, " (%s)" % p.usb_id() if p.usb_id() else "")
+                               for p in ports)
+            out.append(Finding(
+                FAIL, "no board found: no serial port with the Pico's USB id 2E8A:0005"
+                + ("; other ports: %s" % others if others else ""),
+                "Plug the board in with a data cable (charge-only cables carry no data). "
+                "A Pico showing up as a drive called RPI-RP2 is in BOOTSEL mode and has no "
+                "MicroPython: copy MicroPython's .uf2 file onto it, then `samsara deploy`. "
+                "If the board is on another port, name it: `samsara doctor --port PORT`."))
+            return out
+        if len(picos) > 1:
+            out.append(Finding(FAIL, "%d boards found: %s" % (
+                len(picos), ", ".join(p.device for p in picos)),
+                "Name one: `samsara doctor --port PORT`."))
+            return out
+        port = picos[0].device
+        out.append(Finding(OK, "Pico found on %s" % port))
+    state = boardlink.State(port)
+    try:
+        try:
+            hello = state.client.request("hello", timeout=hello_timeout)
+        except boardlink.PortBusy as e:
+            out.append(Finding(FAIL, "port %s is busy" % port, str(e)))
+            return out
+        except boardlink.LinkError as e:
+            if not isinstance(e, (boardlink.NoReply, boardlink.BoardError)):
+                out.append(Finding(FAIL, "cannot open %s" % port, str(e)))
+                return out
+            hello = None
+        if hello is not None:
+            out.append(Finding(OK, "port %s opens" % port))
+            out.extend(check_firmware(state.client, hello))
+            return out
+        noise = list(state.client.noise)
+    finally:
+        state.close()
+    out.append(Finding(WARN, "port %s opens but the firmware does not answer hello" % port
+                       + (" (the board printed: %s)" % noise[-1][:100] if noise else "")))
+    try:
+        transport = transport_factory(port)
+    except boardlink.LinkError as e:
+        out.append(Finding(FAIL, "cannot open %s for the REPL" % port, str(e)))
+        return out
+    try:
+        found = check_repl(transport)
+    finally:
+        try:
+            transport.close()
+        except Exception:
+            pass
+    out.extend(found)
+    if any(f.level == FAIL for f in found):
+        return out
+    # The loop was restarted: does it answer now?
+    state = boardlink.State(port)
+    try:
+        import time
+        time.sleep(0.3)
+        hello = state.hello(timeout=3.0)
+        out.append(Finding(OK, "the board sat in the REPL; its loop was restarted and "
+                           "answers now (firmware %s, board %s)"
+                           % (hello.get("fw"), hello.get("board"))))
+    except boardlink.LinkError as e:
+        noise = list(state.client.noise) if state._client else []
+        out.append(Finding(FAIL, "the firmware's loop does not start: %s%s" % (
+            e, "; last output: %s" % noise[-1][:120] if noise else ""),
+            "Run `samsara deploy --force`; if it persists, `mpremote connect PORT resume "
+            "exec \"import main; main.run()\"` shows the error."))
+    finally:
+        state.close()
+    return out
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.set_defaults(func=run)
+
+
+def report(findings, write=print):
+    marks = {OK: "[ok]  ", WARN: "[warn]", FAIL: "[FAIL]"}
+    for f in findings:
+        write("%s %s" % (marks[f.level], f.what))
+        if f.todo and f.level != OK:
+            write("       -> %s" % f.todo)
+    fails = [f for f in findings if f.level == FAIL]
+    if fails:
+        write("Problem: %s" % fails[-1].what)
+        return 1
+    write("All good: the board is ready.")
+    return 0
+
+
+def run(args):
+    try:
+        findings = diagnose(args.port)
+    except boardlink.LinkError as e:
+        findings = [Finding(FAIL, str(e))]
+    return report(findings)
