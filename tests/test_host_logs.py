@@ -1,0 +1,245 @@
+"""Game records and `samsara logs list | pull | export | show` through the command line
+(against the pty fake board), plus the monitor's model and the deploy of a small
+bundle onto the real `micropython` REPL with real mpremote."""
+import json
+import os
+import sys
+
+import pytest
+
+from fakeboard import FakeBoard
+from loghelp import game_log
+from samsara_host import cli, monitor_cmd
+from samsara_host.record import GameRecord, RecordError, from_log, load
+
+UPY = os.path.join(os.path.dirname(sys.executable), "micropython")
+
+
+@pytest.fixture(scope="module")
+def logged():
+    data, game = game_log(3, {"board": "fake-1", "date": "2026.11.29",
+                              "players": ["Ada", "Bo"]})
+    return data, game
+
+
+def test_record_from_log_matches_the_game(logged):
+    data, game = logged
+    rec = from_log(data)
+    assert rec.turns == game.record
+    assert rec.final == game.pos and rec.result == game.result
+    t = rec.tags
+    assert (t["Board"], t["Date"], t["PlayerA"], t["PlayerB"], t["Game"]) == \
+        ("fake-1", "2026.11.29", "Ada", "Bo", "1")
+    assert t["Result"] == "AB"[game.result[0]] and t["Termination"] == "centre"
+
+
+def test_text_and_json_forms_round_trip(logged):
+    rec = from_log(logged[0])
+    text = rec.to_text()
+    assert text.startswith('[Event "Samsara game"]\n[Date "2026.11.29"]')
+    assert "\n  1. A " in text and text.rstrip().endswith(rec.summary())
+    again = GameRecord.parse_text(text)
+    assert again.to_text() == text
+    j = GameRecord.from_json(json.dumps(rec.to_json()))
+    assert j.turns == rec.turns and j.final == rec.final
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("hello\n", "line 1: not a tag"),
+    ('[Event "x"]\n\n  2. A 53 5:R1-S18 3:R2-S17\n', "turn 2 where turn 1"),
+    ('[Event "x"]\n  1. B 53 5:R1-S18 3:R2-S17\n', "A's turn"),
+    ('  1. A 53 5:R1-S19 3:R2-S17\n', "line 1: 53 5:R1-S19"),
+    ('[Position "ooo/..."]\n', "Position tag"),
+    ('[OpponentGoal "maybe"]\n  1. A 53 5:R1-S18 3:R2-S17\n', "unknown OpponentGoal"),
+    ("", "not a Samsara game record"),
+])
+def test_bad_text_records_are_refused_with_the_line(text, msg):
+    with pytest.raises(RecordError, match=msg.replace("(", r"\(").replace("'", "'")):
+        GameRecord.parse_text(text)
+
+
+def test_load_tells_formats_apart_and_refuses_garbage(tmp_path, logged):
+    data = logged[0]
+    (tmp_path / "g.log").write_bytes(data)
+    (tmp_path / "torn.log").write_bytes(data[:777])
+    (tmp_path / "junk.bin").write_bytes(bytes(range(1, 200)) * 3)
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "x.json").write_text('{"format": "other"}')
+    assert load(str(tmp_path / "g.log")).turns == logged[1].record
+    for name, msg in [("torn.log", "torn record"), ("junk.bin", "neither a game log"),
+                      ("empty.txt", "is empty"), ("x.json", "not a samsara-record"),
+                      ("missing.log", "cannot read")]:
+        with pytest.raises(RecordError, match=msg):
+            load(str(tmp_path / name))
+
+
+# -- the command line ------------------------------------------------------------------
+
+def test_logs_list_pull_export_through_the_cli(tmp_path, capsys, logged):
+    board = FakeBoard(str(tmp_path), {1: logged[0]})
+    dest = str(tmp_path / "pulled")
+    try:
+        assert cli.main(["logs", "list", "--port", board.port, "--dest", dest]) == 0
+        out = capsys.readouterr().out
+        assert "Board fake-1: 1 game log" in out and "done" in out
+        assert cli.main(["logs", "pull", "--port", board.port, "--dest", dest]) == 0
+        out = capsys.readouterr().out
+        assert "verified" in out and "acknowledged" in out
+        assert cli.main(["logs", "pull", "--port", board.port, "--dest", dest]) == 0
+        assert "Nothing to pull" in capsys.readouterr().out
+        assert cli.main(["logs", "pull", "7", "--port", board.port, "--dest", dest]) == 1
+        assert "no log of game 7" in capsys.readouterr().err
+    finally:
+        board.unplug()
+    path = os.path.join(dest, "fake-1", "game-0001.log")
+    assert open(path, "rb").read() == logged[0]
+    assert cli.main(["logs", "export", path]) == 0
+    text = capsys.readouterr().out
+    assert GameRecord.parse_text(text).turns == logged[1].record
+    out_json = str(tmp_path / "g.json")
+    assert cli.main(["logs", "export", path, "--format", "json", "--out", out_json]) == 0
+    assert json.load(open(out_json))["final"] == logged[1].pos.format()
+
+
+def test_export_pictures(tmp_path, capsys, logged):
+    path = str(tmp_path / "g.log")
+    open(path, "wb").write(logged[0])
+    n = len(logged[1].record)
+    assert cli.main(["logs", "export", path, "--format", "svg", "--turns", "%d-%d"
+                     % (n - 2, n)]) == 0
+    folder = tmp_path / "g-svg"
+    names = sorted(os.listdir(folder))
+    assert names == ["turn-%03d.svg" % k for k in (n - 2, n - 1, n)]
+    last = (folder / names[-1]).read_text()
+    assert last.startswith("<svg") and logged[1].record[-1] in last
+    assert "wins at the centre" in last
+    strip = str(tmp_path / "s.svg")
+    assert cli.main(["logs", "export", path, "--format", "svg", "--strip", "--turns",
+                     "0-3", "--out", strip]) == 0
+    assert open(strip).read().count("<svg") == 5
+    png = str(tmp_path / "s.png")
+    assert cli.main(["logs", "export", path, "--format", "png", "--strip", "--turns",
+                     "0-1", "--out", png]) == 0
+    assert open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert cli.main(["logs", "export", path, "--format", "png", "--turns", "9-1"]) == 2
+    assert "outside" in capsys.readouterr().err
+
+
+def test_show_prints_every_turn_when_not_a_terminal(tmp_path, capsys, logged):
+    path = str(tmp_path / "g.log")
+    open(path, "wb").write(logged[0])
+    n = len(logged[1].record)
+    assert cli.main(["logs", "show", path, "--turn", str(n - 1)]) == 0
+    out = capsys.readouterr().out
+    assert "[%d/%d]" % (n - 1, n) in out and "[%d/%d]" % (n, n) in out
+    assert logged[1].record[-1] in out and "wins at the centre" in out
+
+
+def test_show_steps_with_keys(tmp_path, logged):
+    from rich.console import Console
+    from samsara_host import logs_cmd
+    path = str(tmp_path / "g.log")
+    open(path, "wb").write(logged[0])
+    keys = iter("nnpGq")
+    console = Console(record=True, width=100, force_terminal=False)
+
+    class Args:
+        file = path
+        turn = 0
+        all = False
+
+    assert logs_cmd.cmd_show(Args, read_key=lambda: next(keys), console=console) == 0
+    shown = [line for line in console.export_text().splitlines() if "/%d]" % len(
+        logged[1].record) in line]
+    n = len(logged[1].record)
+    assert [s.rsplit("[", 1)[1] for s in shown] == ["0/%d]" % n, "1/%d]" % n, "2/%d]" % n,
+                                                    "1/%d]" % n, "%d/%d]" % (n, n)]
+
+
+def test_show_refuses_garbage(tmp_path, capsys):
+    p = tmp_path / "junk.txt"
+    p.write_text("this is no game\n")
+    assert cli.main(["logs", "show", str(p)]) == 1
+    assert "line 1: not a tag" in capsys.readouterr().err
+
+
+# -- monitor ---------------------------------------------------------------------------
+
+def test_monitor_model_follows_events():
+    m = monitor_cmd.Model()
+    assert m.event({"ev": "roll", "dice": [5, 3]})
+    assert not m.event({"ev": "lift", "pos": "R1"})
+    assert m.lifted == [0]
+    assert m.event({"ev": "sub", "move": "5:R1-S18"}) and m.lifted == []
+    from samsara.game import Game
+    g = Game()
+    g.play_notation("53 5:R1-S18 3:R2-S17")
+    m.event({"ev": "turn", "turn": "53 5:R1-S18 3:R2-S17", "position": g.pos.format()})
+    assert m.position == g.pos and m.dice == []
+    assert m.note == "last turn: 53 5:R1-S18 3:R2-S17"
+    m.event({"ev": "bogus"})
+    assert len(m.last) == 5
+
+
+def test_monitor_plain_output(tmp_path):
+    from rich.console import Console
+    board = FakeBoard(str(tmp_path))
+    board.events_on_hello = [{"ev": "roll", "dice": [6, 1]}]
+    console = Console(record=True, width=100, force_terminal=False)
+
+    class Args:
+        port = board.port
+        plain = True
+        seconds = 0.5
+
+    try:
+        assert monitor_cmd.run(Args, console=console) == 0
+    finally:
+        board.unplug()
+    text = console.export_text()
+    assert "Samsara board fake-1" in text and '{"ev": "roll", "dice": [6, 1]}' in text
+
+
+def test_monitor_without_board(capsys):
+    class Args:
+        port = "/dev/samsara-no-such-port"
+        plain = True
+        seconds = 0.2
+
+    assert monitor_cmd.run(Args) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+# -- deploy onto the real MicroPython REPL ----------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists(UPY), reason="micropython Unix port not installed")
+def test_deploy_with_real_mpremote_onto_the_micropython_repl(tmp_path, capsys):
+    from ptyrelay import PtyProcess
+    bundle = tmp_path / "bundle"
+    (bundle / "samsara").mkdir(parents=True)
+    (bundle / "main.py").write_text("print('hi')\n" * 50)
+    (bundle / "samsara" / "blob.bin").write_bytes(bytes(range(256)) * 5)
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    proc = PtyProcess([UPY], str(tmp_path), cwd=str(flash))
+    try:
+        args = ["deploy", "--port", proc.port, "--bundle", str(bundle), "--no-reset"]
+        assert cli.main(args) == 0
+        out = capsys.readouterr().out
+        assert "2 written and verified" in out and "MicroPython 1." in out
+        assert cli.main(args) == 0
+        assert "0 written and verified (SHA-256), 2 unchanged" in capsys.readouterr().out
+    finally:
+        proc.close()
+    assert (flash / "samsara" / "blob.bin").read_bytes() == bytes(range(256)) * 5
+    assert (flash / "main.py").read_text() == "print('hi')\n" * 50
+
+
+def test_deploy_without_board_or_bundle(tmp_path, capsys):
+    assert cli.main(["deploy", "--port", "/dev/samsara-no-such-port", "--bundle",
+                     str(tmp_path)]) == 1
+    assert "is empty" in capsys.readouterr().err
+    (tmp_path / "main.py").write_text("x")
+    assert cli.main(["deploy", "--port", "/dev/samsara-no-such-port", "--bundle",
+                     str(tmp_path)]) == 1
+    assert "does not exist" in capsys.readouterr().err
