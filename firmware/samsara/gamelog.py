@@ -36,7 +36,7 @@ T_MAX = 40
 """Longest payload of a T record (the longest legal turn notation has 28 characters)."""
 S_MAX = 16
 """Longest payload of an S or U record (the longest sub-move has 12 characters)."""
-TURN_BUDGET = 384
+TURN_BUDGET = 448
 """Bytes all records between two rolls may take (docs/gamelog.md "Reservation")."""
 MAX_TURNS = 400
 """Turns a game's reservation covers (random play: median 68, longest of 400 games 152)."""
@@ -51,10 +51,11 @@ T_TURN = 0x54    # T
 T_EVENT = 0x45   # E
 T_END = 0x5A     # Z
 
-NOT_LOGGED = ("lift", "place", "reject", "scene", "hint", "dropped", "boot", "resume",
-              "log_full", "log_error", "error", "tick", "dice_entry", "sensors")
-"""Events that stream over USB but are not written to the log (they are not needed to
-rebuild or read a game, and a fidgeting player could make them unbounded)."""
+NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "scene", "hint", "dropped", "boot",
+              "resume", "log_full", "log_error", "error", "tick", "dice_entry", "sensors")
+"""Events that stream over USB but are not written to the log: not needed to rebuild
+or read a game (turn_complete is followed by its turn record), and a fidgeting player
+could make lift/place/reject unbounded."""
 
 END_EVENTS = ("game_over", "game_end", "end", "gameover")
 """Controller events that end a game (the service closes the log on them)."""
@@ -238,18 +239,10 @@ class Replay:
         elif rtype == T_UNDO:
             if self.subs:
                 self.subs.pop()
-            elif self.turn_done and self.turns:
-                # Undo of the last sub-move after the turn was complete (before the next
-                # roll): the turn reopens with its other sub-moves.
-                parts = self.turns.pop().split(" ")
-                self.subs = parts[1:-1] if parts[-1] != "Moksha" else []
-                self.turn_done = False
         elif rtype == T_TURN:
-            t = payload.decode()
-            if self.turn_done and self.turns:
-                self.turns[-1] = t  # a later turn of the same roll (an undo not logged)
-            else:
-                self.turns.append(t)
+            # A turn record is written when the turn is committed (at the next roll or
+            # at the game's end), so it is final.
+            self.turns.append(payload.decode())
             self.turn_done = True
             self.subs = []
         elif rtype == T_END:
@@ -550,15 +543,16 @@ class GameLog:
 
     # -- a game ------------------------------------------------------------------------
 
-    def start_game(self, header=None):
+    def start_game(self, header=None, games=1):
         """Start the log of a new game: reserve its space (rotating out pulled games),
         take the next game number, write the header record.  header: a dict of facts
         about the game (start position, rule options, match...) of at most ~200 bytes
-        as JSON.  Returns the game number.  Raises LogFull, or LogError(state) while a
-        game is running."""
+        as JSON.  games: how many games' reservations must fit now (2 for a match, so
+        its second game always logs).  Returns the game number.  Raises LogFull, or
+        LogError(state) while a game is running."""
         if self.run_gid is not None:
             raise LogError("state", "a game is running; end it first")
-        if not self._rotate(self.need):
+        if not self._rotate(games * self.need):
             raise LogFull(self.space())
         gid = self.next_id
         self._write_counter(gid + 1)   # durable before the game exists: numbers never repeat
@@ -697,6 +691,29 @@ class GameLog:
         if offset + n > size:
             n = size - offset
         return self.fs.read(name, offset, n)
+
+    def replay(self, gid):
+        """The Replay of a game's whole log (None when it has none)."""
+        try:
+            name = self._name(gid)
+        except LogError:
+            return None
+        size = self.games[gid][1]
+        rp = Replay()
+        off = 0
+        while off < size:
+            buf = self.fs.read(name, off, 1024)
+            i = 0
+            while True:
+                k = record_at(buf, i, len(buf))
+                if k <= 0:
+                    break
+                rp.feed(buf[i + 2], buf[i + 3:i + k - 2])
+                i += k
+            if i == 0:
+                break
+            off += i
+        return rp
 
     def mark_pulled(self, gid, crc, size):
         """A host has the log of a finished game and checked it (crc: the CRC-16 it

@@ -1,0 +1,133 @@
+"""Test kit for the game log and the USB link (runs under MicroPython and CPython).
+
+FakeStream: the byte-stream adapter of samsara.usblink with an input queue the test
+fills and an output the test reads.  CleanPlayer: plays complete turns on a
+samsara.board.Board by changing its sensor frame the way a careful person moves
+marbles (lift, settle, place, settle; goals with the scoring piece and the
+reinsertion), on a virtual clock.
+"""
+
+import json
+
+from samsara import rules
+from samsara.geometry import GS, GR, A_TRACK, B_TRACK
+from samsara.frame import from_position, put
+
+
+class FakeStream:
+    """inp: bytes waiting to be read (feed()); out: bytearray of everything written.
+    writable: False makes write() take nothing (a host that does not read)."""
+
+    def __init__(self):
+        self.inp = bytearray()
+        self.out = bytearray()
+        self.writable = True
+
+    def feed(self, data):
+        self.inp.extend(data)
+
+    def read_into(self, buf, start, maxn):
+        n = len(self.inp)
+        if n > maxn:
+            n = maxn
+        if n:
+            buf[start:start + n] = self.inp[:n]
+            self.inp[:n] = b""
+        return n
+
+    def write(self, buf, start, n):
+        if not self.writable:
+            return 0
+        self.out.extend(buf[start:start + n])
+        return n
+
+    def lines(self):
+        """The complete lines written so far, decoded (dicts); clears them."""
+        out = []
+        while True:
+            i = self.out.find(b"\n")
+            if i < 0:
+                break
+            raw = bytes(self.out[:i])
+            self.out[:i + 1] = b""
+            out.append(json.loads(raw))
+        return out
+
+
+def piece_pos(player, score):
+    """Sensor position of a scoring piece."""
+    return (A_TRACK if player == 0 else B_TRACK) + score
+
+
+class CleanPlayer:
+    """Drives `board` through whole turns.  clock: current virtual ms; step_ms: tick
+    spacing; `on_tick(now)`: called after every tick (the service poll)."""
+
+    def __init__(self, board, now=0, step_ms=10, on_tick=None, frame=None):
+        self.board = board
+        self.now = now
+        self.step = step_ms
+        self.on_tick = on_tick
+        if frame is None:
+            frame = from_position(board.controller.game.pos)
+        self.frame = bytearray(frame)
+
+    def tick(self, ms):
+        end = self.now + ms
+        while self.now < end:
+            self.now += self.step
+            self.board.tick(self.now, self.frame)
+            if self.on_tick is not None:
+                self.on_tick(self.now)
+
+    def settle(self):
+        self.tick(self.board.config.settle_place_ms + 4 * self.step)
+
+    def set(self, p, on):
+        put(self.frame, p, on)
+
+    def sub_move(self, m, a_before, b_before):
+        """Move marble m[1] to m[2] (and through a goal: scoring piece, reinsertion)."""
+        frm, to, ins = m[1], m[2], m[3]
+        self.set(frm, False)
+        self.settle()
+        self.set(to, True)
+        self.settle()
+        if to == GS or to == GR:
+            owner = 0 if to == GS else 1
+            old = a_before if owner == 0 else b_before
+            new = m[6] if owner == 0 else m[7]
+            if new != old:
+                self.set(piece_pos(owner, old), False)
+                self.set(piece_pos(owner, new), True)
+                self.settle()
+            self.set(to, False)
+            self.set(ins, True)
+            self.settle()
+
+    def play_turn(self, rng_pick, d1, d2, partial=-1):
+        """Roll (host-set d1, d2) and play a complete turn chosen by rng_pick(n) ->
+        index.  partial >= 0 stops after that many sub-moves.  Returns the notation
+        chosen or None (Moksha / game over)."""
+        b = self.board
+        c = b.controller
+        b.set_dice(d1, d2)
+        b.press(self.now, "roll")
+        self.tick(self.step)
+        if c.state != "moving":
+            return None
+        p = c.game.pos
+        turns = rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2, c.og)
+        if not turns:
+            return None
+        moves, _key = turns[rng_pick(len(turns))]
+        a, bb = p.a, p.b
+        k = 0
+        for m in moves:
+            if partial >= 0 and k >= partial:
+                return "partial"
+            self.sub_move(m, a, bb)
+            a, bb = m[6], m[7]
+            k += 1
+        self.settle()
+        return True
