@@ -87,3 +87,10 @@ def test_bundle_files_and_parent_dirs(tmp_path):
     assert d.parent_dirs([p for p, _ in files]) == ["lib", "lib/samsara"]
     with pytest.raises(d.DeployError, match="no firmware bundle"):
         d.bundle_files(str(tmp_path / "missing"))
+
+
+def test_bundle_hash_ignores_the_version_module():
+    a = d.bundle_hash(FILES)
+    assert len(a) == 12
+    assert d.bundle_hash(FILES + [(d.VERSION_MPY, b"anything")]) == a
+    assert d.bundle_hash(FILES[:-1] + [(FILES[-1][0], b"changed")]) != a

