@@ -1,0 +1,418 @@
+"""A simulated game: two simulated players at the simulated board (docs/simulator.md).
+
+`Table` owns one `samsara.board.Board` (the firmware core, unchanged), a `Driver` that
+feeds it on the scan grid of a virtual clock, a `Physical` signal model and the two
+players' script.  The players look at the board as people do (the dice shown after the
+roll, the state of the turn) and act through their hands only: every input the board
+gets is a raw sensor change, a dice line (host-set dice, so a seeded game is the same
+game at every noise level) or a button press.  Everything the board gets is recorded as
+a trace (docs/traces.md), which replays to the same game.
+
+Two random sources keep a seeded game the same game at every noise level:
+`rng_game` (dice and the strategies' choices, drawn the same way whatever happens on
+the board) and `rng_noise` (timing and every physical mishap).
+
+A player's turn:
+1. think, then the dice line and a roll press (again a little later when the board
+   rejects it, e.g. while a marble still rocks);
+2. choose a complete turn with the strategy from the board's position and dice;
+3. for each sub-move: maybe a mishap first (lift a marble and put it back, the wrong
+   hole held WRONG_HOLD_MS, a neighbour knocked out or bumped into a nearby hole, two
+   marbles lifted at once, a resting marble rocking), then the move itself (lift,
+   hover, place, or a slide over the empty holes of its row); a goal is the marble into
+   the goal hole, then in either order the scoring piece one field inward and the
+   marble from the goal to its reinsertion field;
+4. wait until the board shows the sub-move accepted (the controller's position equals
+   the planned one); re-plan the rest when the board read a different die;
+5. after the last sub-move, wait for the board to complete the turn.
+A player that waits in vain (SIM_TIMEOUT_MS) raises SimError with the board's state:
+in tests that is a failure of the board, never something the players work around.
+"""
+import random
+
+from samsara import rules
+from samsara.board import Board
+from samsara.config import Config
+from samsara.geometry import GS, GR, score_position
+from samsara.notation import format_sub_move
+from samsara.position import Position, START
+
+from samsara_host.layout import neighbours
+from samsara_host.sim import physical as ph
+from samsara_host.sim.driver import Driver, frame_of
+from samsara_host.sim.strategy import strategy
+from samsara_host.trace import Trace, start_occupancy
+
+SIM_TIMEOUT_MS = 6000.0
+POLL_MS = 10.0
+MAX_TURNS = 600
+
+
+class SimError(RuntimeError):
+    """The simulated players could not go on: the board did not accept what they did."""
+
+
+def _lane_row(p):
+    # (lane, half) of a track field: the physical row it sits in.
+    if p < 24:
+        return (0, p // 12)
+    return (1, (p - 24) // 12)
+
+
+def slide_path(frm, to):
+    """Holes a marble slid from `frm` to `to` crosses: the fields strictly between them
+    when both are in the same row and `to` lies ahead (else [], the marble is lifted)."""
+    if frm >= 48 or to >= 48 or _lane_row(frm) != _lane_row(to) or to <= frm:
+        return []
+    return list(range(frm + 1, to))
+
+
+def sequences(r, s, a, b, mover, rem, og):
+    """Lane masks (r, s) reachable from the position by one sub-move of a remaining
+    die, or two (both dice), without goals: the frames the board may read as moves."""
+    out = set()
+    dice = list(rem)
+    orders = [dice] if len(dice) < 2 or dice[0] == dice[1] else [dice, dice[::-1]]
+    for order in orders:
+        for m in rules.gen_sub_moves(r, s, a, b, mover, order[0], og):
+            if m[3] >= 0:
+                continue
+            out.add((m[4], m[5]))
+            if len(order) == 2:
+                for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, order[1], og):
+                    if m2[3] < 0:
+                        out.add((m2[4], m2[5]))
+    return out
+
+
+class Stats:
+    """Counts of what the players did (for tests that the noise really happened)."""
+
+    FIELDS = ("rolls", "roll_retries", "subs", "slides", "wrong", "back", "knocks",
+              "bumps", "double", "rocks", "goals")
+
+    def __init__(self):
+        for f in self.FIELDS:
+            setattr(self, f, 0)
+
+    def as_dict(self):
+        return dict((f, getattr(self, f)) for f in self.FIELDS)
+
+
+class Table:
+    """A seeded game between two simulated players on a simulated board.
+
+    seed: int; noise: level 0..3 (physical.NoiseProfile); players: two strategy names
+    (A's, B's); position: start Position or position string (default the rules'
+    start, A to move); opponent_goal: rule option name; config: samsara.config.Config
+    (default: the firmware defaults with this option).
+    After run(): turns, final_position, result, trace, events (driver.events), stats.
+    """
+
+    def __init__(self, seed=1, noise=1, players=("greedy", "greedy"), position=None,
+                 opponent_goal="owner_scores", config=None, max_turns=MAX_TURNS):
+        if isinstance(position, str):
+            position = Position.parse(position)
+        self.start = position if position is not None else START
+        self.seed = seed
+        self.noise = ph.NoiseProfile(noise)
+        self.og_name = opponent_goal
+        self.og = rules.option_code(opponent_goal)
+        self.cfg = config if config is not None else Config(opponent_goal=opponent_goal)
+        self.rng_game = random.Random(seed)
+        self.rng_noise = random.Random("noise/%d/%d" % (seed, self.noise.level))
+        self.players = [strategy(players[0]), strategy(players[1])]
+        self.player_names = tuple(players)
+        self.max_turns = max_turns
+        self.board = Board(self.cfg)
+        self.board.new_game(self.start, now_ms=0)
+        occ = start_occupancy(self.start)
+        self.record = []
+        self.driver = Driver(self.board, self.cfg.scan_ms, frame_of(occ), record=self.record)
+        self.phys = ph.Physical(self.driver.push_raw, self.rng_noise, self.noise)
+        self.phys.load(occ)
+        self.stats = Stats()
+        self.now = 0.0
+        self.done = False
+        self.error = None
+        self._script = self._game()
+        self._wake = 0.0
+
+    # -- running -------------------------------------------------------------------
+
+    def step_until(self, t):
+        """Run the game up to virtual time t (ms): resume the players whenever they
+        are due, tick the board.  Returns False once the game is over and settled."""
+        while not self.done and self._wake <= t:
+            self.driver.advance(self._wake)
+            self.now = self._wake
+            try:
+                self._wake = max(next(self._script), self.now)
+            except StopIteration:
+                self.driver.run_out()
+                self.now = max(self.now, self.driver.now)
+                self.done = True
+        if not self.done:
+            self.driver.advance(t)
+            self.now = t
+        return not self.done
+
+    def run(self):
+        """Play the whole game; returns self.  Raises SimError when stuck."""
+        while self.step_until(self._wake):
+            pass
+        return self
+
+    # -- results -------------------------------------------------------------------
+
+    @property
+    def controller(self):
+        return self.board.controller
+
+    def turns(self):
+        """The complete turns in play order (a turn complete but not yet committed by
+        the next roll included)."""
+        return turns_of(self.driver.events, self.controller)
+
+    def final_position(self):
+        return self.controller.position().format()
+
+    def trace(self):
+        """The recorded trace (header: start position and rule option)."""
+        return Trace({"start": self.start.format(), "opponent_goal": self.og_name},
+                     self.record)
+
+    # -- the players' script (a generator of wake times) --------------------------
+
+    def _u(self, lo_hi):
+        return ph.uniform(self.rng_noise, lo_hi)
+
+    def _chance(self, p):
+        return p > 0 and self.rng_noise.random() < p
+
+    def _sleep(self, ms):
+        t = self.now + ms
+        while self.now < t:
+            yield t
+
+    def _wait(self, cond, what, timeout=SIM_TIMEOUT_MS):
+        end = self.now + timeout
+        while not cond():
+            if self.now >= end:
+                c = self.controller
+                raise SimError("waited %.0f ms for %s at %.1f ms: state %s, turn %r, "
+                               "reason %r, position %s" % (
+                                   timeout, what, self.now, c.state, c.turn_notation(),
+                                   c.reason, c.position().format()))
+            yield self.now + POLL_MS
+
+    def _at(self, t):
+        # An action time strictly after the last tick (inputs belong to a later tick).
+        return ph.rnd(max(t, self.driver.now + 0.1, self.now + 0.1))
+
+    def _game(self):
+        c = self.controller
+        yield from self._sleep(self._u(ph.THINK_MS))
+        nturns = 0
+        while c.state not in ("game_over", "moksha") and nturns < self.max_turns:
+            nturns += 1
+            yield from self._roll()
+            if c.state in ("game_over", "moksha"):
+                break
+            yield from self._turn()
+        yield from self._sleep(500.0)
+
+    def _roll(self):
+        c = self.controller
+        ev = self.driver.events
+        d1 = self.rng_game.randint(1, 6)
+        d2 = self.rng_game.randint(1, 6)
+        t = self._at(self.now + self._u(ph.THINK_MS))
+        self.driver.push_dice(t, d1, d2)
+        while True:
+            mark = len(ev)
+            self.driver.push_button(t, "roll")
+            self.stats.rolls += 1
+
+            def answered():
+                for _t, e in ev[mark:]:
+                    if e["ev"] == "roll" or (e["ev"] == "reject" and e.get("what") == "roll"):
+                        return True
+                return False
+            yield from self._wait(answered, "the roll")
+            if any(e["ev"] == "roll" for _t, e in ev[mark:]):
+                return
+            self.stats.roll_retries += 1
+            if self.stats.roll_retries > 50 * (1 + self.stats.rolls):
+                raise SimError("the board keeps rejecting the roll: %s" % c.reason)
+            t = self._at(self.now + self._u((200.0, 600.0)))
+
+    def _turn(self):
+        c = self.controller
+        pos = c.position()
+        d1, d2 = c.d1, c.d2
+        plan = self.players[pos.mover](pos.r, pos.s, pos.a, pos.b, pos.mover, d1, d2,
+                                       self.og, self.rng_game)
+        if plan is None:
+            return  # Moksha: the board has ended the game
+        plan = list(plan)
+        k = 0
+        while k < len(plan):
+            m = plan[k]
+            yield from self._sleep(self._u(ph.BETWEEN_MS))
+            if m[2] in (GS, GR):
+                yield from self._goal(m)
+            else:
+                yield from self._sub_move(m)
+            want = (m[4], m[5], m[6], m[7])
+
+            def accepted(n=k + 1, want=want):
+                if len(c.played) != n or c.lifted or c.wrong >= 0 or c.state in (
+                        "repair", "goal_pending"):
+                    return False
+                return (c.r, c.s, c.a, c.b) == want
+            yield from self._wait(accepted, "sub-move %s" % format_sub_move(m))
+            self.stats.subs += 1
+            if c.state in ("game_over", "moksha"):
+                return
+            got = c.played[-1]
+            if got[0] != m[0] and k + 1 < len(plan):
+                # The board read the other die (same landing): play the rest with the
+                # die it left.
+                plan[k + 1:] = self._replan(plan[k + 1:], c.remaining_dice())
+            k += 1
+        yield from self._wait(lambda: c.state in ("turn_complete", "game_over", "moksha",
+                                                  "waiting"),
+                              "the turn to complete")
+
+    def _replan(self, rest, rem):
+        c = self.controller
+        want = rest[-1][4:8]
+        for m in rules.gen_sub_moves(c.r, c.s, c.a, c.b, c.mover, rem[0], self.og):
+            if tuple(m[4:8]) == tuple(want):
+                return [m]
+        raise SimError("cannot re-plan %s with dice %s" % (format_sub_move(rest[0]), rem))
+
+    # -- one sub-move with its mishaps -----------------------------------------------
+
+    def _occupied_near(self, p, exclude):
+        return [q for q in neighbours(p) if self.phys.occ[q] and q not in exclude]
+
+    def _empty_near(self, p, exclude):
+        return [q for q in neighbours(p) if not self.phys.occ[q] and q not in exclude]
+
+    def _pick(self, seq):
+        return seq[int(self.rng_noise.random() * len(seq))] if seq else -1
+
+    def _wrong_hole(self, m):
+        # An empty hole near the target that no reading of the board could take as a
+        # move (so the board must call it wrong), or -1.
+        c = self.controller
+        frm, to = m[1], m[2]
+        ok = sequences(c.r, c.s, c.a, c.b, c.mover, c.remaining_dice(), self.og)
+        cands = []
+        for w in self._empty_near(to, (frm, to)):
+            r, s = c.r, c.s
+            if frm < 24:
+                r &= ~(1 << frm)
+            else:
+                s &= ~(1 << (frm - 24))
+            if w < 24:
+                r |= 1 << w
+            else:
+                s |= 1 << (w - 24)
+            if (r, s) not in ok:
+                cands.append(w)
+        return self._pick(cands)
+
+    def _sub_move(self, m):
+        phys = self.phys
+        nz = self.noise
+        frm, to = m[1], m[2]
+        t = self._at(self.now)
+        if self._chance(nz.back):
+            # Lift a marble and put it back where it came from (no move).
+            self.stats.back += 1
+            t = phys.move(t, frm, frm, slide=False)
+            t = self._at(t + self._u(ph.BETWEEN_MS))
+        t_lift = t
+        path = slide_path(frm, to)
+        w = self._wrong_hole(m) if self._chance(nz.wrong) else -1
+        busy = set([frm, to, w] + path)
+        if w >= 0:
+            self.stats.wrong += 1
+            t = phys.move(t, frm, w, slide=False)
+            t = phys.move(t + self._u(ph.WRONG_HOLD_MS), w, to, slide=False)
+        else:
+            slide = bool(path) and self._chance(nz.slide)
+            if slide:
+                self.stats.slides += 1
+            t = phys.move(t, frm, to, path, slide=slide)
+        end = t
+        end = max(end, self._mishaps(t_lift, busy, frm, to))
+        yield from self._sleep(max(0.0, end - self.now) + 1.0)
+
+    def _mishaps(self, t_lift, busy, frm, to):
+        # A neighbour knocked out or lifted along, a resting marble rocking.  Returns
+        # the end time of the last such signal.
+        phys = self.phys
+        nz = self.noise
+        end = t_lift
+        if self._chance(nz.knock):
+            q = self._pick(self._occupied_near(self._pick([frm, to]), busy))
+            if q >= 0:
+                busy.add(q)
+                self.stats.knocks += 1
+                bump = -1
+                if self._chance(nz.bump):
+                    bump = self._pick(self._empty_near(q, busy))
+                    if bump >= 0:
+                        self.stats.bumps += 1
+                        busy.add(bump)
+                tk = self._at(t_lift + self._u((0.0, 200.0)))
+                end = max(end, phys.knock_out(tk, q, bump))
+        if self._chance(nz.double):
+            q = self._pick(self._occupied_near(frm, busy))
+            if q >= 0:
+                busy.add(q)
+                self.stats.double += 1
+                tq = self._at(t_lift + self._u((0.0, 60.0)))
+                end = max(end, phys.move(tq, q, q, slide=False))
+        if self._chance(nz.rest_rock):
+            rest = [p for p in range(48) if phys.occ[p] and p not in busy]
+            q = self._pick(rest)
+            if q >= 0:
+                self.stats.rocks += 1
+                end = max(end, phys.rock_burst(self._at(t_lift + self._u((0.0, 800.0))), q))
+        return end
+
+    def _goal(self, m):
+        """The goal procedure: the marble into the goal hole, then in either order the
+        scoring piece one field inward and the marble from the goal to the
+        reinsertion field."""
+        phys = self.phys
+        c = self.controller
+        frm, goal, ins = m[1], m[2], m[3]
+        owner = 0 if goal == GS else 1
+        old = score_position(owner, c.a if owner == 0 else c.b)
+        new = score_position(owner, m[6] if owner == 0 else m[7])
+        t = self._at(self.now)
+        t = phys.move(t, frm, goal, slide=False)
+        self.stats.goals += 1
+        steps = [(goal, ins)]
+        if new != old:
+            steps.append((old, new))
+        if len(steps) == 2 and self.rng_noise.random() < 0.5:
+            steps.reverse()
+        for a, b in steps:
+            t = phys.move(t + self._u(ph.BETWEEN_MS), a, b, slide=False)
+        yield from self._sleep(max(0.0, t - self.now) + 1.0)
+
+
+def turns_of(events, controller):
+    """Complete turns in play order from a driver's (t, event) list: the `turn` events,
+    plus the turn the controller holds complete but not yet committed."""
+    out = [e["turn"] for _t, e in events if e["ev"] == "turn"]
+    if controller.state == "turn_complete":
+        out.append(controller.turn_notation())
+    return out

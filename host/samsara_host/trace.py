@@ -1,0 +1,294 @@
+"""Sensor traces: read, check, write and replay (docs/traces.md, issue 3 §5).
+
+A trace is a JSON-lines file, one input per line, in time order (equal times keep file
+order):
+
+    {"start": "<position string>", "opponent_goal": "owner_scores", "seed": 7}
+                                          optional first line (every key optional)
+    {"t_ms": 1520.0, "pos": "R5", "on": false}     raw sensor change, before debounce
+    {"t_ms": 1800.0, "dice": [3, 5]}               values of the next roll (host-set)
+    {"t_ms": 1800.0, "button": "roll"}             a press; "undo"; optional "long": true
+
+The trace begins with the board settled in its start position: the marbles on their
+fields and each scoring piece on the field of its score.  `replay()` feeds it through
+the firmware's Board with the default settings (samsara.config.Config) at its scan
+period on a virtual clock (samsara_host.sim.driver) and returns the result object of
+docs/traces.md.
+"""
+import json
+
+from samsara.geometry import position_index, position_name
+from samsara.position import Position, PositionError, START
+from samsara import rules
+
+HEADER_KEYS = ("start", "opponent_goal", "seed")
+BUTTONS = ("roll", "undo")
+
+
+class TraceError(ValueError):
+    """A trace line that is not in the trace format; the message names the line."""
+
+
+def _fail(n, msg):
+    raise TraceError("line %d: %s" % (n, msg))
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
+
+
+def check_line(obj, n, first, last_t):
+    """Check one parsed line (n: its 1-based number; first: True for the first line;
+    last_t: the previous line's time).  Returns the line's kind: 'header', 'raw',
+    'dice' or 'button'.  Raises TraceError naming the problem."""
+    if not isinstance(obj, dict):
+        _fail(n, "each line must be a JSON object")
+    if "t_ms" not in obj:
+        if not first:
+            _fail(n, "missing \"t_ms\" (only the first line may be a header)")
+        extra = [k for k in obj if k not in HEADER_KEYS]
+        if extra:
+            _fail(n, "unknown header key %r (known: %s)" % (extra[0], ", ".join(HEADER_KEYS)))
+        if "start" in obj:
+            try:
+                Position.parse(obj["start"])
+            except PositionError as e:
+                _fail(n, "bad start position: %s" % e)
+        if "opponent_goal" in obj:
+            try:
+                rules.option_code(obj["opponent_goal"])
+            except ValueError as e:
+                _fail(n, str(e))
+            if not isinstance(obj["opponent_goal"], str):
+                _fail(n, "opponent_goal must be 'owner_scores' or 'forbidden'")
+        if "seed" in obj and (type(obj["seed"]) is not int or obj["seed"] < 0):
+            _fail(n, "seed must be a non-negative integer")
+        return "header"
+    t = obj["t_ms"]
+    if not _number(t) or t < 0:
+        _fail(n, "t_ms must be a number >= 0, got %r" % (t,))
+    if last_t is not None and t < last_t:
+        _fail(n, "time goes backwards (%r ms after %r ms)" % (t, last_t))
+    keys = set(obj) - {"t_ms"}
+    if "pos" in keys:
+        if keys != {"pos", "on"}:
+            _fail(n, "a sensor change has exactly t_ms, pos and on")
+        try:
+            position_index(obj["pos"])
+        except ValueError as e:
+            _fail(n, str(e))
+        if not isinstance(obj["on"], bool):
+            _fail(n, "on must be true or false")
+        return "raw"
+    if "dice" in keys:
+        if keys != {"dice"}:
+            _fail(n, "a dice line has exactly t_ms and dice")
+        d = obj["dice"]
+        if (not isinstance(d, list) or len(d) != 2
+                or any(type(v) is not int or not 1 <= v <= 6 for v in d)):
+            _fail(n, "dice must be a list of two integers 1..6, got %s" % json.dumps(d))
+        return "dice"
+    if "button" in keys:
+        if not keys <= {"button", "long"}:
+            _fail(n, "a button line has t_ms, button and optionally long")
+        if obj["button"] not in BUTTONS:
+            _fail(n, "button must be 'roll' or 'undo', got %r" % (obj["button"],))
+        if "long" in obj and not isinstance(obj["long"], bool):
+            _fail(n, "long must be true or false")
+        return "button"
+    _fail(n, "a line needs pos/on, dice or button")
+
+
+class Trace:
+    """A checked trace: `header` (dict, possibly empty) and `lines` (list of the input
+    dicts after the header, in file order)."""
+
+    def __init__(self, header=None, lines=None):
+        self.header = dict(header or {})
+        self.lines = list(lines or [])
+
+    @property
+    def start(self):
+        """The start Position (the header's, else the rules' start with A to move)."""
+        s = self.header.get("start")
+        return Position.parse(s) if s else START
+
+    @property
+    def opponent_goal(self):
+        return self.header.get("opponent_goal", "owner_scores")
+
+    def end_ms(self):
+        """Time of the last input (0 for an empty trace)."""
+        return self.lines[-1]["t_ms"] if self.lines else 0.0
+
+
+def parse(text):
+    """Parse trace text (JSON lines; blank lines are skipped) into a Trace.
+    Raises TraceError naming the first bad line."""
+    header = {}
+    lines = []
+    last_t = None
+    first = True
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            _fail(n, "not JSON: %s" % e)
+        kind = check_line(obj, n, first, last_t)
+        first = False
+        if kind == "header":
+            header = obj
+        else:
+            last_t = obj["t_ms"]
+            lines.append(obj)
+    return Trace(header, lines)
+
+
+def load(path):
+    """Read and parse the trace file at `path`."""
+    with open(path) as f:
+        return parse(f.read())
+
+
+def dumps_line(obj):
+    """One trace line as text (compact, keys in the documented order)."""
+    if "t_ms" not in obj:
+        return json.dumps(obj)
+    order = ("t_ms", "pos", "on", "dice", "button", "long")
+    items = [(k, obj[k]) for k in order if k in obj]
+    return "{" + ", ".join("%s: %s" % (json.dumps(k), json.dumps(v)) for k, v in items) + "}"
+
+
+def dumps(trace):
+    """The trace as JSON-lines text (header first when it has keys)."""
+    out = []
+    if trace.header:
+        out.append(json.dumps(trace.header))
+    for line in trace.lines:
+        out.append(dumps_line(line))
+    return "\n".join(out) + "\n"
+
+
+def save(path, trace):
+    """Write `trace` to `path`."""
+    with open(path, "w") as f:
+        f.write(dumps(trace))
+
+
+def start_occupancy(position):
+    """Position indexes that read "on" in the settled start of a trace: the marbles'
+    fields and each scoring piece on the field of its score (A0/B0 at 0, AC/BC at 6)."""
+    from samsara.geometry import score_position
+    out = [p for p in range(48) if position.occupied(p)]
+    out.append(score_position(0, position.a))
+    out.append(score_position(1, position.b))
+    return out
+
+
+# -- replay -------------------------------------------------------------------------
+
+def default_config(trace):
+    """The firmware's default settings with the trace's rule option and dice seed."""
+    from samsara.config import Config
+    kw = {"opponent_goal": trace.opponent_goal}
+    if "seed" in trace.header:
+        kw["seed"] = trace.header["seed"]
+    return Config(**kw)
+
+
+class Replay:
+    """The outcome of replaying a trace: `board` (the Board at the end), `events`
+    ((t_ms, event dict) in order), `ticks` (ticks run), `end_ms` (time of the last
+    tick), and `result()`, the object of docs/traces.md."""
+
+    def __init__(self, trace, board, driver):
+        self.trace = trace
+        self.board = board
+        self.events = driver.events
+        self.ticks = driver.ticks
+        self.end_ms = driver.now
+
+    def turns(self):
+        out = [e["turn"] for _t, e in self.events if e["ev"] == "turn"]
+        c = self.board.controller
+        if c.state == "turn_complete":
+            out.append(c.turn_notation())
+        return out
+
+    def rejected(self):
+        return [{"t_ms": t, "reason": e["reason"]} for t, e in self.events
+                if e["ev"] == "reject"]
+
+    def game_result(self):
+        for _t, e in self.events:
+            if e["ev"] == "game_over":
+                return {"winner": e["winner"], "how": e["how"], "score": e["score"]}
+        return None
+
+    def scene(self):
+        """{LED or position name: colour name} of every lit LED of the final scene."""
+        return scene_dict(self.board.scene)
+
+    def result(self):
+        c = self.board.controller
+        return {
+            "turns": self.turns(),
+            "rejected": self.rejected(),
+            "final_position": c.position().format(),
+            "state": c.state,
+            "result": self.game_result(),
+            "scene": self.scene(),
+        }
+
+
+def scene_dict(scene):
+    """{name: colour name} of the lit LEDs of a scene (bytearray(240), logical LED
+    order): positions by their names, the dice pips D1.0..D1.6 and D2.0..D2.6, the turn
+    indicators TA and TB (docs/traces.md); colours as samsara.scene.colour_name."""
+    from samsara.scene import colour_name, N_LEDS
+    from samsara_host.layout import led_name
+    out = {}
+    for i in range(N_LEDS):
+        r, g, b = scene[3 * i], scene[3 * i + 1], scene[3 * i + 2]
+        if r or g or b:
+            out[led_name(i)] = colour_name(r, g, b)
+    return out
+
+
+def scene_rgb(scene):
+    """{name: '#rrggbb'} of the lit LEDs of a scene, brightened so that the brightest
+    channel is full (for pictures: the LEDs run dim on the board)."""
+    from samsara.scene import N_LEDS
+    from samsara_host.layout import led_name
+    out = {}
+    for i in range(N_LEDS):
+        r, g, b = scene[3 * i], scene[3 * i + 1], scene[3 * i + 2]
+        m = max(r, g, b)
+        if m:
+            out[led_name(i)] = "#%02x%02x%02x" % (r * 255 // m, g * 255 // m, b * 255 // m)
+    return out
+
+
+def replay(trace, config=None, on_tick=None):
+    """Feed `trace` (a Trace) through a Board with `config` (default: default_config)
+    on the virtual clock of samsara_host.sim.driver, past the last input until the
+    board is idle.  Returns a Replay."""
+    from samsara.board import Board
+    from samsara_host.sim.driver import Driver, frame_of
+    cfg = config if config is not None else default_config(trace)
+    board = Board(cfg)
+    start = trace.start
+    board.new_game(start, now_ms=0)
+    drv = Driver(board, cfg.scan_ms, frame_of(start_occupancy(start)), on_tick=on_tick)
+    for line in trace.lines:
+        t = float(line["t_ms"])
+        if "pos" in line:
+            drv.push_raw(t, position_index(line["pos"]), line["on"])
+        elif "dice" in line:
+            drv.push_dice(t, line["dice"][0], line["dice"][1])
+        else:
+            drv.push_button(t, line["button"], line.get("long", False))
+    drv.run_out()
+    return Replay(trace, board, drv)
