@@ -29,7 +29,10 @@ CMD_SHA256 = ("import hashlib,binascii\nh=hashlib.sha256()\ntry:\n f=open(%r,'rb
               "except OSError:\n print('-')\nelse:\n while 1:\n  b=f.read(512)\n"
               "  if not b:break\n  h.update(b)\n f.close()\n"
               " print(binascii.hexlify(h.digest()).decode())")
-CMD_RESET = "import machine\nmachine.reset()"
+# A Pico resets (and runs main.py again); the virtual board (the Unix port) has no
+# reset, so its loop is restarted in place (docs/protocol.md "The REPL hand-over").
+CMD_RESET = ("import sys\nif sys.platform == 'rp2':\n import machine\n machine.reset()\n"
+             "import main\n(getattr(main, 'main', None) or main.run)()")
 CHUNK = 512  # bytes per mpremote write command
 
 

@@ -12,7 +12,7 @@ The checks, in order, each stopping at the first failure:
 4. when nothing answers: MicroPython's REPL is asked (through mpremote, without a soft
    reset) for sys.implementation (no MicroPython, or one older than 1.22), then for
    the firmware's files (missing: `samsara deploy`) and whether they import; the loop
-   is then restarted (`import main; main.run()`) and `hello` asked again.
+   is then restarted (`import main; main.main()`) and `hello` asked again.
 
 `diagnose()` returns Findings so that tests can check the words without a terminal.
 """
@@ -26,7 +26,7 @@ CMD_FILES = ("import os\nfor n in ('main.py','samsara'):\n try:\n  os.stat(n)\n"
              "  print(n)\n except OSError:\n  print('-'+n)")
 CMD_IMPORT = ("try:\n import samsara.version as v\n print('V', v.VERSION, v.HASH)\n"
               "except Exception as e:\n print('E', type(e).__name__, e)")
-CMD_RESTART = "import main\nmain.run()"
+CMD_RESTART = "import main\n(getattr(main, 'main', None) or main.run)()"
 
 
 class Finding:
@@ -102,7 +102,7 @@ def check_repl(transport, restart=True):
                            "Run `samsara deploy --force`; if it persists the firmware "
                            "does not fit this board (board_config), see the traceback "
                            "with `mpremote connect PORT resume exec \"import main; "
-                           "main.run()\"`."))
+                           "main.main()\"`."))
     else:
         transport.exit_raw_repl()
     return out
@@ -216,7 +216,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
         out.append(Finding(FAIL, "the firmware's loop does not start: %s%s" % (
             e, "; last output: %s" % noise[-1][:120] if noise else ""),
             "Run `samsara deploy --force`; if it persists, `mpremote connect PORT resume "
-            "exec \"import main; main.run()\"` shows the error."))
+            "exec \"import main; main.main()\"` shows the error."))
     finally:
         state.close()
     return out
