@@ -139,12 +139,12 @@ def templates():
                                 (4, "DIN", T.INPUT)])
     t["reed"] = _template("Reed_Switch", "SW", "Reed:MDSR-7_vertical", "reed switch, normally open",
                           [(1, "1", T.PASSIVE), (2, "2", T.PASSIVE)])
-    t["drv5032"] = _template("DRV5032FC", "U", "Package_TO_SOT_THT:TO-92_Inline",
+    t["drv5032"] = _template("DRV5032FC", "U", "Package_TO_SOT_SMD:SOT-23",
                              "Hall switch, omnipolar, open drain, 20 Hz", [
-                                 (1, "VCC", T.PWRIN), (2, "GND", T.PWRIN), (3, "OUT", T.OPENCOLL)])
-    t["drv5053"] = _template("DRV5053PA", "U", "Package_TO_SOT_THT:TO-92_Inline",
-                             "linear Hall sensor, 0.2..1.8 V output", [
-                                 (1, "VCC", T.PWRIN), (2, "GND", T.PWRIN), (3, "OUT", T.OUTPUT)])
+                                 (1, "VCC", T.PWRIN), (2, "OUT", T.OPENCOLL), (3, "GND", T.PWRIN)])
+    t["drv5053"] = _template("DRV5053PA", "U", "Package_TO_SOT_SMD:SOT-23",
+                             "linear Hall sensor, 0.2..1.8 V output, -23 mV/mT", [
+                                 (1, "VCC", T.PWRIN), (2, "OUT", T.OUTPUT), (3, "GND", T.PWRIN)])
     t["rnet"] = _template("R_Network_8_Bussed", "RN", "Resistor_THT:R_Array_SIP9",
                           "8 resistors with a common pin",
                           [(1, "common", T.PASSIVE)] + [(n, "R%d" % (n - 1), T.PASSIVE) for n in range(2, 10)])

@@ -246,3 +246,35 @@ def test_budget_above_usb_limit_is_rejected_until_external_supply():
     assert "LED_BUDGET_MA = 1500" in hwconfig.generate(cfg)
     analog = edit_row(SETTINGS, "sensor_build", "value", "analog")
     assert "analog build" in reject(settings=analog)
+
+
+# --- wiring lists and bill of materials -----------------------------------------------
+
+def test_wiring_lists_name_every_position_once_per_build():
+    text = hwconfig.wiring_text(hwconfig.load(HW))
+    chain = text.split("Digital build")[1].split("Analog build")[0]
+    muxes = text.split("Analog build")[1].split("LED chain")[0]
+    leds = text.split("LED chain")[1]
+    for name in hwconfig.POSITION_NAMES:
+        assert len(re.findall(r"=%s \(" % name, chain)) == 1, name
+        assert len(re.findall(r"=%s \(" % name, muxes)) == 1, name
+        assert len(re.findall(r":%s(\s|$)" % re.escape(name), leds)) == 1, name
+
+
+def test_bom_lists_both_sensor_builds():
+    import csv
+    with open(os.path.join(HW, "bom.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert set(rows[0]) >= {"part", "manufacturer_part_number", "quantity", "unit_price_eur",
+                            "build", "purpose"}
+    qty = {}
+    for r in rows:
+        assert r["build"] in ("both", "digital", "digital-reed", "digital-hall", "analog"), r
+        assert int(r["quantity"]) > 0 and float(r["unit_price_eur"]) >= 0 and r["purpose"], r
+        qty[r["manufacturer_part_number"]] = qty.get(r["manufacturer_part_number"], 0) + int(r["quantity"])
+    assert qty["SC0915"] == 1
+    assert qty["WS2812B-V5"] == hwconfig.LED_COUNT
+    assert qty["SN74HC165N"] == hwconfig.SR_CHIPS
+    assert qty["CD74HC4067E"] == hwconfig.MUX_COUNT
+    for sensor in ("MDSR-7-10-15", "DRV5032FCDBZR", "DRV5053PAQDBZR"):
+        assert qty[sensor] == hwconfig.N_POSITIONS

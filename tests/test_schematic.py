@@ -97,3 +97,14 @@ def test_netlist_file_is_written(tmp_path, reed_board):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     assert '(part "74HC165")' in text and '(ref "LED80")' in text
+
+
+def test_analog_build_wires_sensors_to_the_table_channels():
+    cfg = hwconfig.load()
+    board = sch.build(sensors="analog")
+    for p in cfg.positions:
+        mux, chan = p.mux
+        nodes = _net_nodes(board, "SNS_" + p.name)
+        assert ("U%d" % (11 + mux), str(hwconfig.HC4067_CHANNEL_PINS[chan])) in nodes
+        assert ("U%d" % (101 + p.index), "2") in nodes       # DRV5053 OUT
+    assert ("A1", str(sch.PICO_GPIO_PINS[cfg.pin("MUX_ADC")])) in _net_nodes(board, "MUX_COM")

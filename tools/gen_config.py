@@ -2,6 +2,7 @@
 
 Usage: python tools/gen_config.py          write firmware/board_config.py
        python tools/gen_config.py --check  exit 1 if it is missing or stale
+       python tools/gen_config.py --wiring print the wiring lists (chips, muxes, LED chain)
 
 The tables are validated first; an error names the file, line and row at fault.
 """
@@ -21,6 +22,9 @@ def main(argv):
     except hwconfig.HardwareConfigError as e:
         print("hardware configuration error: %s" % e, file=sys.stderr)
         return 2
+    if "--wiring" in argv[1:]:
+        sys.stdout.write(hwconfig.wiring_text(cfg))
+        return 0
     text = hwconfig.generate(cfg)
     path = hwconfig.board_config_path(ROOT)
     rel = os.path.relpath(path, ROOT)
