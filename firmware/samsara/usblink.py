@@ -16,8 +16,9 @@ Input is gathered into one preallocated buffer of protocol.MAX_IN bytes and pars
 only with json.loads.  Output goes through one preallocated ring of protocol.TX_RING
 bytes, at most protocol.TX_PER_POLL bytes a poll, so a host that does not read never
 blocks the scan loop.  A poll with nothing received and nothing to send allocates
-nothing.  Byte 0x03 raises KeyboardInterrupt (the REPL hand-over), 0x04 drops the
-partial line.
+nothing.  Byte 0x03 raises KeyboardInterrupt (the REPL hand-over; the stream stops
+reading right after it so the bytes behind it reach the REPL); 0x01, 0x02 and 0x04 (REPL
+controls) are dropped with the partial line before them.
 
 hooks: an object with optional methods led_test(now_ms, ms), sensors() -> (raw
 bytearray(8), settled bytearray(8)), calibrate(step) -> dict, hint(name) (an LED
@@ -81,6 +82,9 @@ class StdioStream:
                 break
             buf[start + n] = one[0]
             n += 1
+            if one[0] == 0x03:
+                # Stop right at a Ctrl-C: what follows (mpremote's Ctrl-A) is the REPL's.
+                break
         return n
 
     def write(self, buf, start, n):
@@ -429,8 +433,9 @@ class UsbLink:
                 self.rx_n = 0
                 self.rx_scan = 0
                 raise KeyboardInterrupt
-            if c == 0x04:
-                # Reserved for the REPL: drop it and the partial line before it.
+            if c == 0x04 or c == 0x01 or c == 0x02:
+                # REPL controls (Ctrl-D, raw REPL on/off, as mpremote sends them around
+                # an exec): drop the byte and the partial line before it.
                 rest = end - i - 1
                 if rest:
                     rx[0:rest] = rx[i + 1:end]
