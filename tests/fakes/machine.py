@@ -123,12 +123,12 @@ class SPI:
 
     def init(self, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=0,
              sck=None, mosi=None, miso=None):
-        allowed = _SPI_PINS[self._id]
+        allowed = _SPI_PINS.get(self._id)
         for name, p in (("sck", sck), ("mosi", mosi), ("miso", miso)):
             if p is None:
                 continue
             g = _pin_id(p)
-            if g not in allowed[name]:
+            if allowed is not None and g not in allowed[name]:
                 raise ValueError("bad %s pin" % name.upper())
             setattr(self, "_" + name, g)
         if bits != 8:
@@ -187,6 +187,20 @@ class SPI:
             raise ValueError("buffers must be the same length")
         for k in range(len(write_buf)):
             read_buf[k] = self._byte(write_buf[k])
+
+
+class SoftSPI(SPI):
+    """Bit-banged SPI on any GPIOs (sck, mosi, miso required)."""
+
+    def __init__(self, baudrate=500000, *, polarity=0, phase=0, bits=8, firstbit=0,
+                 sck=None, mosi=None, miso=None):
+        if sck is None or mosi is None or miso is None:
+            raise ValueError("SoftSPI needs sck, mosi and miso")
+        self._id = -1
+        self._sck = _pin_id(sck)
+        self._mosi = _pin_id(mosi)
+        self._miso = _pin_id(miso)
+        self.init(baudrate, polarity=polarity, phase=phase, bits=bits, firstbit=firstbit)
 
 
 class ADC:

@@ -1,0 +1,142 @@
+"""A scripted player pair for simulated games on the fake hardware.
+
+The player moves marbles in a chips.World (which the sensor chip models read) and
+presses the roll button by pulling its net low, on the bench's virtual clock, so the
+firmware sees exactly what real hands would make the sensors and buttons report.
+It reads the board core's state (a person would read the LEDs) to know when to roll
+and which dice were rolled, chooses a complete turn with the rules engine (greedy on
+the score difference, ties broken by a seeded LCG) and plays it hole by hole:
+
+    lift the marble, place it on the landing field;
+    a goal: place it in the goal hole, take it out and put it on the reinsertion
+    field, move the owner's scoring piece one field in.
+
+Every action is GAP_MS after the previous one (longer than the core's settle time).
+Works under CPython and the MicroPython Unix port.
+"""
+
+import bench
+from samsara import rules
+from samsara.geometry import GS, GR, A_TRACK, B_TRACK
+
+GAP_MS = 220        # between two hand actions
+PRESS_MS = 80       # roll button held down
+STUCK_MS = 5000     # the board did not move on after this long: the test fails
+
+
+class PlayerError(AssertionError):
+    """The board did something a correct board would not (stuck, repair, ...)."""
+
+
+class ScriptedPlayers:
+    """Both players of one game.  board: samsara.board.Board; world: chips.World;
+    clock: bench.Clock; roll_pin: GPIO of the roll button (pressed = net low)."""
+
+    def __init__(self, board, world, clock, roll_pin, seed=1, gap_ms=GAP_MS):
+        self.board = board
+        self.world = world
+        self.clock = clock
+        self.roll_net = bench.net(roll_pin)
+        self.rng = bench.Lcg(seed)
+        self.gap = gap_ms
+        self.queue = []          # pending hand actions: (kind, position)
+        self.next_t = 0
+        self.last_progress = 0
+        self.last_key = None
+        self.turns = 0           # complete turns played by the players
+        self.sub_moves = 0
+        self.rolls = 0
+        self.done = False
+        self.planned_for = None  # (roll count) of the turn whose moves are queued
+        clock.every.append(self.step)
+
+    # -- hands ---------------------------------------------------------------------
+
+    def _do(self, kind, p, now):
+        if kind == "lift":
+            self.world.lift(p)
+        elif kind == "place":
+            self.world.place(p)
+        elif kind == "press":
+            self.roll_net.reader = _low
+        elif kind == "release":
+            self.roll_net.reader = None
+
+    def _queue_turn(self, moves, a, b):
+        for m in moves:
+            frm, to, ins = m[1], m[2], m[3]
+            self.queue.append(("lift", frm))
+            self.queue.append(("place", to))
+            if to == GS or to == GR:
+                self.queue.append(("lift", to))
+                self.queue.append(("place", ins))
+                if to == GS:
+                    old, new = A_TRACK + a, A_TRACK + m[6]
+                else:
+                    old, new = B_TRACK + b, B_TRACK + m[7]
+                if old != new:
+                    self.queue.append(("lift", old))
+                    self.queue.append(("place", new))
+            a, b = m[6], m[7]
+            self.sub_moves += 1
+
+    def _choose(self, c):
+        turns = rules.complete_turns(c.r, c.s, c.a, c.b, c.mover, c.d1, c.d2, self.board.config.og)
+        if not turns:
+            return None
+        sign = 1 if c.mover == 0 else -1
+        best = []
+        best_v = None
+        for moves, key in turns:
+            v = sign * (key[2] - key[3])
+            if best_v is None or v > best_v:
+                best_v = v
+                best = [moves]
+            elif v == best_v:
+                best.append(moves)
+        return best[self.rng.below(len(best))]
+
+    # -- the clock calls this after every advance ----------------------------------
+
+    def step(self, now):
+        if self.done or now < self.next_t:
+            return
+        if self.queue:
+            kind, p = self.queue.pop(0)
+            self._do(kind, p, now)
+            self.next_t = now + (PRESS_MS if kind == "press" else self.gap)
+            self.last_progress = now
+            return
+        c = self.board.controller
+        st = c.state
+        key = (st, self.rolls, len(c.played))
+        if key != self.last_key:
+            self.last_key = key
+            self.last_progress = now
+        elif now - self.last_progress > STUCK_MS:
+            raise PlayerError("board stuck in state %s (%s)" % (st, c.reason))
+        if st == "game_over" or st == "moksha":
+            if self.planned_for == self.rolls:
+                self.turns += 1
+                self.planned_for = None
+            self.done = True
+        elif st == "repair":
+            raise PlayerError("board asks for repair: %s" % c.reason)
+        elif st == "waiting" or st == "turn_complete":
+            if st == "turn_complete" and self.planned_for == self.rolls:
+                self.turns += 1
+                self.planned_for = None
+            self.queue.append(("press", -1))
+            self.queue.append(("release", -1))
+            self.rolls += 1
+        elif st == "moving" and self.planned_for != self.rolls and not c.played:
+            moves = self._choose(c)
+            if moves is None:
+                raise PlayerError("no complete turn but the board did not call Moksha")
+            self.planned_for = self.rolls
+            self._queue_turn(moves, c.a, c.b)
+
+
+
+def _low():
+    return 0

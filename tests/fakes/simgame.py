@@ -1,0 +1,164 @@
+"""Run firmware/main.py for a complete simulated game on the fake hardware.
+
+    MICROPYPATH=firmware:tests/fakes micropython tests/fakes/simgame.py [SEED] [digital|analog]
+
+builds the fake board (rig.Rig: chip models on board_config's pins), puts the twelve
+marbles and both scoring pieces in their start holes, boots main.py on the bench's
+virtual clock (LED sweep, sensor check, watchdog) and runs its loop while two
+scripted players (player.ScriptedPlayers) roll and move marbles until the game is
+over.  The analog build is calibrated first with the guided calibrator, 14 pieces at a
+time, and main.py loads that calibration file at boot.  Prints a summary; exit code 1
+when the game did not finish cleanly.  play() is what the tests call.
+"""
+
+import sys
+
+import bench
+import board_config
+import main
+import player
+import rig
+from board import hw as hwmod
+from samsara.frame import from_position
+from samsara.position import Position
+
+MAX_TICKS = 400000      # 800 s of virtual time at 2 ms: far more than any game needs
+
+
+def calibrate(r, cfg, path, log=None):
+    """Run the guided Hall calibration on the rig's board; returns the steps taken."""
+    sc, cal, status = hwmod.build_scanner(cfg, path)
+    cal.rounds = 4
+    cal.begin()
+    r.world.set_frame(bytearray(8))
+    cal.step()
+    steps = 1
+    while cal.state == "occupied":
+        r.world.set_frame(bytearray(8))
+        for p in cal.missing()[:14]:
+            r.world.put(p)
+        cal.step()
+        steps += 1
+    if cal.state != "ready":
+        raise AssertionError("calibration ended in %s: %s" % (cal.state, cal.prompt()))
+    cal.step()
+    if log:
+        log(cal.prompt())
+    r.world.set_frame(bytearray(8))
+    return steps
+
+
+class Result:
+    pass
+
+
+def tmp_path(name):
+    """A scratch file path: the system temp folder under CPython, build/ under
+    MicroPython (created when missing)."""
+    try:
+        import os
+        import tempfile
+        return os.path.join(tempfile.gettempdir(), "samsara_" + name)
+    except ImportError:
+        import os
+        try:
+            os.mkdir("build")
+        except OSError:
+            pass
+        return "build/" + name
+
+
+def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None):
+    """Build the rig and boot main.py on it (no players yet).  Returns a Result with
+    rig, board, hw, loop (main.Loop) and events (filled by main.handle_event while
+    the result's loop runs: restore with res.restore()).  start: a position string
+    to begin from instead of the start position (it goes in through
+    main.resume_from_log, the game log's seam)."""
+    if cal_path is None:
+        cal_path = tmp_path("hallcal_sim.txt")
+    cfg = rig.variant(board_config, SENSOR_BUILD=build)
+    r = rig.Rig(cfg, seed=seed + 6)
+    if build == "analog":
+        calibrate(r, cfg, cal_path, log)
+    pos = Position.parse(start) if start else Position()
+    r.world.set_frame(from_position(pos))
+    res = Result()
+    res.events = []
+    res.saved = (main.handle_event, main.resume_from_log)
+
+    def collect(ev, now):
+        res.events.append(ev)
+
+    def resume(board, now_ms, frame):
+        board.new_game(pos, now_ms=now_ms, frame=frame)
+        return pos.format()
+
+    def restore():
+        main.handle_event, main.resume_from_log = res.saved
+
+    res.restore = restore
+    main.handle_event = collect
+    if start:
+        main.resume_from_log = resume
+    try:
+        config = main.make_config(cfg, seed=seed)
+        board, hw, clock = main.boot(cfg, clock=r.clock, config=config,
+                                     watchdog_ms=watchdog_ms, cal_path=cal_path,
+                                     log=log or (lambda *a: None))
+    except Exception:
+        restore()
+        raise
+    res.cfg = cfg
+    res.rig = r
+    res.board = board
+    res.hw = hw
+    res.loop = main.Loop(board, hw, clock)
+    res.stats = res.loop.stats
+    return res
+
+
+def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
+         watchdog_ms=1000, start=None):
+    """Boot and play one game to its end; returns the Result of boot() with players,
+    stats and virtual_ms added."""
+    res = boot(seed, build, cal_path, log, watchdog_ms, start)
+    try:
+        res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
+                                             res.cfg.PIN_BTN_ROLL, seed)
+        res.loop.run(max_ticks, lambda b: b.controller.state in ("game_over", "moksha"))
+        res.loop.run(50)   # 100 ms more: the final scene is shown, the players see the end
+    finally:
+        res.restore()
+    res.virtual_ms = res.rig.clock.now
+    return res
+
+
+def summary(res):
+    over = [e for e in res.events if e.get("ev") == "game_over"]
+    turns = [e for e in res.events if e.get("ev") == "turn"]
+    lines = [
+        "game over: %s" % (over[0] if over else "NO"),
+        "turns: %d (players played %d, %d sub-moves)" % (
+            len(turns), res.players.turns, res.players.sub_moves),
+        "loop: %d ticks, %d LED writes, %d events, %d presses, %d overruns" % (
+            res.stats.ticks, res.stats.led_writes, res.stats.events, res.stats.presses,
+            res.stats.overruns),
+        "virtual time: %.1f s, strip frames: %d" % (res.virtual_ms / 1000.0,
+                                                    len(res.rig.strip.frames)),
+        "final position: %s" % res.board.controller.game.pos.format(),
+    ]
+    return lines
+
+
+def _main(argv):
+    seed = int(argv[1]) if len(argv) > 1 else 1
+    build = argv[2] if len(argv) > 2 else "digital"
+    res = play(seed, build, log=print)
+    for line in summary(res):
+        print(line)
+    ok = any(e.get("ev") == "game_over" for e in res.events)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv))
