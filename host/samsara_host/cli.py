@@ -12,6 +12,7 @@ import sys
 COMMANDS = [
     ("rules", "samsara_host.rules_cmd", "legal turns of a position, self-play games"),
     ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
+    ("trace", "samsara_host.trace_cmd", "replay or record sensor traces"),
     ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),
     ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
     ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),

@@ -1,14 +1,148 @@
-"""`samsara demo`: the main job.  Until the simulated board lands this plays one seeded
-self-play game on the rules engine."""
+"""`samsara demo`: the main job (issue 3 §6, docs/simulator.md).
+
+Two simulated players play a complete game on the simulated board: every marble they
+move becomes raw sensor changes (with the reed chatter, rocking, slides, knocks and
+wrong holes of the chosen noise level) that go through the firmware's debounce,
+controller, LED scene and power limiter, and its event stream, exactly as on the Pico.
+
+On a terminal the game is shown live (rich): the board with its lit holes in their
+colours, the dice display, scores, state and events.  The game is played twice: first
+at full speed, only to learn how long it lasts in board time, then live at the pace
+that fits `--duration` seconds (never slower than real time).  With --fast, or when
+the output is not a terminal, it prints one line per turn instead.  At the end it
+prints the game record and writes an SVG picture of the final position (and the
+game's trace, which `samsara trace replay` replays), and prints their paths.
+"""
+import os
+import sys
+import time
+
+DEFAULT_SEED = 7
+OUT_DIR = os.path.join("build", "demo")
 
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="game seed (default %d)" % DEFAULT_SEED)
+    p.add_argument("--noise", type=int, default=1, choices=range(4), metavar="LEVEL",
+                   help="physical roughness 0..3 (default 1)")
+    p.add_argument("--players", nargs=2, default=["greedy", "greedy"],
+                   choices=["greedy", "random"], metavar=("A", "B"),
+                   help="strategies of A and B (default greedy greedy)")
+    p.add_argument("--fast", action="store_true",
+                   help="no live view: play at full speed, one line per turn")
+    p.add_argument("--duration", type=float, default=40.0, metavar="S",
+                   help="seconds the live game should take (default 40)")
+    p.add_argument("--speed", type=float, default=None, metavar="X",
+                   help="board milliseconds per real millisecond (overrides --duration)")
+    p.add_argument("--out", default=OUT_DIR, metavar="DIR",
+                   help="where the SVG and the trace go (default %s)" % OUT_DIR)
     p.set_defaults(func=run)
 
 
+def _table(args):
+    from samsara_host.sim.table import Table
+    return Table(seed=args.seed, noise=args.noise, players=tuple(args.players))
+
+
 def run(args):
-    from samsara_host.rules_cmd import cmd_play
-    args.opponent_goal = "owner_scores"
-    return cmd_play(args)
+    from rich.console import Console
+    from samsara_host.sim.table import SimError
+    console = Console()
+    live = console.is_terminal and not args.fast
+    t0 = time.time()
+    try:
+        if live:
+            table = _run_live(args, console)
+        else:
+            table = _run_fast(args, console)
+    except SimError as e:
+        console.print("[bold red]the simulated game got stuck:[/] %s" % e)
+        return 1
+    _finish(args, table, console, time.time() - t0)
+    return 0
+
+
+def _run_fast(args, console):
+    table = _table(args)
+    seen = 0
+    start = table.start.mover
+    console.print("Samsara demo: seed %d, noise %d, A (%s) vs B (%s), simulated board"
+                  % (args.seed, args.noise, args.players[0], args.players[1]))
+    n = 0
+    while table.step_until(table._wake):
+        ev = table.driver.events
+        while seen < len(ev):
+            t, e = ev[seen]
+            seen += 1
+            if e["ev"] == "turn":
+                console.print("%7.1f s  %3d. %s  %s" % (t / 1000.0, n + 1, "AB"[(start + n) % 2],
+                                                       e["turn"]), highlight=False)
+                n += 1
+    return table
+
+
+def _run_live(args, console):
+    from rich.live import Live
+    from samsara_host.live import render
+    if args.speed:
+        speed = args.speed
+    else:
+        probe = _table(args).run()
+        speed = max(1.0, probe.now / (1000.0 * max(1.0, args.duration)))
+    table = _table(args)
+    title = "Samsara demo: seed %d, noise %d, A (%s) vs B (%s)" % (
+        args.seed, args.noise, args.players[0], args.players[1])
+    frame_s = 1.0 / 20
+    with Live(render(table, title, speed=speed), console=console, refresh_per_second=20,
+              transient=False) as lv:
+        w0 = time.monotonic()
+        going = True
+        while going:
+            going = table.step_until((time.monotonic() - w0) * 1000.0 * speed)
+            lv.update(render(table, title, speed=speed))
+            time.sleep(frame_s)
+        time.sleep(1.0)
+    return table
+
+
+def _finish(args, table, console, wall_s):
+    from samsara_host import svg
+    from samsara_host.trace import save, scene_rgb
+    from samsara_host.live import describe_event
+    c = table.controller
+    turns = table.turns()
+    start = table.start.mover
+    console.print()
+    console.print("[bold]Game record[/] (seed %d, noise %d, A %s, B %s)"
+                  % (args.seed, args.noise, args.players[0], args.players[1]))
+    for i, t in enumerate(turns):
+        console.print("  %3d. %s  %s" % (i + 1, "AB"[(start + i) % 2], t), highlight=False)
+    result = [e for _t, e in table.driver.events if e["ev"] == "game_over"]
+    res_line = describe_event(result[0]) if result else "the game did not finish"
+    pos = c.position().format()
+    console.print("  %s" % res_line, highlight=False)
+    console.print("  final position: %s" % pos, highlight=False)
+    rejects = sum(1 for _t, e in table.driver.events if e["ev"] == "reject")
+    repairs = sum(1 for _t, e in table.driver.events if e["ev"] == "repair")
+    st = table.stats
+    console.print("  board: %d raw changes in %.1f s of board time, %d ticks run"
+                  % (sum(1 for x in table.record if "pos" in x), table.now / 1000.0,
+                     table.driver.ticks), highlight=False)
+    console.print("         %d rejections, %d repairs" % (rejects, repairs), highlight=False)
+    console.print("  hands: %d slides, %d wrong holes, %d put back, %d knocks (%d bumped),"
+                  % (st.slides, st.wrong, st.back, st.knocks, st.bumps), highlight=False)
+    console.print("         %d double lifts, %d rocking marbles" % (st.double, st.rocks),
+                  highlight=False)
+    os.makedirs(args.out, exist_ok=True)
+    base = os.path.join(args.out, "demo-seed%d" % args.seed)
+    notes = [res_line, "final position: " + pos,
+             "%d turns; record and trace: %s.jsonl" % (len(turns), os.path.basename(base))]
+    path = svg.write(base + ".svg", c.position(), scene_rgb(table.board.limited_scene()),
+                     title="Samsara demo, seed %d: A (%s) vs B (%s)" % (
+                         args.seed, args.players[0], args.players[1]), notes=notes)
+    save(base + ".jsonl", table.trace())
+    console.print("  picture of the final position: [bold]%s[/]" % path, highlight=False)
+    console.print("  trace of the game: %s.jsonl" % base, highlight=False)
+    console.print("    (replay it: samsara trace replay %s.jsonl)" % base, highlight=False)
+    console.print("  demo took %.1f s" % wall_s, style="dim", highlight=False)

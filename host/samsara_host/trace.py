@@ -258,16 +258,16 @@ def scene_dict(scene):
 
 
 def scene_rgb(scene):
-    """{name: '#rrggbb'} of the lit LEDs of a scene, brightened so that the brightest
-    channel is full (for pictures: the LEDs run dim on the board)."""
+    """{name: '#rrggbb'} of the lit LEDs of a scene, brightened for pictures by the
+    same gain as the terminal view (samsara_host.live.GAIN)."""
     from samsara.scene import N_LEDS
     from samsara_host.layout import led_name
+    from samsara_host.live import led_rgb
     out = {}
     for i in range(N_LEDS):
-        r, g, b = scene[3 * i], scene[3 * i + 1], scene[3 * i + 2]
-        m = max(r, g, b)
-        if m:
-            out[led_name(i)] = "#%02x%02x%02x" % (r * 255 // m, g * 255 // m, b * 255 // m)
+        rgb = led_rgb(scene, i)
+        if rgb is not None:
+            out[led_name(i)] = "#%02x%02x%02x" % rgb
     return out
 
 
