@@ -1,12 +1,13 @@
 """Run firmware/main.py for a complete simulated game on the fake hardware.
 
-    MICROPYPATH=firmware:tests/fakes micropython tests/fakes/simgame.py [SEED] [digital|analog]
+    MICROPYPATH=firmware:tests/fakes micropython tests/fakes/simgame.py [SEED] [digital|analog] [link]
 
 builds the fake board (rig.Rig: chip models on board_config's pins), puts the twelve
 marbles and both scoring pieces in their start holes, boots main.py on the bench's
 virtual clock (LED sweep, sensor check, watchdog) and runs its loop while two
 scripted players (player.ScriptedPlayers) roll and move marbles until the game is
-over.  The analog build is calibrated first with the guided calibrator, 14 pieces at a
+over ("link": with main.py's game log and USB link seams live, the link's event
+lines on stdout).  The analog build is calibrated first with the guided calibrator, 14 pieces at a
 time, and main.py loads that calibration file at boot.  Prints a summary; exit code 1
 when the game did not finish cleanly.  play() is what the tests call.
 """
@@ -68,12 +69,21 @@ def tmp_path(name):
         return "build/" + name
 
 
-def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None):
+def _no_usb(now_ms, board, hw):
+    return None
+
+
+def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None,
+         link=False, frame=None):
     """Build the rig and boot main.py on it (no players yet).  Returns a Result with
-    rig, board, hw, loop (main.Loop) and events (filled by main.handle_event while
-    the result's loop runs: restore with res.restore()).  start: a position string
-    to begin from instead of the start position (it goes in through
-    main.resume_from_log, the game log's seam)."""
+    rig, board, hw, loop (main.Loop) and events (every board event, collected through
+    main.handle_event; res.restore() puts main's seams back).
+
+    start: a position string to begin from instead of the start position (it goes in
+    through main.resume_from_log, the game log's seam).
+    link: keep main.py's game log and USB link seams (the log in a scratch folder,
+    the link on stdin/stdout); False replaces them by a collector, so only the
+    drivers, main.py and the board core run."""
     if cal_path is None:
         cal_path = tmp_path("hallcal_sim.txt")
     cfg = rig.variant(board_config, SENSOR_BUILD=build)
@@ -81,23 +91,34 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     if build == "analog":
         calibrate(r, cfg, cal_path, log)
     pos = Position.parse(start) if start else Position()
-    r.world.set_frame(from_position(pos))
+    r.world.set_frame(frame if frame is not None else from_position(pos))
     res = Result()
     res.events = []
-    res.saved = (main.handle_event, main.resume_from_log)
+    res.saved = (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR)
+    forward = main.handle_event if link else None
 
     def collect(ev, now):
         res.events.append(ev)
+        if forward is not None:
+            forward(ev, now)
 
     def resume(board, now_ms, frame):
         board.new_game(pos, now_ms=now_ms, frame=frame)
         return pos.format()
 
+    def no_log(board, now_ms, frame):
+        return None
+
     def restore():
-        main.handle_event, main.resume_from_log = res.saved
+        main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR = res.saved
 
     res.restore = restore
     main.handle_event = collect
+    if link:
+        main.LOG_DIR = tmp_path("logs")
+    else:
+        main.usb_service = _no_usb
+        main.resume_from_log = no_log
     if start:
         main.resume_from_log = resume
     try:
@@ -118,10 +139,10 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
 
 
 def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
-         watchdog_ms=1000, start=None):
-    """Boot and play one game to its end; returns the Result of boot() with players,
-    stats and virtual_ms added."""
-    res = boot(seed, build, cal_path, log, watchdog_ms, start)
+         watchdog_ms=1000, start=None, link=False):
+    """Boot and play one game to its end; returns the Result of boot() with players
+    and virtual_ms added."""
+    res = boot(seed, build, cal_path, log, watchdog_ms, start, link)
     try:
         res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
                                              res.cfg.PIN_BTN_ROLL, seed)
@@ -153,7 +174,8 @@ def summary(res):
 def _main(argv):
     seed = int(argv[1]) if len(argv) > 1 else 1
     build = argv[2] if len(argv) > 2 else "digital"
-    res = play(seed, build, log=print)
+    link = "link" in argv[3:]
+    res = play(seed, build, log=print, link=link)
     for line in summary(res):
         print(line)
     ok = any(e.get("ev") == "game_over" for e in res.events)

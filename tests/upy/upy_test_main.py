@@ -1,0 +1,121 @@
+"""firmware/main.py on the fake hardware (tests/fakes): complete simulated games with
+both sensor builds, an idle loop iteration under heap_lock, boot with a misplaced
+marble, safe mode, the watchdog.
+
+Runs under the MicroPython Unix port (make test-upy) and under CPython
+(tests/test_main_sim.py).
+"""
+
+import bench
+import main
+import simgame
+from samsara.frame import from_position
+from samsara.position import Position
+
+# A late position: A needs two goals, marbles close to both goals.
+LATE = "oooooo................../..................oooooo 4-5 A"
+
+
+def _check_game(res):
+    evs = res.events
+    over = [e for e in evs if e["ev"] == "game_over"]
+    assert len(over) == 1, over
+    turns = [e for e in evs if e["ev"] == "turn"]
+    assert len(turns) == res.players.turns, (len(turns), res.players.turns)
+    assert not [e for e in evs if e["ev"] == "repair"], "the board asked for a repair"
+    c = res.board.controller
+    assert c.state in ("game_over", "moksha")
+    # the marbles on the (fake) board are where the board core thinks they are
+    assert res.rig.world.frame == from_position(c.game.pos)
+    # the last frame on the LED chain is the board's limited scene, mapped
+    scene = res.board.limited_scene()
+    chain = res.cfg.LED_CHAIN_OF
+    for i in range(80):
+        want = (scene[3 * i], scene[3 * i + 1], scene[3 * i + 2])
+        assert res.rig.chain_rgb(chain[i]) == want, (i, want)
+    assert res.stats.led_writes == len(res.rig.strip.frames) - 81   # 80 sweep + clear
+    # the watchdog was fed every iteration (the fake WDT raises when it is not)
+    assert res.hw.watchdog._wdt.feeds == res.stats.ticks
+
+
+def test_complete_game_digital_build():
+    res = simgame.play(seed=1)
+    _check_game(res)
+    assert res.players.turns >= 10 and res.players.sub_moves >= 20
+
+
+def test_complete_game_analog_build_from_a_late_position():
+    res = simgame.play(seed=2, build="analog", start=LATE)
+    _check_game(res)
+    assert res.hw.cal_status == "loaded"
+
+
+def test_idle_iteration_allocates_nothing():
+    res = simgame.boot(seed=3)
+    try:
+        loop = res.loop
+        clock = res.rig.clock
+        for _ in range(100):          # settle
+            clock.now += 2
+            loop.once(clock.ticks_ms())
+        try:
+            import micropython
+        except ImportError:
+            return                     # CPython: nothing to prove
+        ticks = loop.stats.ticks
+        micropython.heap_lock()
+        try:
+            for _ in range(200):
+                clock.now += 2
+                loop.once(clock.ticks_ms())
+        finally:
+            micropython.heap_unlock()
+        assert loop.stats.ticks == ticks + 200
+    finally:
+        res.restore()
+
+
+def test_boot_with_a_missing_marble_shows_the_repair_scene():
+    logged = []
+    res = simgame.boot(seed=4, log=logged.append)
+    res.restore()
+    assert res.board.controller.state == "waiting"
+    assert "sensor check: ok" in logged
+    # again with R1 empty and a marble on R20
+    fr = from_position(Position())
+    fr[0] &= 0xFE
+    fr[2] |= 0x08
+    logged = []
+    res = simgame.boot(seed=4, log=logged.append, frame=fr)
+    try:
+        board = res.board
+        assert board.controller.state == "repair", board.controller.state
+        assert logged[-1].startswith("sensor check: 1 missing, 1 extra"), logged
+        res.loop.run(5)
+        chain = res.cfg.LED_CHAIN_OF
+        r1 = res.rig.chain_rgb(chain[0])
+        r20 = res.rig.chain_rgb(chain[19])
+        assert r1 != (0, 0, 0) and r20 != (0, 0, 0) and r1 != r20, (r1, r20)
+        assert [e for e in res.events if e["ev"] == "repair"]
+    finally:
+        res.restore()
+
+
+def test_safe_mode_when_bootsel_is_held():
+    bench.reset()
+    bench.bootsel[0] = 1
+    assert main.main() is None
+    bench.bootsel[0] = 0
+
+
+def test_watchdog_resets_a_stalled_loop():
+    res = simgame.boot(seed=5, watchdog_ms=500)
+    try:
+        res.loop.run(10)
+        try:
+            res.rig.clock.sleep_ms(600)
+        except bench.WatchdogReset:
+            return
+        raise AssertionError("the watchdog did not fire")
+    finally:
+        res.restore()
