@@ -129,17 +129,22 @@ def reset():
 
 
 class Lcg:
-    """Deterministic pseudo-random numbers, the same on every VM (31-bit LCG)."""
+    """Deterministic pseudo-random numbers, the same on every VM.  Every intermediate
+    value stays below 2**30, so drawing allocates nothing even on a 32-bit VM (the
+    chip models draw noise inside the drivers' allocation-free scans): two 16-bit
+    generators (ZX81's x*75+74 mod 65537 and x*171 mod 30269, Wichmann-Hill) combined."""
 
     def __init__(self, seed=1):
-        self.x = seed & 0x7FFFFFFF
+        self.x = seed % 65537 or 1
+        self.y = (seed // 65537 + seed * 7) % 30269 or 1
 
     def next(self):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return self.x
+        self.x = (self.x * 75 + 74) % 65537
+        self.y = (self.y * 171) % 30269
+        return (self.x ^ (self.y << 1)) & 0xFFFF
 
     def below(self, n):
-        return (self.next() >> 8) % n
+        return self.next() % n
 
     def noise(self, amp):
         """Roughly bell-shaped integer noise in -amp..amp (sum of two uniforms)."""
