@@ -144,13 +144,16 @@ class Controller:
         `starter` to move) or a match of two games (match=True; starter begins the
         first).  The board is expected in the game's position; state 'waiting'."""
         self.now = now_ms
+        if position is not None and not isinstance(position, Position):
+            position = Position.parse(position)
         if match:
             self.match = Match(first=starter, og=self.og)
+            if position is not None:
+                # a match resumed or set up from a position (tests, tournaments)
+                self.match.games[0] = Game(position, og=self.og, match=True, starter=starter)
             self.game = self.match.current()
         else:
             self.match = None
-            if position is not None and not isinstance(position, Position):
-                position = Position.parse(position)
             self.game = Game(position, og=self.og, match=False,
                              starter=None if position is not None else starter)
         self._start_game()
