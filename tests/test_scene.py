@@ -1,0 +1,66 @@
+"""Scenes: logical LED layout, colours of marks, dice pips and turn LEDs (docs/leds.md)."""
+
+from boardscript import Script, mark_colour
+from samsara import scene as sc
+
+
+def led(scene, i):
+    return tuple(scene[3 * i:3 * i + 3])
+
+
+def test_pip_patterns_have_the_die_value_in_lit_pips():
+    for v in range(1, 7):
+        assert bin(sc.PIPS[v]).count("1") == v
+    assert sc.PIPS[1] == 1 << 3          # the centre pip
+
+
+def test_every_die_value_has_its_own_target_colour_distinct_from_the_guides():
+    cols = [mark_colour(d) for d in range(1, 7)]
+    assert len(set(cols)) == 6
+    guides = {mark_colour(m) for m in (sc.ORIGIN, sc.WRONG, sc.MISSING, sc.EXTRA,
+                                       sc.SCORE, sc.NOMOVE, sc.GOAL)}
+    assert not guides & set(cols)
+    assert mark_colour(sc.MISSING) != mark_colour(sc.EXTRA)
+
+
+def test_scene_of_a_lift_in_the_board():
+    b = Script()
+    b.roll(6, 1)
+    b.lift("R1")
+    s = b.board.scene
+    assert led(s, 6) == mark_colour(6)                 # R7 is R1 + 6
+    assert led(s, 1) == (0, 0, 0)                      # R2 is occupied: R1+1 -> S14
+    assert led(s, 24 + 13) == mark_colour(1)           # S14
+    assert led(s, 0) == mark_colour(sc.ORIGIN)
+    # dice: die 1 shows six pips in the die-6 colour, die 2 the centre pip in die-1
+    for k in range(7):
+        want6 = mark_colour(6) if (sc.PIPS[6] >> k) & 1 else (0, 0, 0)
+        assert led(s, sc.DIE1_LED + k) == want6
+    assert led(s, sc.DIE2_LED + 3) == mark_colour(1)
+    assert led(s, sc.TURN_A_LED) == sc.TURN_COLOUR and led(s, sc.TURN_B_LED) == (0, 0, 0)
+
+
+def test_scene_version_changes_only_with_the_scene():
+    b = Script()
+    v = b.board.scene_version
+    b.wait(100)
+    assert b.board.scene_version == v
+    b.roll(5, 3)
+    assert b.board.scene_version > v
+
+
+def test_whole_scene_is_within_the_default_budget_in_a_busy_state():
+    from samsara.power import estimate_ma
+    b = Script()
+    b.roll(5, 3)
+    b.raw_set("R5", False)
+    b.raw_set("R6", False)
+    b.wait(20)
+    assert estimate_ma(b.board.scene) <= b.cfg.budget_ma
+    assert b.board.limited_scene() == b.board.scene
+
+
+def test_colour_names():
+    assert sc.colour_name(*mark_colour(sc.WRONG)) == "red"
+    assert sc.colour_name(*mark_colour(3)) == "die3"
+    assert sc.colour_name(1, 2, 3) == "010203"
