@@ -12,8 +12,22 @@ import sys
 try:
     import os
     _names = os.listdir(__file__.rsplit("/", 1)[0] if "/" in __file__ else ".")
-except Exception:  # the WebAssembly port passes the module list explicitly
+except Exception:  # no os.listdir: pass the module names as arguments
     _names = []
+
+try:
+    from micropython import heap_lock as _lock, heap_unlock as _unlock
+except ImportError:  # CPython
+    _lock = None
+
+
+def _unlock_heap():
+    # A test that stopped under micropython.heap_lock() may leave the heap locked,
+    # which would fail the report (it allocates) and the tests after it.
+    if _lock is not None:
+        _lock()
+        while _unlock():  # returns the remaining lock depth
+            pass
 
 
 def _modules(argv):
@@ -34,8 +48,10 @@ def run(mod_names):
         for t in tests:
             try:
                 getattr(mod, t)()
+                _unlock_heap()
                 passed += 1
             except Exception as e:  # report and go on
+                _unlock_heap()
                 failed += 1
                 print("FAIL %s.%s: %s %s" % (name, t, type(e).__name__, e))
                 if hasattr(sys, "print_exception"):
