@@ -25,7 +25,7 @@ venv: $(STAMP)
 demo: $(STAMP)
 	@$(BIN)/samsara demo
 
-test: $(STAMP) test-mpy typecheck test-upy test-py
+test: $(STAMP) test-mpy typecheck test-upy test-wasm test-py
 
 # Every firmware file compiles for the Pico's Cortex-M0+.
 test-mpy: $(STAMP)
@@ -34,6 +34,17 @@ test-mpy: $(STAMP)
 # The MicroPython-compatible tests under the real MicroPython VM (Unix port).
 test-upy: $(STAMP)
 	@MICROPYPATH=firmware:tests/upy:tests/fakes $(UPY) tests/upy/run.py
+
+# The same tests on a 32-bit MicroPython (WebAssembly port, Node): the Unix port is
+# 64-bit and keeps ints up to 2^62 off the heap, the Pico only up to 2^30, so the
+# heap_lock proofs must also hold here.  npm ci runs only when the lock file is newer.
+UPY32 := tools/upy32
+$(UPY32)/node_modules/.package-lock.json: $(UPY32)/package.json $(UPY32)/package-lock.json
+	@npm ci --silent --no-audit --no-fund --prefix $(UPY32)
+	@touch $@
+
+test-wasm: $(UPY32)/node_modules/.package-lock.json
+	@node $(UPY32)/run.mjs --path firmware --path tests/upy --path tests/fakes tests/upy/run.py
 
 # All of firmware/ type-checks against the MicroPython rp2 (Pico) stubs.  The stubs go
 # into their own folder; an empty fake venv keeps CPython's standard library out.
