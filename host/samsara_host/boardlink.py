@@ -157,6 +157,15 @@ class Disconnected(LinkError):
     """The port went away while talking (board unplugged, virtual board stopped)."""
 
 
+try:
+    import termios
+    # pyserial's flush() calls tcdrain, which raises termios.error (not an OSError)
+    # when the device is gone.
+    _GONE = (serial.SerialException, OSError, termios.error)
+except ImportError:  # Windows
+    _GONE = (serial.SerialException, OSError)
+
+
 class NoReply(LinkError):
     """The board did not answer a command in time."""
 
@@ -202,7 +211,7 @@ class BoardClient:
         try:
             n = self.ser.in_waiting
             data = self.ser.read(n if n > 0 else 1)
-        except (serial.SerialException, OSError) as e:
+        except _GONE as e:
             raise Disconnected("the board went away: %s" % e)
         return data
 
@@ -242,7 +251,7 @@ class BoardClient:
         try:
             self.ser.write(line)
             self.ser.flush()
-        except (serial.SerialException, OSError) as e:
+        except _GONE as e:
             raise Disconnected("the board went away: %s" % e)
         return req_id
 

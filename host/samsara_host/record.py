@@ -34,6 +34,7 @@ number) for anything that is not a legal game: a garbage file never gets as far 
 picture.
 """
 import json
+import os
 import re
 
 from samsara import rules
@@ -347,7 +348,9 @@ def from_log(data, board=None, allow_torn=False):
 
 def load(path, board=None):
     """A GameRecord from a file: a pulled log (binary), the JSON form or the text
-    form, told apart by content.  Raises RecordError (also for a missing file)."""
+    form, told apart by content.  A pulled log named <board>/game-NNNN.log (as
+    `logs pull` stores it) gets its folder's name as the board id unless `board` is
+    given.  Raises RecordError (also for a missing file)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -357,6 +360,9 @@ def load(path, board=None):
         raise RecordError("%s is empty" % path)
     from samsara import gamelog
     if data[0] == gamelog.SYNC:
+        if board is None and re.fullmatch(r"game-\d+\.log(\.part)?", os.path.basename(path)):
+            # `logs pull` stores logs as <board>/game-NNNN.log (logpull.local_name).
+            board = os.path.basename(os.path.dirname(os.path.abspath(path))) or None
         return from_log(data, board, allow_torn=path.endswith(".part"))
     try:
         text = data.decode("utf-8")

@@ -1,0 +1,142 @@
+"""End to end, no hardware: a simulated game played on the virtual board (the firmware
+under the `micropython` command behind a pseudo-terminal), its log pulled with the host
+tool, exported and compared with the game; the cable pulled out mid-pull and plugged in
+again; monitor, doctor, ports and deploy against the same virtual board."""
+import json
+import os
+import threading
+
+import pytest
+
+from samsara_host import boardlink, cli, logpull, record
+from samsara_host.virtual_board import VirtualBoard, find_micropython
+
+try:
+    find_micropython()
+    HAVE_UPY = True
+except FileNotFoundError:
+    HAVE_UPY = False
+
+pytestmark = pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+
+SEED = 3
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """(VirtualBoard, board game number, mirror Game) after one seeded game."""
+    from vbplayer import Player
+    folder = str(tmp_path_factory.mktemp("vboard"))
+    vb = VirtualBoard(folder=folder, settle=(5, 10), dice="host")
+    vb.start()
+    try:
+        vb.wait_ready(30)
+        state = boardlink.State(vb.port)
+        state.hello()
+        gid, game = Player(vb, state.client, seed=SEED).play()
+        state.close()
+    except BaseException:
+        print(vb.output_tail())
+        vb.stop()
+        raise
+    assert game.over()
+    yield vb, gid, game
+    vb.stop()
+
+
+def test_pulled_log_is_the_game(played, tmp_path, capsys):
+    vb, gid, game = played
+    dest = str(tmp_path / "logs")
+    assert cli.main(["logs", "pull", str(gid), "--port", vb.port, "--dest", dest]) == 0
+    assert "acknowledged" in capsys.readouterr().out
+    path = os.path.join(dest, "virtual-1", "game-%04d.log" % gid)
+    rec = record.load(path)
+    assert rec.turns == game.record
+    assert rec.final == game.pos and rec.result == game.result
+    assert rec.tags["Board"] == "virtual-1" and rec.tags["Game"] == str(gid)
+
+    # The board agrees: same record, and the log is marked pulled.
+    state = boardlink.State(vb.port)
+    try:
+        pos = state.client.request("position")
+        # The reply carries the last turns that fit in one line, and their count.
+        assert pos["record"] and pos["record"] == game.record[-len(pos["record"]):]
+        assert pos["turns"] == len(game.record)
+        assert pos["position"] == game.pos.format()
+        logs = {e["game"]: e for e in state.client.request("logs")["logs"]}
+    finally:
+        state.close()
+    assert logs[gid]["state"] == "pulled"
+
+    # Exports: text and JSON read back to the same game; pictures of the last turns.
+    assert cli.main(["logs", "export", path]) == 0
+    text = capsys.readouterr().out
+    assert record.GameRecord.parse_text(text).turns == game.record
+    assert '[Result "%s"]' % "AB"[game.result[0]] in text
+    js = str(tmp_path / "g.json")
+    assert cli.main(["logs", "export", path, "--format", "json", "--out", js]) == 0
+    data = json.load(open(js))
+    assert [t["turn"] for t in data["turns"]] == game.record
+    assert data["final"] == game.pos.format()
+    strip = str(tmp_path / "end.svg")
+    n = len(game.record)
+    assert cli.main(["logs", "export", path, "--format", "svg", "--strip", "--turns",
+                     "%d-%d" % (n - 2, n), "--out", strip]) == 0
+    assert game.record[-1] in open(strip).read()
+
+
+def test_cable_pulled_mid_transfer_then_plugged_in(played, tmp_path):
+    vb, gid, game = played
+    dest = str(tmp_path / "g.log")
+    state = boardlink.State(vb.port)
+    cut = []
+
+    def progress(done, size):
+        if not cut and done >= 3 * 192:
+            cut.append(done)
+            vb.unplug()  # the cable goes out under the running pull
+            threading.Timer(0.5, vb.plug).start()
+
+    gone = []
+    out = logpull.pull_with_reconnect(state, gid, dest, progress=progress, wait=10,
+                                      on_disconnect=lambda e, have: gone.append(have),
+                                      ack=False)
+    state.close()
+    assert cut and gone and out["reconnects"] >= 1
+    assert out["resumed_at"] > 0  # it went on from the part file, not from byte 0
+    rec = record.load(dest)
+    assert rec.turns == game.record and rec.final == game.pos
+
+
+def test_monitor_doctor_ports_see_the_virtual_board(played, capsys):
+    vb, gid, game = played
+    assert cli.main(["monitor", "--port", vb.port, "--plain", "--seconds", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "Samsara board virtual-1" in out and "game_over" in out
+    assert cli.main(["doctor", "--port", vb.port]) == 0
+    assert "All good" in capsys.readouterr().out
+    assert cli.main(["ports", "--port", vb.port]) == 0
+    assert "Samsara board virtual-1" in capsys.readouterr().out
+
+
+def test_deploy_to_the_virtual_board_then_its_loop_answers_again(played, tmp_path, capsys):
+    vb, gid, game = played
+    bundle = tmp_path / "bundle"
+    (bundle / "extra").mkdir(parents=True)
+    (bundle / "extra" / "note.txt").write_text("deployed by the e2e test\n" * 20)
+    assert cli.main(["deploy", "--port", vb.port, "--bundle", str(bundle)]) == 0
+    out = capsys.readouterr().out
+    assert "1 written and verified" in out and "board reset" in out
+    assert open(os.path.join(vb.folder, "extra", "note.txt")).read().startswith("deployed")
+    state = boardlink.State(vb.port)
+    try:
+        import time
+        deadline = time.monotonic() + 15
+        while True:  # the restarted loop boots again: hello answers once it runs
+            try:
+                assert state.hello(timeout=1.0)["board"] == "virtual-1"
+                break
+            except boardlink.NoReply:
+                assert time.monotonic() < deadline, vb.output_tail()
+    finally:
+        state.close()
