@@ -218,7 +218,7 @@ class Replay:
         return out
 
     def rejected(self):
-        return [{"t_ms": t, "reason": e["reason"]} for t, e in self.events
+        return [{"t_ms": float(t), "reason": e["reason"]} for t, e in self.events
                 if e["ev"] == "reject"]
 
     def game_result(self):
