@@ -13,8 +13,9 @@ import time
 
 from samsara_host import boardlink
 
-REFRESH = ("roll", "sub", "undo", "turn", "goal", "reinsert", "game_end", "end",
-           "game_over", "boot", "resume", "repair", "repair_left", "new_game", "abandoned")
+REFRESH = ("roll", "sub", "undo", "turn", "turn_complete", "goal", "reinsert", "score",
+           "game_start", "game_over", "moksha", "repair", "repair_end", "final_turn",
+           "match_over", "boot", "resume")
 """Events after which the position and status are asked again."""
 
 
@@ -56,7 +57,7 @@ class Model:
         elif name == "sub" and isinstance(ev.get("move"), str):
             self.highlight |= turn_fields("00 " + ev["move"])
             self.lifted = []
-        elif name == "turn" and isinstance(ev.get("turn"), str):
+        elif name in ("turn", "turn_complete") and isinstance(ev.get("turn"), str):
             self.highlight = turn_fields(ev["turn"])
             self.note = "last turn: %s" % ev["turn"]
             self.dice = []
@@ -86,6 +87,17 @@ class Model:
             self.dice = r["dice"]
 
 
+def event_text(ev, width=72):
+    """One short line for an event: its name, then its fields but the time stamp."""
+    parts = [str(ev.get("ev", "?"))]
+    for k, v in ev.items():
+        if k in ("ev", "t"):
+            continue
+        parts.append("%s=%s" % (k, json.dumps(v) if not isinstance(v, str) else v))
+    text = " ".join(parts)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def view(model):
     """The rich renderable of the model."""
     from rich.console import Group
@@ -106,7 +118,7 @@ def view(model):
     for ev in model.last:
         if events:
             events.append("\n")
-        events.append(json.dumps(ev), style="dim" if ev.get("ev") in ("lift", "place")
+        events.append(event_text(ev), style="dim" if ev.get("ev") in ("lift", "place")
                       else "")
     return Panel(Group(head, pic, Text(""), Text("events", style="bold"), events),
                  title=title, subtitle="Ctrl-C quits", expand=False)
