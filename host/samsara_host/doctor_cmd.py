@@ -185,8 +185,15 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
         noise = list(state.client.noise)
     finally:
         state.close()
-    out.append(Finding(WARN, "port %s opens but the firmware does not answer hello" % port
-                       + (" (the board printed: %s)" % noise[-1][:100] if noise else "")))
+    repl = any(n.startswith(">>>") or n.startswith("{'") for n in noise)
+    if repl:
+        seen = " (a MicroPython REPL echoed the command: the firmware's loop is stopped)"
+    elif noise:
+        seen = " (the board printed: %s)" % noise[-1][:100]
+    else:
+        seen = ""
+    out.append(Finding(WARN, "port %s opens but the firmware does not answer hello%s"
+                       % (port, seen)))
     try:
         transport = transport_factory(port)
     except boardlink.LinkError as e:
