@@ -41,6 +41,7 @@ class Board:
         self._limited = bytearray(SCENE_BYTES)
         self._limited_version = -1
         self._drawn = -1
+        self._full = True
         self.events.clear()
         self.new_game()
 
@@ -55,6 +56,7 @@ class Board:
             starter = 1
         c = self.controller
         c.new_game(position, match, starter, now_ms)
+        self._full = True
         if frame is None:
             frame = from_position(c.game.pos)
         self.debounce.reset(now_ms, frame)
@@ -108,5 +110,6 @@ class Board:
         c = self.controller
         if c.version != self._drawn:
             self._drawn = c.version
-            draw(self.scene, c)
+            draw(self.scene, c, self._full)
+            self._full = False
             self.scene_version += 1

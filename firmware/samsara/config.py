@@ -9,10 +9,11 @@ from samsara import rules
 
 DICE_SOURCES = ("electronic", "manual", "host")
 
-# Default LED budget in mA (docs/leds.md "Power budget"): 500 mA of USB minus the Pico
-# (~30 mA), the 64 reed pull-ups (~22 mA) and 80 idle WS2812 (~80 mA) leaves ~368 mA;
-# with a margin of about a third for regulator losses and estimation error: 250 mA.
-DEFAULT_BUDGET_MA = 250
+# Default LED budget in mA: "Default LED budget: 290 mA" of hardware/power.md (500 mA
+# of USB minus the Pico 50, sensors and level shifter 26.1, 80 idle WS2812 80 and a 10 %
+# margin 50, rounded down; docs/leds.md "Power budget").  main.py passes the build's
+# own value from board_config.LED_BUDGET_MA.
+DEFAULT_BUDGET_MA = 290
 
 
 class Config:
@@ -28,11 +29,11 @@ class Config:
                      None: samsara.dice.Lcg(seed)
     seed             seed of the default random source
     opponent_goal    'owner_scores' or 'forbidden' (docs/rules.md §3)
-    budget_ma        LED current budget of the power limiter, mA
+    budget_ma        LED current budget of the power limiter, mA (above idle)
     event_capacity   length of the event queue (oldest dropped when full)
     """
 
-    def __init__(self, scan_ms=2, settle_lift_ms=8, settle_place_ms=150, return_ms=30,
+    def __init__(self, scan_ms=2, settle_lift_ms=6, settle_place_ms=150, return_ms=30,
                  dice="electronic", rng=None, seed=1, opponent_goal="owner_scores",
                  budget_ma=DEFAULT_BUDGET_MA, event_capacity=64):
         if dice not in DICE_SOURCES:

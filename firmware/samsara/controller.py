@@ -93,6 +93,9 @@ class Controller:
         self.expected = bytearray(8)
         self.frame = bytearray(8)
         self.marks = bytearray(64)
+        self.marked = []          # positions with a mark now
+        self.touched = []         # positions whose mark may have changed since drawn
+        self.drawn_sig = None     # dice/turn part of the last scene (samsara.scene.draw)
         self.version = 0
         self.state = WAITING
         self.resume = WAITING
@@ -107,6 +110,7 @@ class Controller:
         self.e2 = 1
         self.reason = ""
         self.wait_settle = False
+        self.clean = False        # the frame is the accepted position minus `lifted`
         self.missing = []
         self.extra = []
         self._new_turn()
@@ -279,22 +283,41 @@ class Controller:
         changed (for the lift/place events).  Updates state, events and marks."""
         self.now = now_ms
         f = self.frame
-        i = 0
-        while i < 8:
-            f[i] = frame[i]
-            i += 1
+        f[:] = frame
+        n = 0
+        lift = -1
         if changed is not None:
-            p = 0
-            while p < 64:
-                if (changed[p >> 3] >> (p & 7)) & 1:
-                    on = (f[p >> 3] >> (p & 7)) & 1
-                    self._emit({"ev": "place" if on else "lift", "t": now_ms,
-                                "pos": position_name(p)})
-                p += 1
-        self._evaluate()
+            i = 0
+            while i < 8:
+                x = changed[i]
+                b = 0
+                while x:
+                    if x & 1:
+                        p = (i << 3) + b
+                        on = (f[i] >> b) & 1
+                        n += 1
+                        if not on:
+                            lift = p
+                        self._emit({"ev": "place" if on else "lift", "t": now_ms,
+                                    "pos": position_name(p)})
+                    x >>= 1
+                    b += 1
+                i += 1
+        if n == 1 and 0 <= lift < 48 and self.clean and len(self.lifted) < MAX_LIFTED \
+                and (self.state == MOVING or self.state == TURN_COMPLETE) \
+                and (self.r if lift < 24 else self.s) >> (lift % 24) & 1:
+            # Fast path (the commonest change, and the one whose targets must light
+            # fast): one more marble of the accepted position in the air.  The full
+            # reading would stop at its first step with the same result.
+            self.lifted.append(lift)
+            self.state = MOVING
+            self.wait_settle = False
+        else:
+            self._evaluate()
         self._show()
 
     def _evaluate(self):
+        self.clean = False
         st = self.state
         if st == GAME_OVER or st == MOKSHA:
             return
@@ -659,6 +682,7 @@ class Controller:
         kind = res[0]
         prev_wrong = self.wrong
         self.wrong = -1
+        self.clean = kind == "match"
         if kind == "ambiguous":
             # Marbles of the accepted position that are off the board: in the air.
             f = self.frame
@@ -912,6 +936,7 @@ class Controller:
             self._game_over()
             return
         self.state = MOVING
+        self.clean = True     # a roll needs the settled board to be the position
 
     def _press_undo(self):
         if self.entry:
@@ -944,45 +969,57 @@ class Controller:
     # ---------------------------------------------------------------- display
 
     def _show(self):
-        """Rebuild the display model (marks, targets) from the state."""
+        """Rebuild the display model (marks, targets) from the state.  The positions
+        whose mark may have changed since the last draw collect in `touched`, so the
+        scene redraws only those (samsara.scene.draw)."""
         marks = self.marks
-        i = 0
-        while i < 64:
-            marks[i] = 0
-            i += 1
+        old = self.marked
+        for p in old:
+            marks[p] = 0
+        new = []
         self.targets = []
         st = self.state
         if st == REPAIR:
             self._repair_marks()
             for n in self.missing:
-                marks[position_index(n)] = sc.MISSING
+                _mark(marks, new, position_index(n), sc.MISSING)
             for n in self.extra:
-                marks[position_index(n)] = sc.EXTRA
+                _mark(marks, new, position_index(n), sc.EXTRA)
         elif st == WAITING:
             for p in self.lifted:
-                marks[p] = sc.NOMOVE
+                _mark(marks, new, p, sc.NOMOVE)
         elif st == GOAL_PENDING:
             if self.piece_new >= 0:
-                marks[self.piece_new] = sc.SCORE
+                _mark(marks, new, self.piece_new, sc.SCORE)
             if self.ins >= 0:
-                marks[self.ins] = sc.REINSERT
+                _mark(marks, new, self.ins, sc.REINSERT)
                 if (self.frame[self.goal >> 3] >> (self.goal & 7)) & 1:
-                    marks[self.goal] = sc.GOAL
+                    _mark(marks, new, self.goal, sc.GOAL)
         elif st == MOVING or st == TURN_COMPLETE:
             for p in self.lifted:
                 tl, back = self._targets_of(p)
                 for t, d in tl:
                     if not marks[t]:
-                        marks[t] = d
+                        _mark(marks, new, t, d)
                         self.targets.append((t, d))
                 if back >= 0:
-                    marks[back] = sc.BACK
-                marks[p] = sc.ORIGIN if (tl or back >= 0) else sc.NOMOVE
+                    _mark(marks, new, back, sc.BACK)
+                _mark(marks, new, p, sc.ORIGIN if (tl or back >= 0) else sc.NOMOVE)
             if self.wrong >= 0:
-                marks[self.wrong] = sc.WRONG
+                _mark(marks, new, self.wrong, sc.WRONG)
         elif st == GAME_OVER:
             if self.winner >= 0:
                 g = self.game.pos
-                marks[(A_TRACK + g.a) if self.winner == 0 else (B_TRACK + g.b)] = sc.WIN
+                _mark(marks, new, (A_TRACK + g.a) if self.winner == 0 else (B_TRACK + g.b),
+                      sc.WIN)
+        self.marked = new
+        if len(self.touched) > 128:      # nobody draws: keep the list bounded
+            self.touched = list(range(64))
+        self.touched.extend(old)
+        self.touched.extend(new)
         self.version += 1
 
+
+def _mark(marks, marked, p, code):
+    marks[p] = code
+    marked.append(p)

@@ -38,7 +38,7 @@ TICKS_PERIOD = const(0x40000000)
 TICKS_MASK = const(0x3FFFFFFF)
 TICKS_HALF = const(0x20000000)
 
-SETTLE_LIFT_MS = const(8)
+SETTLE_LIFT_MS = const(6)
 SETTLE_PLACE_MS = const(150)
 RETURN_MS = const(30)
 
@@ -47,10 +47,11 @@ def ticks_diff(a, b):
     """a - b in ms on the 2**30 ticks period, in -2**29 .. 2**29 - 1 (as
     time.ticks_diff).  a, b: masked times 0 .. 2**30 - 1.  Never builds a big int."""
     d = a - b
+    # TICKS_PERIOD (2**30) itself is a big int on a 32-bit VM: step by halves instead.
     if d >= TICKS_HALF:
-        d -= TICKS_PERIOD
+        d = d - TICKS_HALF - TICKS_HALF
     elif d < -TICKS_HALF:
-        d += TICKS_PERIOD
+        d = d + TICKS_HALF + TICKS_HALF
     return d
 
 

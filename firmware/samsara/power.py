@@ -40,17 +40,11 @@ class PowerLimiter:
     def limit(self, src, dst):
         """dst[i] = src[i] scaled so that sum(dst) <= max_sum (estimate <= budget)."""
         n = len(src)
-        total = 0
-        i = 0
-        while i < n:
-            total += src[i]
-            i += 1
+        total = sum(src)
         cap = self.max_sum
         i = 0
         if total <= cap:
-            while i < n:
-                dst[i] = src[i]
-                i += 1
+            dst[:] = src
         else:
             while i < n:
                 dst[i] = src[i] * cap // total

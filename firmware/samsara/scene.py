@@ -94,23 +94,38 @@ def _die_colour(value, dim):
     return (COLOURS[i], COLOURS[i + 1], COLOURS[i + 2])
 
 
-def draw(scene, ctrl):
+def draw(scene, ctrl, full=True):
     """Render the display model of controller `ctrl` into `scene` (bytearray(240)).
 
     Reads ctrl.marks (bytearray(64) of mark codes), ctrl.state, ctrl.d1/d2 (0: none),
     ctrl.used (bit 0: die 1 played, bit 1: die 2), ctrl.entry (0, or 1/2 while die 1/2
-    is being entered with e1/e2), ctrl.mover, ctrl.winner."""
+    is being entered with e1/e2), ctrl.mover, ctrl.winner.  full=False redraws only
+    the positions listed in ctrl.touched (then emptied) and the dice and turn LEDs."""
     marks = ctrl.marks
     cols = COLOURS
-    p = 0
-    while p < 64:
-        c = marks[p] * 3
-        i = p * 3
-        scene[i] = cols[c]
-        scene[i + 1] = cols[c + 1]
-        scene[i + 2] = cols[c + 2]
-        p += 1
+    if full:
+        p = 0
+        while p < 64:
+            c = marks[p] * 3
+            i = p * 3
+            scene[i] = cols[c]
+            scene[i + 1] = cols[c + 1]
+            scene[i + 2] = cols[c + 2]
+            p += 1
+    else:
+        for p in ctrl.touched:
+            c = marks[p] * 3
+            i = p * 3
+            scene[i] = cols[c]
+            scene[i + 1] = cols[c + 1]
+            scene[i + 2] = cols[c + 2]
+    del ctrl.touched[:]
     state = ctrl.state
+    sig = (state, ctrl.d1, ctrl.d2, ctrl.used, ctrl.entry, ctrl.e1, ctrl.e2, ctrl.mover,
+           ctrl.winner)
+    if not full and sig == ctrl.drawn_sig:
+        return
+    ctrl.drawn_sig = sig
     if state == "moksha":
         r, g, b = MOKSHA_COLOUR
         _die(scene, DIE1_LED, ctrl.d1, r, g, b)
