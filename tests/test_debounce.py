@@ -208,3 +208,58 @@ def test_all_64_positions_are_independent():
 def test_bad_settings_raise():
     with pytest.raises(ValueError):
         Debounce(-1, 150, 30)
+
+
+class Reference:
+    """The rule of docs/debounce.md written plainly, one position at a time."""
+
+    def __init__(self, lift, place, ret, frame, now):
+        self.lift, self.place, self.ret = lift, place, ret
+        self.raw = [(frame[p >> 3] >> (p & 7)) & 1 for p in range(64)]
+        self.out = list(self.raw)
+        self.t_raw = [now] * 64
+        self.t_lift = [None] * 64
+
+    def step(self, now, frame):
+        for p in range(64):
+            v = (frame[p >> 3] >> (p & 7)) & 1
+            if v != self.raw[p]:
+                self.raw[p] = v
+                self.t_raw[p] = now
+            if v != self.out[p]:
+                need = self.lift
+                if v:
+                    need = self.place
+                    if self.t_lift[p] is not None and self.t_raw[p] - self.t_lift[p] <= self.ret:
+                        need = self.lift
+                if now - self.t_raw[p] >= need:
+                    self.out[p] = v
+                    self.t_lift[p] = None if v else now
+
+
+def test_matches_the_plain_reference_on_random_input():
+    rnd = random.Random(9)
+    for trial in range(40):
+        lift, place, ret = rnd.choice([(6, 150, 30), (8, 150, 30), (2, 40, 10), (0, 0, 0)])
+        frame = bytearray(rnd.randrange(256) for _ in range(8))
+        d = Debounce(lift, place, ret)
+        d.reset(0, frame)
+        ref = Reference(lift, place, ret, frame, 0)
+        t = 0
+        for _ in range(600):
+            t += rnd.choice([1, 2, 2, 2, 3, 7, 40])
+            if rnd.random() < 0.3:
+                p = rnd.randrange(64) if rnd.random() < 0.5 else rnd.randrange(4)
+                frame[p >> 3] ^= 1 << (p & 7)
+            n = d.step(t, frame)
+            before = list(ref.out)
+            ref.step(t, frame)
+            got = [(d.settled[p >> 3] >> (p & 7)) & 1 for p in range(64)]
+            assert got == ref.out, (trial, t)
+            assert n == sum(1 for p in range(64) if before[p] != ref.out[p])
+            assert d.busy == sum(1 for p in range(64) if ref.raw[p] != ref.out[p])
+
+
+def test_default_settle_times():
+    d = Debounce()
+    assert (d.settle_lift, d.settle_place, d.return_ms) == (6, 150, 30)

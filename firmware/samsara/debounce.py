@@ -77,6 +77,8 @@ class Debounce:
         self.recent = bytearray(8)    # bit set: t_lift is valid for a quick return
         self.busy = 0
         self.now = 0
+        self.due = 0
+        self.n_last = 0
 
     def reset(self, now_ms, frame):
         """Take `frame` as settled and raw at time now_ms (nothing pending)."""
@@ -95,6 +97,8 @@ class Debounce:
             i += 1
         self.busy = 0
         self.now = now
+        self.due = now
+        self.n_last = 0
 
     def step(self, now_ms, raw):
         """Feed the raw frame scanned at now_ms (int ms).  Returns the number of
@@ -103,6 +107,16 @@ class Debounce:
         now = now_ms & TICKS_MASK
         self.now = now
         old_raw = self.raw
+        # Fast path of the steady state: the raw frame as last time (compared in C)
+        # and nothing pending, or nothing that can settle before self.due.
+        if raw == old_raw and (not self.busy or ticks_diff(now, self.due) < 0):
+            if self.n_last:
+                self.n_last = 0
+                i = 0
+                while i < 8:
+                    self.changed[i] = 0
+                    i += 1
+            return 0
         st = self.settled
         chg = self.changed
         t_raw = self.t_raw
@@ -113,6 +127,7 @@ class Debounce:
         ret = self.return_ms
         n = 0
         busy = 0
+        wait = TICKS_HALF
         i = 0
         while i < 8:
             rv = raw[i]
@@ -139,7 +154,8 @@ class Debounce:
                                 need = lift
                         else:
                             need = lift
-                        if ticks_diff(now, t_raw[p]) >= need:
+                        dt = ticks_diff(now, t_raw[p])
+                        if dt >= need:
                             ch |= 1 << b
                             n += 1
                             if (rv >> b) & 1:
@@ -149,6 +165,8 @@ class Debounce:
                                 recent[i] |= 1 << b
                         else:
                             busy += 1
+                            if need - dt < wait:
+                                wait = need - dt
                     pend >>= 1
                     b += 1
                 if ch:
@@ -156,6 +174,15 @@ class Debounce:
             chg[i] = ch
             i += 1
         self.busy = busy
+        self.n_last = n
+        # earliest time a pending position can commit (if the raw frame stays), as
+        # (now + wait) mod 2**30 without ever building an int above 2**30 - 1
+        if not busy:
+            self.due = now
+        elif now > TICKS_MASK - wait:
+            self.due = now - (TICKS_MASK - wait) - 1
+        else:
+            self.due = now + wait
         return n
 
     def next_due(self):
