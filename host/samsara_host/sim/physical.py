@@ -91,8 +91,10 @@ class Physical:
 
     occ: bytearray(64), 1 where a marble or scoring piece is (or, for actions already
     scheduled, will be) in the hole.  emit(t_ms, p, on) receives every raw change.
-    Each action method takes its start time and returns the time at which the raw
-    signal of that action is final (no more bouncing).
+    Each action method takes its start time and returns the time at which its last
+    change of state *begins* (so the physical durations are measured between the
+    starts of changes, bounce excluded); `quiet` is the time at which every signal
+    scheduled so far has ended (bounces and rocking included).
     """
 
     def __init__(self, emit, rng, noise=None):
@@ -100,6 +102,7 @@ class Physical:
         self.rng = rng
         self.noise = noise if noise is not None else NoiseProfile(0)
         self.occ = bytearray(64)
+        self.quiet = 0.0
 
     def load(self, occupied):
         """Set the hole contents without any signal (the settled start)."""
@@ -108,79 +111,83 @@ class Physical:
         for p in occupied:
             self.occ[p] = 1
 
+    def _emit(self, t, p, v):
+        self.emit(t, p, v)
+        if t > self.quiet:
+            self.quiet = t
+
     # -- raw signal building blocks -------------------------------------------------
 
     def change(self, t, p, on):
         """Hole p's contact goes to `on` at t, bouncing with the chatter ranges when the
-        noise profile says so.  Returns the time of the last toggle."""
+        noise profile says so: toggles of 0.1-0.5 ms (whole tenths) for at most
+        CHATTER_SPAN_MS, ending in `on`.  Returns t (rounded to 0.1 ms)."""
         t = rnd(t)
         v = 1 if on else 0
-        self.emit(t, p, v)
-        end = t
+        self._emit(t, p, v)
         if self.rng.random() < self.noise.chatter:
-            span = CHATTER_SPAN_MS * self.rng.random()
-            el = 0.0
+            span = int(CHATTER_SPAN_MS * 10 * self.rng.random())   # tenths of a ms
+            el = 0
+            lo = int(round(CHATTER_TOGGLE_MS[0] * 10))
+            hi = int(round(CHATTER_TOGGLE_MS[1] * 10))
             while True:
-                d1 = uniform(self.rng, CHATTER_TOGGLE_MS)
-                d2 = uniform(self.rng, CHATTER_TOGGLE_MS)
+                d1 = randint(self.rng, lo, hi)
+                d2 = randint(self.rng, lo, hi)
                 if el + d1 + d2 > span:
                     break
-                t1 = rnd(t + el + d1)
-                t2 = rnd(t + el + d1 + d2)
-                if t1 <= end or t2 <= t1:
-                    el += d1 + d2
-                    continue
-                self.emit(t1, p, 1 - v)
-                self.emit(t2, p, v)
-                end = t2
+                self._emit(rnd(t + (el + d1) / 10.0), p, 1 - v)
+                self._emit(rnd(t + (el + d1 + d2) / 10.0), p, v)
                 el += d1 + d2
-        return end
+        return t
 
     def rock_burst(self, t, p):
         """A resting marble in p rocks: 1-4 openings of ROCK_TOGGLE_MS each, closed again
-        for ROCK_TOGGLE_MS between them.  Returns the end time."""
+        for ROCK_TOGGLE_MS between them.  Returns the start time."""
+        t0 = t = rnd(t)
         n = randint(self.rng, ROCK_TOGGLES[0], ROCK_TOGGLES[1])
-        for _ in range(n):
-            t = rnd(t)
-            self.emit(t, p, 0)
+        for k in range(n):
+            if k:
+                t = rnd(t + uniform(self.rng, ROCK_TOGGLE_MS))
+            self._emit(t, p, 0)
             t = rnd(t + uniform(self.rng, ROCK_TOGGLE_MS))
-            self.emit(t, p, 1)
-            t = t + uniform(self.rng, ROCK_TOGGLE_MS)
-        return rnd(t)
+            self._emit(t, p, 1)
+        return t0
 
     # -- human actions ---------------------------------------------------------------
 
     def lift(self, t, p):
-        """Take whatever is in hole p out of it.  Returns the end of the bounce."""
+        """Take whatever is in hole p out of it.  Returns the time of the lift."""
         self.occ[p] = 0
         return self.change(t, p, False)
 
     def place(self, t, p, rock=None):
         """Put a marble or piece into hole p; it may rock a little after landing
-        (rock: True/False, or None to draw from the noise profile)."""
+        (rock: True/False, or None to draw from the noise profile).  Returns the time
+        of the placement."""
         self.occ[p] = 1
-        end = self.change(t, p, True)
+        t = self.change(t, p, True)
         if rock is None:
             rock = self.rng.random() < self.noise.rock
         if rock:
-            end = self.rock_burst(end + uniform(self.rng, ROCK_DELAY_MS), p)
-        return end
+            self.rock_burst(t + CHATTER_SPAN_MS + uniform(self.rng, ROCK_DELAY_MS), p)
+        return t
 
     def slide(self, t, crossed, dest):
-        """A marble already out of its hole is slid over the empty holes `crossed` (in
-        order; occupied ones are skipped, the marble rides over them) into `dest`.
-        Each crossed hole is closed for SLIDE_HOLE_MS.  Returns the end time."""
+        """A marble lifted at t is slid over the empty holes `crossed` (in order;
+        occupied ones are skipped, the marble rides over them) into `dest`.  Each
+        crossed hole is closed for SLIDE_HOLE_MS, with SLIDE_GAP_MS open between two
+        holes.  Returns the time of the placement in dest."""
         for q in crossed:
             if self.occ[q]:
                 continue
-            t = self.change(t + uniform(self.rng, SLIDE_GAP_MS), q, True)
-            t = self.change(t + uniform(self.rng, SLIDE_HOLE_MS), q, False)
+            t_on = self.change(t + uniform(self.rng, SLIDE_GAP_MS), q, True)
+            t = self.change(t_on + uniform(self.rng, SLIDE_HOLE_MS), q, False)
         return self.place(t + uniform(self.rng, SLIDE_GAP_MS), dest)
 
     def move(self, t, frm, to, crossed=None, slide=None):
         """Carry the content of `frm` to `to`: lift, then either a hover of HOVER_MS and a
         placement, or a slide over `crossed`.  slide=None draws from the profile.
-        Returns the end time of the placement's signal."""
+        Returns the time of the placement."""
         t = self.lift(t, frm)
         if slide is None:
             slide = bool(crossed) and self.rng.random() < self.noise.slide
@@ -189,12 +196,13 @@ class Physical:
         return self.place(t + uniform(self.rng, HOVER_MS), to)
 
     def knock_out(self, t, p, bump_to=-1):
-        """A hand knocks the marble in p out (or into the empty hole bump_to) and puts it
-        back after KNOCK_OUT_MS.  Returns the end time."""
+        """A hand knocks the marble in p out and puts it back at most KNOCK_OUT_MS
+        later; with bump_to >= 0 it lands in that (empty) hole first and is taken out of
+        it again before it goes back.  Returns the time it is back in p."""
         t = self.lift(t, p)
         if bump_to >= 0:
-            t = self.place(t + uniform(self.rng, (20.0, 80.0)), bump_to, rock=True)
-            t = t + uniform(self.rng, KNOCK_OUT_MS)
-            t = self.lift(t, bump_to)
-            return self.place(t + uniform(self.rng, HOVER_MS), p)
+            out = uniform(self.rng, (500.0, KNOCK_OUT_MS[1]))
+            t_in = self.place(t + uniform(self.rng, (20.0, 80.0)), bump_to, rock=True)
+            self.lift(max(t_in + 100.0, t + out - uniform(self.rng, (100.0, 250.0))), bump_to)
+            return self.place(t + out, p)
         return self.place(t + uniform(self.rng, KNOCK_OUT_MS), p)

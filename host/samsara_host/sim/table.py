@@ -33,7 +33,7 @@ import random
 from samsara import rules
 from samsara.board import Board
 from samsara.config import Config
-from samsara.geometry import GS, GR, score_position
+from samsara.geometry import GS, GR, score_position, popcount24
 from samsara.notation import format_sub_move
 from samsara.position import Position, START
 
@@ -69,20 +69,26 @@ def slide_path(frm, to):
 
 def sequences(r, s, a, b, mover, rem, og):
     """Lane masks (r, s) reachable from the position by one sub-move of a remaining
-    die, or two (both dice), without goals: the frames the board may read as moves."""
+    die, or two (both dice): the frames the board may read as moves.  A goal counts
+    with its marble on the reinsertion field (the board reads that as a goal whose
+    scoring piece is still to move)."""
     out = set()
     dice = list(rem)
     orders = [dice] if len(dice) < 2 or dice[0] == dice[1] else [dice, dice[::-1]]
     for order in orders:
         for m in rules.gen_sub_moves(r, s, a, b, mover, order[0], og):
-            if m[3] >= 0:
-                continue
             out.add((m[4], m[5]))
             if len(order) == 2:
                 for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, order[1], og):
-                    if m2[3] < 0:
-                        out.add((m2[4], m2[5]))
+                    out.add((m2[4], m2[5]))
     return out
+
+
+def _without(r, s, p):
+    # Lane masks with track field p cleared.
+    if p < 24:
+        return (r & ~(1 << p), s)
+    return (r, s & ~(1 << (p - 24)))
 
 
 class Stats:
@@ -304,26 +310,67 @@ class Table:
     def _pick(self, seq):
         return seq[int(self.rng_noise.random() * len(seq))] if seq else -1
 
+    def _readable(self, planned=None):
+        # Every (r, s) the board could read as this turn's moves: each prefix of the
+        # accepted sub-moves (the board also reads corrections of earlier ones)
+        # followed by one or two legal sub-moves of the dice left after it; with
+        # `planned` (the sub-move being played) also the readings after it.
+        c = self.controller
+        g = c.game.pos
+        out = set()
+        pos = (g.r, g.s, g.a, g.b)
+        left = [c.d1, c.d2]
+        seq = list(c.played) + ([planned] if planned is not None else [])
+        for k in range(len(seq) + 1):
+            if k:
+                m = seq[k - 1]
+                pos = (m[4], m[5], m[6], m[7])
+                if m[0] not in left:
+                    break
+                left.remove(m[0])
+            out.add(pos[:2])
+            if left:
+                out |= sequences(pos[0], pos[1], pos[2], pos[3], g.mover, left, self.og)
+        return out
+
+    def _unreadable(self, frm, holes, planned=None, in_air=-1):
+        # The holes of `holes` where a marble from `frm` would not read as a move,
+        # before or after the planned sub-move, also while the marble on `in_air` (the
+        # player's own, for a knock) is lifted: the board reads a frame F as a move
+        # when some reading Q holds every marble of F and at most two more (marbles
+        # in the air), so every such Q must be avoided.
+        c = self.controller
+        ok = self._readable(planned)
+        bases = [(c.r, c.s)]
+        if in_air >= 0:
+            bases.append(_without(c.r, c.s, in_air))
+        if planned is not None and planned[2] < 48:
+            bases.append((planned[4], planned[5]))
+        out = []
+        for w in holes:
+            good = True
+            for r, s in bases:
+                r, s = _without(r, s, frm)
+                if w < 24:
+                    r |= 1 << w
+                else:
+                    s |= 1 << (w - 24)
+                for qr, qs in ok:
+                    if not (r & ~qr) and not (s & ~qs) and \
+                            popcount24(qr & ~r) + popcount24(qs & ~s) <= 2:
+                        good = False
+                        break
+                if not good:
+                    break
+            if good:
+                out.append(w)
+        return out
+
     def _wrong_hole(self, m):
         # An empty hole near the target that no reading of the board could take as a
         # move (so the board must call it wrong), or -1.
-        c = self.controller
         frm, to = m[1], m[2]
-        ok = sequences(c.r, c.s, c.a, c.b, c.mover, c.remaining_dice(), self.og)
-        cands = []
-        for w in self._empty_near(to, (frm, to)):
-            r, s = c.r, c.s
-            if frm < 24:
-                r &= ~(1 << frm)
-            else:
-                s &= ~(1 << (frm - 24))
-            if w < 24:
-                r |= 1 << w
-            else:
-                s |= 1 << (w - 24)
-            if (r, s) not in ok:
-                cands.append(w)
-        return self._pick(cands)
+        return self._pick(self._unreadable(frm, self._empty_near(to, (frm, to)), m))
 
     def _sub_move(self, m):
         phys = self.phys
@@ -342,22 +389,21 @@ class Table:
         if w >= 0:
             self.stats.wrong += 1
             t = phys.move(t, frm, w, slide=False)
-            t = phys.move(t + self._u(ph.WRONG_HOLD_MS), w, to, slide=False)
+            phys.move(t + self._u(ph.WRONG_HOLD_MS), w, to, slide=False)
         else:
             slide = bool(path) and self._chance(nz.slide)
             if slide:
                 self.stats.slides += 1
-            t = phys.move(t, frm, to, path, slide=slide)
-        end = t
-        end = max(end, self._mishaps(t_lift, busy, frm, to))
-        yield from self._sleep(max(0.0, end - self.now) + 1.0)
+            phys.move(t, frm, to, path, slide=slide)
+        self._mishaps(t_lift, busy, m)
+        yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
 
-    def _mishaps(self, t_lift, busy, frm, to):
-        # A neighbour knocked out or lifted along, a resting marble rocking.  Returns
-        # the end time of the last such signal.
+    def _mishaps(self, t_lift, busy, m):
+        # A neighbour knocked out (or bumped into a nearby hole) or lifted along, a
+        # resting marble rocking, all while the hand is busy with this sub-move.
         phys = self.phys
         nz = self.noise
-        end = t_lift
+        frm, to = m[1], m[2]
         if self._chance(nz.knock):
             q = self._pick(self._occupied_near(self._pick([frm, to]), busy))
             if q >= 0:
@@ -365,26 +411,24 @@ class Table:
                 self.stats.knocks += 1
                 bump = -1
                 if self._chance(nz.bump):
-                    bump = self._pick(self._empty_near(q, busy))
+                    bump = self._pick(self._unreadable(q, self._empty_near(q, busy), m,
+                                                       in_air=frm))
                     if bump >= 0:
                         self.stats.bumps += 1
                         busy.add(bump)
-                tk = self._at(t_lift + self._u((0.0, 200.0)))
-                end = max(end, phys.knock_out(tk, q, bump))
+                phys.knock_out(self._at(t_lift + self._u((0.0, 200.0))), q, bump)
         if self._chance(nz.double):
             q = self._pick(self._occupied_near(frm, busy))
             if q >= 0:
                 busy.add(q)
                 self.stats.double += 1
-                tq = self._at(t_lift + self._u((0.0, 60.0)))
-                end = max(end, phys.move(tq, q, q, slide=False))
+                phys.move(self._at(t_lift + self._u((0.0, 60.0))), q, q, slide=False)
         if self._chance(nz.rest_rock):
             rest = [p for p in range(48) if phys.occ[p] and p not in busy]
             q = self._pick(rest)
             if q >= 0:
                 self.stats.rocks += 1
-                end = max(end, phys.rock_burst(self._at(t_lift + self._u((0.0, 800.0))), q))
-        return end
+                phys.rock_burst(self._at(t_lift + self._u((0.0, 800.0))), q)
 
     def _goal(self, m):
         """The goal procedure: the marble into the goal hole, then in either order the
@@ -406,7 +450,7 @@ class Table:
             steps.reverse()
         for a, b in steps:
             t = phys.move(t + self._u(ph.BETWEEN_MS), a, b, slide=False)
-        yield from self._sleep(max(0.0, t - self.now) + 1.0)
+        yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
 
 
 def turns_of(events, controller):
