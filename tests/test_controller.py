@@ -539,3 +539,72 @@ def test_match_final_turn_then_second_game_with_the_other_starter():
     b.roll(5, 3)
     b.move("S1", "R18")
     assert b.of("sub")[-1]["move"] == "5:S1-R18" and b.of("sub")[-1]["player"] == "B"
+
+
+# ---------------------------------------------------------------- more goals
+
+# R22 with a 3 enters GR (B's goal): under owner_scores it scores for B.
+OPP_GOAL = "ooooo................o../oooooo.................. 0-0 A"
+
+
+def test_goal_into_the_opponents_goal_moves_the_owners_piece():
+    b = started(3, 2, position=OPP_GOAL)
+    b.lift("R22")
+    assert ("GR", 3) in b.targets()
+    assert b.colour("GR") == b.die_colour(3)
+    b.place("GR")
+    g = b.of("goal")[-1]
+    assert g["goal"] == "GR" and g["player"] == "B" and g["score"] == "0-1"
+    assert b.mark("B1") == sc.SCORE and b.mark("A1") == 0
+    b.move("B0", "B1")
+    b.move("GR", g["ins"])
+    assert b.state == "moving"
+    assert b.position().endswith(" 0-1 A")
+
+
+def test_opponent_goal_forbidden_is_never_lit_nor_accepted():
+    b = started(3, 2, position=OPP_GOAL, opponent_goal="forbidden")
+    b.lift("R22")
+    assert ("GR", 3) not in b.targets()
+    b.place("GR")
+    assert b.state == "repair" and b.of("repair")[-1]["extra"] == ["GR"]
+    assert b.mark("GR") == sc.EXTRA and b.mark("R22") == sc.MISSING
+    assert not b.of("sub")
+
+
+def test_goal_giving_the_opponent_six_ends_a_single_game_for_the_opponent():
+    pos = "ooooo................o../oooooo.................. 2-5 A"
+    b = started(3, 2, position=pos)
+    b.move("R22", "GR")
+    b.move("B5", "BC")
+    b.move("GR", b.of("goal")[-1]["ins"])
+    assert b.state == "game_over"
+    assert b.of("game_over")[-1]["winner"] == "B"
+
+
+def test_undo_button_takes_back_a_goal_and_asks_for_the_board_back():
+    b = goal_started()
+    b.move("A0", "A1")
+    b.press("undo")
+    assert b.of("undo")[-1]["move"] == "3:S22-GS*S7"
+    assert b.state == "repair"
+    assert b.mark("S22") == sc.MISSING and b.mark("GS") == sc.EXTRA
+    assert b.mark("A0") == sc.MISSING and b.mark("A1") == sc.EXTRA
+    b.move("A1", "A0")
+    b.move("GS", "S22")
+    assert b.state == "moving" and b.position() == GOAL3
+    assert b.board.controller.remaining_dice() == [3, 2]
+
+
+def test_lift_and_place_events_name_every_hole_pieces_too():
+    b = goal_started()
+    b.move("A0", "A1")
+    assert [e["pos"] for e in b.of("lift")][-1] == "A0"
+    assert [e["pos"] for e in b.of("place")][-1] == "A1"
+
+
+def test_rejections_come_with_the_time_of_the_tick():
+    b = started(5, 3)
+    b.move("R1", "R7")
+    rej = b.of("reject")[-1]
+    assert rej["what"] == "place" and rej["t"] == b.of("place")[-1]["t"]
