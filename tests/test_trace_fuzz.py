@@ -104,6 +104,17 @@ def disturb(i, plan):
             to = body.split("-")[1].split("*")
             moved.setdefault(len([x for x in done if x < t]), set()).update(
                 position_index(n) for n in to if n not in ("GS", "GR"))
+    # Goal procedures: no knock, lift or bump from shortly before the marble goes
+    # into the goal until well after the goal is complete (see KNOWN_GAP below).
+    goals = []
+    for k, (t, e) in enumerate(events):
+        if e["ev"] == "goal":
+            done_t = max([t2 for t2, e2 in events[k:] if e2["ev"] in ("score", "reinsert")][:2])
+            goals.append((t - 2000.0, done_t + 1500.0))
+
+    def clear_of_goals(a, b):
+        return all(b < g0 or a > g1 for g0, g1 in goals)
+
     for kind, ut, uh, ud, ux in plan:
         t0 = round(ut * end, 1)
         if kind == "bounce":
@@ -126,6 +137,8 @@ def disturb(i, plan):
             applied += 1
         elif kind in ("rock", "knock"):
             dur = 1.0 + ud * (19.0 if kind == "rock" else 999.0)
+            if kind == "knock" and not clear_of_goals(t0, t0 + dur):
+                continue
             cands = [p for p in range(48) if _occupied(trace, p, t0)
                      and _free_of(touches, presses, p, t0, t0 + dur * 3)]
             p = _pick(cands, uh)
@@ -160,6 +173,8 @@ def disturb(i, plan):
                 continue
             tl = x["t_ms"] + 1.0 + ux * 40.0
             back = tl + 20.0 + ud * max(0.0, nxt[0] - tl - 60.0)
+            if not clear_of_goals(tl, back):
+                continue
             cands = [q for q in neighbours(f) if _occupied(trace, q, tl)
                      and _free_of(touches, presses, q, tl, back)]
             q = _pick(cands, uh)
@@ -175,6 +190,8 @@ def disturb(i, plan):
             turn_no = windows.index(w)
             t1 = w[0] + ux * (w[1] - w[0] - 700.0)
             dur = 500.0 + ud * min(500.0, w[1] - t1 - 100.0)
+            if not clear_of_goals(t1, t1 + dur):
+                continue
             cands = [q for q in range(48) if _occupied(trace, q, t1)
                      and q not in moved.get(turn_no + 1, ())
                      and _free_of(touches, presses, q, t1, t1 + dur)]

@@ -142,7 +142,10 @@ def _finish(args, table, console, wall_s):
                      title="Samsara demo, seed %d: A (%s) vs B (%s)" % (
                          args.seed, args.players[0], args.players[1]), notes=notes)
     save(base + ".jsonl", table.trace())
-    console.print("  picture of the final position: [bold]%s[/]" % path, highlight=False)
-    console.print("  trace of the game: %s.jsonl" % base, highlight=False)
-    console.print("    (replay it: samsara trace replay %s.jsonl)" % base, highlight=False)
+    # Paths are printed whole (never wrapped), so they can be copied.
+    console.print("  picture of the final position: [bold]%s[/]" % path, highlight=False,
+                  soft_wrap=True)
+    console.print("  trace of the game: %s.jsonl" % base, highlight=False, soft_wrap=True)
+    console.print("    (replay it: samsara trace replay %s.jsonl)" % base, highlight=False,
+                  soft_wrap=True)
     console.print("  demo took %.1f s" % wall_s, style="dim", highlight=False)
