@@ -567,9 +567,12 @@ def test_opponent_goal_forbidden_is_never_lit_nor_accepted():
     b.lift("R22")
     assert ("GR", 3) not in b.targets()
     b.place("GR")
-    assert b.state == "repair" and b.of("repair")[-1]["extra"] == ["GR"]
-    assert b.mark("GR") == sc.EXTRA and b.mark("R22") == sc.MISSING
+    assert b.state == "moving" and b.mark("GR") == sc.WRONG
+    assert "GR is not a target of the marble from R22" in b.rejects()[-1]
+    assert b.targets() == [("R24", 2)]
     assert not b.of("sub")
+    b.move("GR", "R24")
+    assert b.of("sub")[-1]["move"] == "2:R22-R24"
 
 
 def test_goal_giving_the_opponent_six_ends_a_single_game_for_the_opponent():

@@ -605,7 +605,12 @@ class Controller:
         es = s_mask(e)
         gone = _bits(er & ~fr, es & ~fs)
         extra = _bits(fr & ~er, fs & ~es)
-        if fx != extra_mask(e):
+        ex = extra_mask(e)
+        if not extra and (fx & ex) == ex and (fx & ~ex) in (1, 2):
+            # a marble in a goal hole that is not its target: a wrong placement too
+            extra = [GS + (fx & ~ex) - 1]
+            fx = ex
+        if fx != ex:
             return ("repair", "a scoring piece or goal hole differs from the game: "
                     "missing %s, extra %s" % (self._names_x(extra_mask(e) & ~fx),
                                               self._names_x(fx & ~extra_mask(e))))
