@@ -130,9 +130,9 @@ CASES = {
                            final="oooooo................../oooooo.................. 0-0 A",
                            events=["reject", "roll"], absent=["repair"]),
     "forbidden_goal": dict(turns=["31 3:R5-R8 1:R22-R23"], state="turn_complete",
-                           rejected=[],
+                           rejected=["GR is not a target of the marble from R22"],
                            final="oooo...o..............o./oooooo.................. 0-0 B",
-                           events=["repair", "repair_end", "sub", "sub"], absent=["goal"]),
+                           events=["reject", "sub", "sub"], absent=["goal", "repair"]),
     # -- physical ranges of §4, at their edges -------------------------------------
     "range_chatter": dict(turns=[TURN_53], final=AFTER_53, state="turn_complete",
                           rejected=[], absent=["repair", "undo"]),
