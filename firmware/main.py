@@ -11,7 +11,7 @@ Boot sequence (boot()):
      repair scene on a mismatch; the sensor check logs what is missing or extra.
   6. The watchdog starts (WATCHDOG_MS); from here a hang resets the Pico.
 
-Loop (run()), one iteration every scan period (Config.scan_ms, at most 5 ms):
+Loop (run()), one iteration every scan period (Config.scan_ms: SCAN_MS = 5 ms):
   scan -> Board.tick -> buttons -> LEDs if the scene changed -> events -> USB ->
   watchdog feed -> wait for the next period.  An iteration with no sensor change
   allocates nothing (tests/upy/upy_test_main.py proves it under heap_lock).
@@ -35,6 +35,8 @@ from samsara.board import Board
 from samsara.config import Config
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
+SCAN_MS = 5            # the Pico's loop period: an idle iteration is estimated at about
+                       # 3 ms there (docs/performance.md "Firmware"), so 2 ms would overrun
 WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
@@ -107,7 +109,10 @@ class SystemClock:
 
 def make_config(cfg=board_config, **kw):
     """Config of the board core for this build: the LED budget from board_config and
-    a scan period of at most MAX_SCAN_MS; keywords override (tests, simulation)."""
+    the scan period SCAN_MS (at most MAX_SCAN_MS); keywords override (tests,
+    simulation)."""
+    if "scan_ms" not in kw:
+        kw["scan_ms"] = SCAN_MS
     if "budget_ma" not in kw:
         kw["budget_ma"] = cfg.LED_BUDGET_MA
     c = Config(**kw)

@@ -13,9 +13,10 @@ of the read is chip c and bit b of that byte is input Db.
 
 `chip_bit[p]` says where position p (0..63, docs/core-api.md) is wired: chip * 8 + bit,
 or 0xFF for a position without a sensor.  The scanner keeps the last raw bytes; when
-they did not change, scan() only copies its frame into the caller's buffer, so a scan
-with no sensor change allocates nothing and costs one SPI transfer plus 8 + 8 byte
-operations.  Remapping (64 table look-ups) runs only when a raw byte changed.
+they did not change (one bytearray compare, done in C) and the caller passes the same
+buffer as last time, scan() costs the SPI transfer and nothing else, and allocates
+nothing.  Remapping (64 table look-ups) runs only when a raw byte changed.  The
+caller must not write into the buffer it passes (main.py's loop does not).
 """
 
 try:
@@ -57,6 +58,7 @@ class ShiftRegisterScanner:
         self._frame = bytearray(8)
         self._invert = 0xFF if active_low else 0
         self._stale = True  # the first scan always maps
+        self._out = None    # the caller's buffer that already holds _frame
         self.scans = 0      # scan() calls modulo 2**26 (diagnostics)
         load.value(1)
 
@@ -76,22 +78,21 @@ class ShiftRegisterScanner:
         raw = self.read_raw()
         last = self._last
         fr = self._frame
-        changed = self._stale
-        n = len(raw)
-        for c in range(n):
-            if raw[c] != last[c]:
-                last[c] = raw[c]
-                changed = True
-        if changed:
+        if raw != last or self._stale:   # bytearray compare: in C, no allocation
             self._stale = False
             src = self._src
             inv = self._invert
+            for c in range(len(raw)):
+                last[c] = raw[c]
             for k in range(8):
                 fr[k] = 0
             for p in range(_N_POSITIONS):
                 cb = src[p]
                 if cb != _NONE and ((last[cb >> 3] ^ inv) >> (cb & 7)) & 1:
                     fr[p >> 3] |= 1 << (p & 7)
-        for k in range(8):
-            buf[k] = fr[k]
+            self._out = None
+        if buf is not self._out:         # a new frame or another buffer: copy
+            for k in range(8):
+                buf[k] = fr[k]
+            self._out = buf
         self.scans = (self.scans + 1) & 0x3FFFFFF  # stays a small int

@@ -20,11 +20,13 @@ class World:
 
     def __init__(self):
         self.frame = bytearray(8)
+        self.version = 0  # bumped on every change (lets fast models cache)
 
     def get(self, p):
         return (self.frame[p >> 3] >> (p & 7)) & 1
 
     def put(self, p, on=1):
+        self.version += 1
         if on:
             self.frame[p >> 3] |= 1 << (p & 7)
         else:
@@ -41,6 +43,7 @@ class World:
         self.put(p, 1)
 
     def set_frame(self, fr):
+        self.version += 1
         for k in range(8):
             self.frame[k] = fr[k]
 

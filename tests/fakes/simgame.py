@@ -74,7 +74,7 @@ def _no_usb(now_ms, board, hw):
 
 
 def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None,
-         link=False, frame=None):
+         link=False, frame=None, keep_events=True):
     """Build the rig and boot main.py on it (no players yet).  Returns a Result with
     rig, board, hw, loop (main.Loop) and events (every board event, collected through
     main.handle_event; res.restore() puts main's seams back).
@@ -98,7 +98,8 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     forward = main.handle_event if link else None
 
     def collect(ev, now):
-        res.events.append(ev)
+        if keep_events:
+            res.events.append(ev)
         if forward is not None:
             forward(ev, now)
 
