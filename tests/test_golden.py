@@ -6,6 +6,7 @@ dice, opponent_goal, moksha, results); it is produced by
 separate, deliberately plain implementation of docs/rules.md.
 """
 
+import pytest
 import os
 import sys
 
@@ -65,19 +66,24 @@ def test_engine_matches_golden_turns():
         )
 
 
-def test_golden_file_is_reproducible():
-    """make_golden.py regenerates the committed file exactly (in memory).
-
-    The whole file takes about 30 s of CPU. Set SAMSARA_GOLDEN_QUICK=1 to
-    regenerate only the first 200 lines.
-    """
+def _check_reproducible(limit):
     committed = make_golden.read_committed().splitlines()
-    limit = 200 if os.environ.get("SAMSARA_GOLDEN_QUICK") == "1" else None
     regenerated = make_golden.render(make_golden.generate(limit)).splitlines()
     if limit is not None:
         committed = committed[:limit]
         assert len(regenerated) == limit
     assert regenerated == committed, "turns.jsonl.gz is stale: run python tests/golden/make_golden.py"
+
+
+def test_golden_file_is_reproducible_first_200():
+    """make_golden.py regenerates the first 200 lines of the committed file exactly."""
+    _check_reproducible(200)
+
+
+@pytest.mark.soak
+def test_golden_file_is_reproducible_whole():
+    """The whole file (about 30 s of CPU), in `make soak`."""
+    _check_reproducible(None)
 
 
 def test_golden_file_shape():
