@@ -185,15 +185,28 @@ class HallField:
 
 
 class PixelStrip:
-    """A WS2812 chain of n pixels on net `pin`: records every frame (GRB bytes)."""
+    """A WS2812 chain of n pixels on net `pin`: records every frame (GRB bytes) in
+    `frames`; with keep=False only the last one (heap measurements) and `count`."""
 
-    def __init__(self, pin, n):
+    def __init__(self, pin, n, keep=True):
         self.n = n
         self.frames = []
+        self.keep = keep
+        self.count = 0
         bench.net(pin).stream = self._receive
 
     def _receive(self, data):
-        self.frames.append(bytes(data[:self.n * 3]))
+        self.count += 1
+        if self.keep or not self.frames:
+            self.frames.append(bytes(data[:self.n * 3]))
+            return
+        last = self.frames[-1]
+        if not isinstance(last, bytearray):
+            last = bytearray(self.n * 3)
+            self.frames[-1] = last
+        m = min(len(data), self.n * 3)
+        for i in range(m):
+            last[i] = data[i]
 
     def rgb(self, i, frame=-1):
         """(r, g, b) of chain pixel i in frame `frame` (default: the last)."""

@@ -1,7 +1,7 @@
 """Firmware measurements on a MicroPython VM, for tools/bench_firmware.py.
 
-    micropython tests/fakes/fwprobe.py heap [SEED]     (MICROPYPATH=firmware:tests/fakes)
-    micropython tests/fakes/fwprobe.py time [SEED]
+    micropython tests/fakes/fwprobe.py heap [SEED] [nolink]   (MICROPYPATH=firmware:tests/fakes)
+    micropython tests/fakes/fwprobe.py time [SEED] [link]
     node tools/upy32/run.mjs --path firmware --path tests/fakes tests/fakes/fwprobe.py heap
 
 heap: the live heap of the firmware while a complete simulated game runs (main.py with
@@ -15,7 +15,8 @@ time: wall time of main.Loop.once() per iteration, in us, over a complete game, 
       the pieces of an idle iteration.  The bit-level 74HC165 model is far slower than
       the RP2040's SPI block, so here the scanner reads through FastSPI (the chain's
       bytes straight from the marbles, cached) on an unconnected load pin: the driver's
-      own Python work stays in the figure.  Prints `time <name> <value>` lines.
+      own Python work stays in the figure.  "link": with main.py's game log and USB
+      link seams live (as on the Pico).  Prints `time <name> <value>` lines.
 
 Only builtins, gc, time and micropython: runs on the Unix port and the WebAssembly port.
 """
@@ -46,7 +47,7 @@ except ImportError:  # CPython
         return a - b
 
 
-def _heap(seed):
+def _heap(seed, link=True):
     peak = [0, ""]
 
     def sample(name):
@@ -58,7 +59,10 @@ def _heap(seed):
         return live
 
     print("heap imports %d" % sample("imports"))
-    res = simgame.boot(seed=seed, link=True, keep_events=False)
+    res = simgame.boot(seed=seed, link=link, keep_events=False)
+    strip = res.rig.strip
+    strip.keep = False            # the fake strip's recording is not firmware heap
+    del strip.frames[:-1]
     print("heap after_boot %d" % sample("boot"))
     saved = main.handle_event
 
@@ -111,10 +115,10 @@ class FastSPI:
             buf[c] = cache[c]
 
 
-def _time(seed):
+def _time(seed, link=False):
     from array import array
     import machine
-    res = simgame.boot(seed=seed, keep_events=False)
+    res = simgame.boot(seed=seed, keep_events=False, link=link)
     res.hw.scanner._spi = FastSPI(res.rig)
     res.hw.scanner._load = machine.Pin(2, machine.Pin.OUT, value=1)  # nothing listens
     loop = res.loop
@@ -209,9 +213,9 @@ def _main(argv):
     what = argv[1] if len(argv) > 1 else "heap"
     seed = int(argv[2]) if len(argv) > 2 else 1
     if what == "heap":
-        _heap(seed)
+        _heap(seed, "nolink" not in argv[3:])
     else:
-        _time(seed)
+        _time(seed, "link" in argv[3:])
     return 0
 
 
