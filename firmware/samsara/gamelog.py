@@ -225,6 +225,13 @@ class Replay:
         self.end = None
         self.records = 0
         self.events = 0
+        # set by GameLog's boot scan (file facts of the game being replayed)
+        self.game = 0
+        self.size = 0
+        self.crc = 0
+        self.win = 0
+        self.windows = 0
+        self.dropped = 0
 
     def feed(self, rtype, payload):
         self.records += 1

@@ -77,7 +77,7 @@ class StdioStream:
         n = 0
         one = self._one
         while n < maxn and self._ready(self._pin, self._IN):
-            k = self._in.readinto(one)
+            k = self._in.readinto(one)  # pyright: ignore[reportAttributeAccessIssue]  (a byte stream: .buffer on CPython)
             if not k:
                 break
             buf[start + n] = one[0]
@@ -90,7 +90,7 @@ class StdioStream:
     def write(self, buf, start, n):
         if not self._ready(self._pout, self._OUT):
             return 0
-        k = self._out.write(memoryview(buf)[start:start + n])
+        k = self._out.write(memoryview(buf)[start:start + n])  # pyright: ignore[reportCallIssue, reportArgumentType]
         if k is None:
             k = n
         if hasattr(self._out, "flush"):
