@@ -35,6 +35,8 @@ TX_RING = 4096
 """Size of the board's output ring in bytes."""
 CHUNK = 192
 """Largest log chunk in bytes (256 characters of base64)."""
+LOGS_PER_PAGE = 6
+"""Entries of one `logs` reply (the next page: "after" the last game listed)."""
 MAX_ID_STR = 16
 """Longest string request id."""
 
@@ -70,7 +72,7 @@ COMMANDS = {
     "led_test": {"ms": ("ms", 2000)},
     "sensors": {},
     "calibrate": {"step": ("step", REQUIRED)},
-    "logs": {},
+    "logs": {"after": ("after", -1)},
     "log_get": {"game": ("game", REQUIRED), "offset": ("offset", 0), "n": ("chunk", CHUNK)},
     "log_ack": {"game": ("game", REQUIRED), "crc": ("crc", REQUIRED), "size": ("offset", REQUIRED)},
     "log_del": {"game": ("game", REQUIRED), "force": ("bool", False)},
@@ -166,15 +168,20 @@ def check_text(line, n=-1):
         raise ProtocolError(E_BINARY, "line is not UTF-8 text")
 
 
-def _top_level_values(text):
-    """How many top-level JSON values the text holds, by a bracket scan outside strings
-    (used only to tell `two_commands` from `bad_json` after json.loads failed)."""
+def _two_objects(text):
+    """True when the text starts with a complete JSON object followed by another object
+    (``{...}{...}``, ``{...} {...}``, ``{...};{...}``): used only to tell
+    `two_commands` from `bad_json` after json.loads failed."""
+    t = text.strip()
+    if not t.startswith("{"):
+        return False
     depth = 0
-    count = 0
     in_str = False
     esc = False
-    atom = False
-    for ch in text:
+    i = 0
+    n = len(t)
+    while i < n:
+        ch = t[i]
         if in_str:
             if esc:
                 esc = False
@@ -182,27 +189,19 @@ def _top_level_values(text):
                 esc = True
             elif ch == '"':
                 in_str = False
-                if depth == 0:
-                    count += 1
-            continue
-        if ch == '"':
+        elif ch == '"':
             in_str = True
-            atom = False
         elif ch == "{" or ch == "[":
-            if depth == 0:
-                count += 1
             depth += 1
-            atom = False
         elif ch == "}" or ch == "]":
             depth -= 1
-            if depth < 0:
-                return count
-        elif ch in " \t\r,;":
-            atom = False
-        elif depth == 0 and not atom:
-            atom = True
-            count += 1
-    return count
+            if depth == 0:
+                rest = t[i + 1:].strip()
+                while rest and rest[0] in ",;":
+                    rest = rest[1:].strip()
+                return rest.startswith("{")
+        i += 1
+    return False
 
 
 def _check_id(obj, name):
@@ -258,6 +257,10 @@ def _check_arg(name, key, kind, v, rid):
         if not _is_int(v) or v < 0 or v >= _MAX_SMALL:
             raise bad("must be a game number")
         return v
+    if kind == "after":
+        if not _is_int(v) or v < -1 or v >= _MAX_SMALL:
+            raise bad("must be a game number or -1")
+        return v
     if kind == "offset":
         if not _is_int(v) or v < 0 or v >= _MAX_SMALL:
             raise bad("must be an integer >= 0")
@@ -293,7 +296,7 @@ def parse_command(line, n=-1):
     try:
         obj = json.loads(text)
     except Exception:
-        if _top_level_values(text) > 1:
+        if _two_objects(text):
             raise ProtocolError(E_TWO, "one command per line")
         raise ProtocolError(E_BAD_JSON, "syntax error in JSON")
     if not isinstance(obj, dict):

@@ -413,6 +413,10 @@ class UsbLink:
         if h is not None and getattr(h, "busy", False):
             h.poll(now_ms)
         self._read()
+        if self.tx_dropped and self._room() >= 64:
+            n = self.tx_dropped
+            self.tx_dropped = 0
+            self._put(P.encode({"ev": "dropped", "lines": n}))
         self._flush()
 
     def _read(self):
@@ -593,10 +597,18 @@ class UsbLink:
     def _c_logs(self, a):
         log = self._need_log()
         out = []
+        more = False
+        after = a["after"]
         for gid, size, st, crc in log.list():
+            if gid <= after:
+                continue
+            if len(out) == P.LOGS_PER_PAGE:
+                more = True
+                break
             out.append({"game": gid, "size": size, "state": st, "crc": P.crc_hex(crc)})
         s = self._log_space()
-        return {"logs": out, "free": s["free"], "need": s["need"], "full": s["full"]}
+        return {"logs": out, "more": more, "free": s["free"], "need": s["need"],
+                "full": s["full"], "unpulled": s["unpulled"]}
 
     def _c_log_get(self, a):
         log = self._need_log()

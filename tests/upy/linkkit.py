@@ -66,7 +66,7 @@ class CleanPlayer:
     def __init__(self, board, now=0, step_ms=10, on_tick=None, frame=None):
         self.board = board
         self.now = now
-        self.step = step_ms
+        self.step_ms = step_ms
         self.on_tick = on_tick
         if frame is None:
             frame = from_position(board.controller.game.pos)
@@ -75,13 +75,13 @@ class CleanPlayer:
     def tick(self, ms):
         end = self.now + ms
         while self.now < end:
-            self.now += self.step
+            self.now += self.step_ms
             self.board.tick(self.now, self.frame)
             if self.on_tick is not None:
                 self.on_tick(self.now)
 
     def settle(self):
-        self.tick(self.board.config.settle_place_ms + 4 * self.step)
+        self.tick(self.board.config.settle_place_ms + 4 * self.step_ms)
 
     def set(self, p, on):
         put(self.frame, p, on)
@@ -113,7 +113,7 @@ class CleanPlayer:
         c = b.controller
         b.set_dice(d1, d2)
         b.press(self.now, "roll")
-        self.tick(self.step)
+        self.tick(self.step_ms)
         if c.state != "moving":
             return None
         p = c.game.pos
@@ -131,3 +131,38 @@ class CleanPlayer:
             k += 1
         self.settle()
         return True
+
+    def step(self, pick, roll, partial_pick=None):
+        """Advance the game by one natural action whatever the state: a new game after
+        the end (via new_game_fn), the rest of an unfinished turn, a put-right board
+        in repair or with a goal pending, else a (maybe partial) new turn.
+        pick(n) -> index; roll() -> (d1, d2); partial_pick() -> -1 or a sub-move
+        count.  Returns the state name it acted on."""
+        b = self.board
+        c = b.controller
+        st = c.state
+        if st in ("repair", "goal_pending"):
+            self.frame[:] = c.expected
+            self.settle()
+            if c.state == st and st == "goal_pending":
+                self.tick(200)
+            return st
+        if st == "moving":
+            p = c.position()
+            rem = c.remaining_dice()
+            if not rem:
+                self.settle()
+                return st
+            subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover, tuple(rem), -1, c.og)
+            if not subs:
+                self.frame[:] = c.expected
+                self.settle()
+                return st
+            self.sub_move(subs[pick(len(subs))], p.a, p.b)
+            self.settle()
+            return st
+        if st in ("waiting", "turn_complete"):
+            d1, d2 = roll()
+            self.play_turn(pick, d1, d2, partial=-1 if partial_pick is None else partial_pick())
+            return st
+        return st

@@ -1,0 +1,230 @@
+"""The USB link service (docs/protocol.md) on a real Board with a fake stream.  Runs
+under MicroPython and CPython; the allocation test needs MicroPython's heap_lock."""
+
+import json
+
+from samsara import protocol as P
+from samsara import gamelog as G
+from samsara.board import Board
+from samsara.config import Config
+from samsara.fsadapter import MemFs
+from samsara.usblink import UsbLink
+from linkkit import FakeStream, CleanPlayer
+
+
+def _link(fs=None, **kw):
+    board = Board(Config(dice="host", settle_place_ms=30))
+    st = FakeStream()
+    log = G.GameLog(fs if fs is not None else MemFs(), **kw)
+    link = UsbLink(st, board, log, None, "test-1", 2)
+    link.boot(0)
+    return link, st, board
+
+
+def _ask(link, st, line, now=[1000]):
+    st.feed(line)
+    out = []
+    for _ in range(40):
+        now[0] += 2
+        link.poll(now[0])
+    for obj in st.lines():
+        if "re" in obj:
+            out.append(obj)
+    return out
+
+
+def test_boot_announces_and_starts_a_logged_game():
+    link, st, board = _link()
+    for t in range(20):
+        link.poll(1 + t)
+    lines = st.lines()
+    assert lines[0]["ev"] == "boot" and lines[0]["proto"] == P.PROTO
+    assert lines[0]["board"] == "test-1"
+    assert [x for x in lines if x.get("ev") == "game_start"]
+    assert link.log.run_gid == 1
+
+
+def test_hello_status_position():
+    link, st, board = _link()
+    r = _ask(link, st, b'{"cmd": "hello", "id": 7}\n')
+    assert len(r) == 1 and r[0]["ok"] and r[0]["id"] == 7 and r[0]["proto"] == P.PROTO
+    assert r[0]["cmds"] == list(P.COMMAND_NAMES)
+    r = _ask(link, st, b'{"cmd":"status"}\r\n')[0]
+    assert r["state"] == "waiting" and r["mover"] == "A" and r["score"] == "0-0"
+    assert r["game"] == 1 and r["log"]["need"] == link.log.need
+    r = _ask(link, st, b'{"cmd":"position","id":"p"}\n')[0]
+    assert r["position"] == "oooooo................../oooooo.................. 0-0 A"
+    assert r["id"] == "p" and r["turns"] == 0
+
+
+def test_dice_roll_undo_new_game():
+    link, st, board = _link()
+    r = _ask(link, st, b'{"cmd":"undo"}\n')[0]
+    assert not r["ok"] and r["error"] == "state"
+    r = _ask(link, st, b'{"cmd":"set_dice","dice":[5,3]}\n')[0]
+    assert r["ok"] and r["dice"] == [5, 3]
+    st.feed(b'{"cmd":"roll"}\n')
+    for t in range(5):
+        link.poll(2000 + t)
+    lines = st.lines()
+    names = [x.get("ev") or x.get("re") for x in lines]
+    assert names.index("roll") < len(names) - 1  # the event comes before the reply
+    rep = [x for x in lines if x.get("re") == "roll"][0]
+    assert rep["ok"] and rep["dice"] == [5, 3]
+    r = _ask(link, st, b'{"cmd":"roll"}\n')[0]
+    assert not r["ok"] and r["error"] == "state"
+    r = _ask(link, st, b'{"cmd":"new_game","starter":"B"}\n')[0]
+    assert r["ok"] and r["game"] == 2
+    assert link.log.list()[0][2] == "done"     # the abandoned game was closed
+    assert board.controller.position().mover == 1
+    r = _ask(link, st, b'{"cmd":"new_game","position":"ooo"}\n')[0]
+    assert r["error"] == "bad_args"
+
+
+def test_hooks_missing_answer_not_supported():
+    link, st, board = _link()
+    for cmd in (b"led_test", b"sensors"):
+        r = _ask(link, st, b'{"cmd":"' + cmd + b'"}\n')[0]
+        assert r["error"] == "not_supported", r
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
+    assert r["error"] == "not_supported"
+
+
+def test_line_errors():
+    link, st, board = _link()
+    cases = [
+        (b'{"cmd":"roll"\n', "bad_json"),
+        (b'{"cmd":"hello"}{"cmd":"status"}\n', "two_commands"),
+        (b'[1,2]\n', "not_object"),
+        (b'{"x":1}\n', "no_cmd"),
+        (b'{"cmd":"fly"}\n', "unknown_cmd"),
+        (b'{"cmd":"hello","x":1}\n', "bad_args"),
+        (b'{"cmd":"hello","id":[1]}\n', "bad_id"),
+        (b'\x00\xff\xfe garbage\n', "binary"),
+        (b'{"cmd":"hello","pad":"\xc3\x28"}\n', "binary"),
+        (b'__import__("os").system("x")\n', "bad_json"),
+    ]
+    for line, code in cases:
+        r = _ask(link, st, line)
+        assert len(r) == 1 and r[0]["error"] == code, (line, r)
+    r = _ask(link, st, b"x" * 700 + b"\n")
+    assert len(r) == 1 and r[0]["error"] == "line_too_long"
+    r = _ask(link, st, b'{"cmd":"hello","id":1}\n')
+    assert r[0]["ok"]  # and the link still works
+
+
+def test_repl_controls():
+    link, st, board = _link()
+    # 0x04 / 0x02 drop the partial line: the command after them is intact
+    r = _ask(link, st, b'junk\r\x02{"cmd":"hello","id":2}\n')
+    assert len(r) == 1 and r[0]["ok"] and r[0]["id"] == 2
+    r = _ask(link, st, b'{"cmd":"hel\x04{"cmd":"hello","id":3}\n')
+    assert len(r) == 1 and r[0]["id"] == 3
+    st.feed(b'{"cmd":"hello"}\n\x03')
+    stopped = False
+    try:
+        for t in range(10):
+            link.poll(5000 + t)
+    except KeyboardInterrupt:
+        stopped = True
+    assert stopped
+
+
+def test_one_command_per_poll_and_nothing_lost():
+    link, st, board = _link()
+    st.feed(b''.join([b'{"cmd":"hello","id":%d}\n' % i for i in range(8)]))
+    link.poll(10)
+    assert link.rx_lines == 1
+    for t in range(40):
+        link.poll(20 + t)
+    got = [x for x in st.lines() if "re" in x]
+    assert [x["id"] for x in got] == list(range(8))
+
+
+def test_host_not_reading_never_blocks_and_counts_drops():
+    link, st, board = _link()
+    st.writable = False
+    for i in range(200):
+        st.feed(b'{"cmd":"hello"}\n')
+        link.poll(i)
+    assert link.tx_dropped > 0
+    st.writable = True
+    for i in range(400):
+        link.poll(1000 + i)
+    lines = st.lines()
+    dropped = [x for x in lines if x.get("ev") == "dropped"]
+    assert dropped and dropped[0]["lines"] > 0
+
+
+def test_pull_a_log_through_the_link():
+    link, st, board = _link()
+    pl = CleanPlayer(board, now=100, on_tick=link.poll)
+    for d in ((5, 3), (6, 2), (4, 4)):
+        pl.play_turn(lambda n: 0, d[0], d[1])
+    _ask(link, st, b'{"cmd":"new_game"}\n')
+    logs = _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]
+    entry = logs[0]
+    assert entry["state"] == "done" and logs[1]["state"] == "running"
+    data = bytearray()
+    while True:
+        r = _ask(link, st, b'{"cmd":"log_get","game":%d,"offset":%d,"n":100}\n' % (entry["game"], len(data)))[0]
+        chunk = P.b64decode(r["data"])
+        assert P.crc_hex(P.crc16(chunk)) == r["crc"]
+        data.extend(chunk)
+        if r["eof"]:
+            break
+    assert len(data) == entry["size"] and P.crc_hex(P.crc16(data)) == entry["crc"]
+    ok, msg, rp = G.verify(data)
+    assert ok, msg
+    assert len(rp.turns) == 2   # the third turn was not committed before the new game
+    r = _ask(link, st, b'{"cmd":"log_ack","game":1,"crc":"0000","size":1}\n')[0]
+    assert r["error"] == "bad_args"
+    r = _ask(link, st, ('{"cmd":"log_ack","game":1,"crc":"%s","size":%d}\n' % (entry["crc"], entry["size"])).encode())[0]
+    assert r["ok"] and r["state"] == "pulled"
+    r = _ask(link, st, b'{"cmd":"log_del","game":2}\n')[0]
+    assert r["error"] == "busy"
+    r = _ask(link, st, b'{"cmd":"log_del","game":1}\n')[0]
+    assert r["ok"]
+    r = _ask(link, st, b'{"cmd":"log_get","game":1}\n')[0]
+    assert r["error"] == "not_found"
+
+
+def test_log_full_is_announced_and_refuses_new_games_until_a_pull():
+    fs = MemFs()
+    link, st, board = _link(fs, capacity=6 * 4096, max_turns=4, turn_budget=256)
+    for i in range(2):
+        r = _ask(link, st, b'{"cmd":"new_game"}\n')[0]
+        assert r["ok"], r
+    r = _ask(link, st, b'{"cmd":"new_game"}\n')
+    assert r[0]["error"] == "log_full"
+    st2 = link.stream
+    r = _ask(link, st, b'{"cmd":"status"}\n')[0]
+    assert r["log"]["full"] and r["log"]["unpulled"] >= 2
+    logs = _ask(link, st, b'{"cmd":"logs"}\n')[0]
+    assert logs["full"]
+    for e in logs["logs"]:
+        if e["state"] == "done":
+            _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
+                            % (e["game"], e["crc"], e["size"])).encode())
+    r = _ask(link, st, b'{"cmd":"new_game"}\n')[0]
+    assert r["ok"], r
+    assert st2 is st
+
+
+def test_idle_poll_allocates_nothing():
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return  # CPython: nothing to prove
+    link, st, board = _link()
+    for t in range(20):
+        link.poll(t)
+    st.lines()
+    lock()
+    try:
+        for t in range(20, 220):
+            link.poll(t)
+    finally:
+        unlock()
