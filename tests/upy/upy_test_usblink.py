@@ -228,3 +228,35 @@ def test_idle_poll_allocates_nothing():
             link.poll(t)
     finally:
         unlock()
+
+
+def test_random_bytes_on_this_vm():
+    """A smaller fuzz that runs on MicroPython itself (the hypothesis run is CPython)."""
+    link, st, board = _link()
+    x = 12345
+    now = 10
+    lfs = 0
+    for i in range(300):
+        n = (x >> 5) % 90
+        chunk = bytearray()
+        for k in range(n):
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            b = (x >> 11) & 0xFF
+            if b == 3 or b == 4:
+                b = 10
+            if b == 10:
+                lfs += 1
+            chunk.append(b)
+        st.feed(chunk)
+        now += 2
+        link.poll(now)
+    for k in range(3000):
+        now += 2
+        link.poll(now)
+    replies = 0
+    for obj in st.lines():
+        if "re" in obj:
+            replies += 1
+    assert replies <= lfs
+    r = _ask(link, st, b'\n{"cmd":"hello","id":99}\n')
+    assert r and r[-1]["id"] == 99 and r[-1]["ok"]
