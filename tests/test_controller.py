@@ -611,3 +611,18 @@ def test_rejections_come_with_the_time_of_the_tick():
     b.move("R1", "R7")
     rej = b.of("reject")[-1]
     assert rej["what"] == "place" and rej["t"] == b.of("place")[-1]["t"]
+
+
+def test_goal_completed_during_a_repair_with_the_next_marble_already_in_the_air():
+    b = goal_started(d2=1)
+    b.move("A0", "A1")
+    b.lift("S1")                                 # a neighbour knocked out: repair
+    assert b.state == "repair"
+    b.move("GS", "S7")                           # the reinsertion is done meanwhile
+    b.lift("R5")                                 # the next sub-move begins
+    b.place("S1")                                # the neighbour is back
+    assert b.state == "moving" and b.of("repair_end")
+    assert ("R6", 1) in b.targets()
+    b.place("R6")
+    assert b.state == "turn_complete"
+    assert b.of("turn_complete")[-1]["turn"] == "31 3:S22-GS*S7 1:R5-R6"

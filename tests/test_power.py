@@ -58,8 +58,16 @@ def test_random_scenes_never_exceed_the_budget():
             assert all(o <= s for o, s in zip(out, scene))
 
 
-def test_default_budget_and_bad_budget():
-    assert DEFAULT_BUDGET_MA == 250
+def test_default_budget_is_the_one_of_hardware_power_md():
+    import os
+    import re
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = open(os.path.join(here, "..", "hardware", "power.md")).read()
+    m = re.search(r"Default LED budget: (\d+) mA", text)
+    assert m and int(m.group(1)) == DEFAULT_BUDGET_MA
+
+
+def test_bad_budget():
     with pytest.raises(ValueError):
         PowerLimiter(-1)
 

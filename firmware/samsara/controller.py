@@ -437,7 +437,9 @@ class Controller:
         # Goal sub-move m (scores pa, pb before it): F shows the marble in the goal
         # hole, in the air (only if hand) or on its reinsertion field, and the scoring
         # piece on its old field, in the air or on its new field.  Returns
-        # (ins_done, piece_done) or None.  Every other hole must match exactly.
+        # (ins_done, piece_done, lifted) or None.  Every other hole must match, except
+        # (only if hand) other marbles in the air once both steps are done: the goal
+        # is then complete and the next sub-move may begin.
         r = m[4]
         s = m[5]
         ins = m[3]
@@ -456,7 +458,10 @@ class Controller:
             s &= ~sb
             if not (fx & gbit) and not hand:
                 return None
-        if fr != r or fs != s:
+        if fr & ~r or fs & ~s:
+            return None
+        lifted = popcount24(r & ~fr) + popcount24(s & ~fs)
+        if lifted and not (hand and ins_done and lifted <= MAX_LIFTED):
             return None
         fx &= ~gbit
         other = pieces_mask(m[6], m[7]) & ~nbit
@@ -474,7 +479,9 @@ class Controller:
             want = other | piece
         if fx != want:
             return None
-        return (ins_done, piece_done)
+        if lifted and not piece_done:
+            return None
+        return (ins_done, piece_done, lifted)
 
     def _judge_goal(self, hand):
         m = self.played[-1]
@@ -757,7 +764,7 @@ class Controller:
         self.wait_settle = self.state == MOVING and not self.rem and not self.lifted
 
     def _apply_goal(self, prog):
-        ins_done, piece_done = prog
+        ins_done, piece_done, lifted = prog
         m = self.played[-1]
         if ins_done and not self.goal_events & 1:
             self.goal_events |= 1
@@ -778,6 +785,10 @@ class Controller:
             self.state = MOVING
             self._set_expected()
             self.wait_settle = not self.rem
+            if lifted:
+                # the goal is complete and a marble of the next sub-move is already
+                # in the air: read the board as moving
+                self._evaluate()
         else:
             self.state = GOAL_PENDING
             self.wait_settle = False
