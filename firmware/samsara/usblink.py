@@ -514,7 +514,7 @@ class UsbLink:
         return {"state": b.controller.state,
                 "game": None if self.log is None else self.log.run_gid,
                 "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
-                "dice": _dice(b), "log": self._log_space(),
+                "dice": _dice(b), "remaining": _remaining(b), "log": self._log_space(),
                 "uptime_ms": self._diff(self.now, self.t0 if self.t0 is not None else self.now),
                 "loop": {"period_ms": self.period_ms, "max_ms": self.max_gap,
                          "overruns": self.overruns}}
@@ -641,15 +641,16 @@ _START_EVENTS = ("game_start",)
 
 
 def _dice(board):
-    c = getattr(board, "controller", None)
-    for obj in (c, board):
-        d = getattr(obj, "dice", None) if obj is not None else None
-        if d:
-            try:
-                return [x for x in d if x]
-            except TypeError:
-                pass
+    c = board.controller
+    d1 = getattr(c, "d1", 0)
+    if d1:
+        return [d1, c.d2]
     return []
+
+
+def _remaining(board):
+    fn = getattr(board.controller, "remaining_dice", None)
+    return list(fn()) if fn is not None else []
 
 
 def _record(board):
