@@ -69,6 +69,11 @@ def tmp_path(name):
         return "build/" + name
 
 
+def _lit(r, chain_indexes):
+    """Which of these chain LEDs are lit in the strip's last frame (0/1 each)."""
+    return tuple(1 if r.chain_rgb(i) != (0, 0, 0) else 0 for i in chain_indexes)
+
+
 def _no_usb(now_ms, board, hw):
     return None
 
@@ -97,9 +102,15 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     res.saved = (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR)
     forward = main.handle_event if link else None
 
+    res.dice_seen = []   # (dice rolled, lit pips of die 1 and 2, turn LEDs lit) per roll
+
     def collect(ev, now):
         if keep_events:
             res.events.append(ev)
+            if ev.get("ev") == "roll":
+                res.dice_seen.append((tuple(ev["dice"]), ev.get("player"),
+                                      _lit(r, cfg.LED_DIE1), _lit(r, cfg.LED_DIE2),
+                                      _lit(r, cfg.LED_TURN)))
         if forward is not None:
             forward(ev, now)
 

@@ -35,6 +35,11 @@ def _check_game(res):
         want = (scene[3 * i], scene[3 * i + 1], scene[3 * i + 2])
         assert res.rig.chain_rgb(chain[i]) == want, (i, want)
     assert res.stats.led_writes == len(res.rig.strip.frames) - 81   # 80 sweep + clear
+    # the dice display and the turn indicator on the chain showed every roll
+    assert len(res.dice_seen) == len([e for e in evs if e["ev"] == "roll"]) > 0
+    for dice, who, pips1, pips2, turn in res.dice_seen:
+        assert (sum(pips1), sum(pips2)) == dice, (dice, pips1, pips2)
+        assert turn[0 if who == "A" else 1] == 1, (who, turn)
     # the watchdog was fed every iteration (the fake WDT raises when it is not)
     assert res.hw.watchdog._wdt.feeds == res.stats.ticks
 
