@@ -127,10 +127,14 @@ class FakeBoard:
         return ({"position": self.position, "state": "idle", "record": []}, [])
 
     def cmd_logs(self, args):
+        after = args.get("after", -1)
         out = [{"game": g, "size": len(d), "state": self.states[g],
                 "crc": protocol.crc_hex(protocol.crc16(d))}
-               for g, d in sorted(self.logs.items())]
-        return ({"logs": out, "free": 1 << 20, "need": 65536, "full": False}, [])
+               for g, d in sorted(self.logs.items()) if g > after]
+        page = out[:protocol.LOGS_PER_PAGE]
+        unpulled = sum(1 for st in self.states.values() if st == "done")
+        return ({"logs": page, "more": len(out) > len(page), "free": 1 << 20,
+                 "need": 65536, "full": False, "unpulled": unpulled}, [])
 
     def cmd_log_get(self, args):
         g = args["game"]

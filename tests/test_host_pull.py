@@ -119,3 +119,16 @@ def test_a_damaged_copy_is_refused_and_deleted(tmp_path):
         assert b.acks == []
     finally:
         b.unplug()
+
+
+def test_listing_follows_the_pages(tmp_path):
+    logs = {g: game_log(3)[0] for g in range(1, 15)}
+    b = FakeBoard(str(tmp_path), logs)
+    try:
+        state = boardlink.State(b.port)
+        listing = boardlink.list_logs(state.client)
+        state.close()
+    finally:
+        b.unplug()
+    assert [e["game"] for e in listing["logs"]] == list(range(1, 15))
+    assert sum(1 for l in b.lines if b'"logs"' in l) == 3  # pages of 6

@@ -274,6 +274,10 @@ class BoardClient:
                 # Not a board line: e.g. a MicroPython REPL echoing our command.
                 self.noise.append(json.dumps(obj)[:200])
                 continue
+            if obj.get("re") is None and "id" not in obj and obj.get("ok") is False:
+                # A line-level error (bad_json, binary, ...) carries no id; we send one
+                # command at a time, so it answers ours.
+                raise BoardError(name, obj.get("error", "?"), obj.get("msg", ""))
             if obj.get("id") != rid:
                 continue  # a late reply to an earlier request we gave up on
             if not obj.get("ok"):
@@ -293,6 +297,25 @@ class BoardClient:
                 out.append(obj)
             if obj is None or self.clock() >= deadline:
                 return out
+
+
+def list_logs(client, timeout=2.0):
+    """Every game log on the board, oldest first, following the `logs` pages
+    (docs/protocol.md: at most LOGS_PER_PAGE entries a reply, `more` while others
+    follow).  Returns the last page's reply with `logs` holding them all."""
+    entries = []
+    after = -1
+    for _page in range(10000):
+        args = {"after": after} if after >= 0 else {}
+        r = client.request("logs", timeout=timeout, **args)
+        page = r.get("logs") or []
+        entries.extend(page)
+        if not r.get("more") or not page:
+            break
+        after = page[-1]["game"]
+    r = dict(r)
+    r["logs"] = entries
+    return r
 
 
 def check_hello(reply):

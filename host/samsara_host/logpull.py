@@ -54,7 +54,7 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
     reconnect and call again (the part file makes it resume).
     """
     if entry is None:
-        listing = client.request("logs", timeout=timeout)
+        listing = boardlink.list_logs(client, timeout)
         found = [e for e in listing.get("logs", []) if e.get("game") == game]
         if not found:
             raise PullError("the board has no log of game %d" % game)

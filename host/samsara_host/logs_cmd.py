@@ -68,7 +68,7 @@ def cmd_list(args):
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
-        listing = state.client.request("logs")
+        listing = boardlink.list_logs(state.client)
     except boardlink.LinkError as e:
         _err("list", e)
         return 1
@@ -88,8 +88,8 @@ def cmd_list(args):
     if logs:
         print("  game  state     bytes  crc   pulled copy")
     for e in logs:
-        print("  %4d  %-8s %6d  %s  %s" % (e["game"], e["state"], e["size"], e["crc"],
-                                          e["here"] or "-"))
+        print("  %4d  %-8s %6d  %s  %s" % (e["game"], e["state"], e["size"],
+                                          e.get("crc") or "----", e["here"] or "-"))
     print("Free %s bytes; a new game reserves %s%s" % (
         listing.get("free"), listing.get("need"),
         ". FULL: pull the logs (`samsara logs pull`) before the next game."
@@ -107,7 +107,7 @@ def cmd_pull(args):
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
-        listing = state.client.request("logs")
+        listing = boardlink.list_logs(state.client)
     except boardlink.LinkError as e:
         state.close()
         _err("pull", e)
