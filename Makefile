@@ -72,4 +72,4 @@ firmware: $(STAMP)
 	@$(BIN)/python tools/build_firmware.py $(MPYCROSS)
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .hypothesis node_modules
+	rm -rf $(VENV) build typings .pytest_cache .hypothesis tools/upy32/node_modules
