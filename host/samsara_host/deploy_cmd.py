@@ -118,7 +118,8 @@ def bundle_files(bundle_dir):
     and relative to the board's root.  Raises DeployError when the folder is missing or
     empty."""
     if not os.path.isdir(bundle_dir):
-        raise DeployError("no firmware bundle at %s: run `make firmware` or drop --no-build"
+        raise DeployError("no firmware bundle at %s: build one with `make firmware` (or "
+                          "`samsara deploy` without --no-build), or name one with --bundle"
                           % bundle_dir)
     out = []
     for root, dirs, names in os.walk(bundle_dir):
@@ -299,8 +300,8 @@ def run(args):
     from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn,
                                TimeRemainingColumn)
     from samsara_host import boardlink
-    err = Console(stderr=True)
-    out = Console()
+    err = Console(stderr=True, soft_wrap=True)
+    out = Console(soft_wrap=True)
     try:
         root = repo_root()
         if args.no_build:
@@ -316,9 +317,9 @@ def run(args):
                     out.print("Bundle hash %s (stamped into samsara/version.mpy)" % digest)
         files = bundle_files(bundle)
         port = boardlink.resolve_port(args.port)
+        transport = open_transport(port)
         out.print("Deploying %d files (%d bytes) to %s" % (
             len(files), sum(len(d) for _p, d in files), port))
-        transport = open_transport(port)
         try:
             with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                           TimeRemainingColumn(), console=out, transient=False) as bar:
