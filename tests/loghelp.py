@@ -5,8 +5,9 @@ from samsara.gamelog import GameLog
 from samsara_host.selfplay import play_game
 
 
-def game_log(seed, header=None, finish=True):
-    """(log bytes, Game): the records a board writes for self-play game `seed`."""
+def game_log(seed, header=None, finish=True, end=None):
+    """(log bytes, Game): the records a board writes for self-play game `seed`;
+    `end` replaces the end record's dict (to test a disagreeing verdict)."""
     fs = MemFs()
     log = GameLog(fs)
     log.boot()
@@ -20,6 +21,8 @@ def game_log(seed, header=None, finish=True):
                 log.log_event({"ev": "sub", "move": sub})
         log.log_event({"ev": "turn", "turn": note})
     if finish:
-        log.end_game({"how": "end"})
+        w = game.result[0] if game.result else None
+        log.end_game(end or {"how": "end", "winner": None if w is None else "AB"[w],
+                             "score": "%d-%d" % (game.pos.a, game.pos.b)})
     name = [n for n in fs.listdir() if n.startswith("g") and not n.startswith("id")][0]
     return fs.read(name, 0, fs.size(name)), game

@@ -33,6 +33,12 @@ def test_record_from_log_matches_the_game(logged):
     assert t["Result"] == "AB"[game.result[0]] and t["Termination"] == "centre"
 
 
+def test_a_log_whose_verdict_disagrees_with_the_replay_is_refused():
+    data, game = game_log(3, end={"how": "end", "winner": "A", "score": "6-0"})
+    with pytest.raises(RecordError, match="end record says winner A, score 6-0"):
+        from_log(data)
+
+
 def test_text_and_json_forms_round_trip(logged):
     rec = from_log(logged[0])
     text = rec.to_text()

@@ -339,8 +339,17 @@ def from_log(data, board=None, allow_torn=False):
             start = Position()
     rec = GameRecord(tags, start, rp.turns)
     rec.replay()
-    if rp.ended and rp.end and rp.end.get("how") == "abandoned":
+    end = rp.end if rp.ended and isinstance(rp.end, dict) else None
+    if end and end.get("how") == "abandoned":
         rec.tags["Termination"] = "abandoned"
+    elif end and "score" in end:
+        # The board's own verdict must agree with the rules engine's replay.
+        got = "%d-%d" % (rec.final.a, rec.final.b)
+        winner = None if rec.result is None or rec.result[0] is None else "AB"[rec.result[0]]
+        if end.get("score") != got or ("winner" in end and end["winner"] != winner):
+            raise RecordError("the log's end record says winner %s, score %s; replaying its "
+                              "turns gives winner %s, score %s"
+                              % (end.get("winner"), end.get("score"), winner, got))
     rec.log_ended = rp.ended
     rec.log_state = rp.state()
     return rec
