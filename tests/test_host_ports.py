@@ -1,0 +1,65 @@
+"""`samsara ports` and port discovery: the Pico's USB id, errors that say what to do."""
+import pytest
+import serial.tools.list_ports
+
+from fakeboard import FakeBoard
+from samsara_host import boardlink, cli
+
+
+class Port:
+    def __init__(self, device, vid=None, pid=None, description=""):
+        self.device = device
+        self.vid = vid
+        self.pid = pid
+        self.serial_number = "E6614C31" if vid else None
+        self.description = description
+
+
+MACHINE = [Port("/dev/ttyS0", description="n/a"),
+           Port("/dev/ttyUSB0", 0x10C4, 0xEA60, "CP2102"),
+           Port("/dev/ttyACM0", 0x2E8A, 0x0005, "Board CDC")]
+
+
+def test_the_pico_comes_first_and_is_found():
+    ports = boardlink.list_ports(MACHINE)
+    assert [p.device for p in ports] == ["/dev/ttyACM0", "/dev/ttyS0", "/dev/ttyUSB0"]
+    assert ports[0].is_pico and ports[0].usb_id() == "2E8A:0005"
+    assert ports[1].description == ""  # pyserial's "n/a"
+    assert boardlink.find_board(MACHINE) == "/dev/ttyACM0"
+    assert boardlink.resolve_port("socket://127.0.0.1:9", MACHINE) == "socket://127.0.0.1:9"
+
+
+def test_no_pico_and_two_picos():
+    with pytest.raises(boardlink.BoardNotFound, match="2E8A:0005.*--port"):
+        boardlink.find_board(MACHINE[:2])
+    two = MACHINE + [Port("/dev/ttyACM1", 0x2E8A, 0x0005)]
+    with pytest.raises(boardlink.LinkError, match="2 boards found"):
+        boardlink.find_board(two)
+
+
+def test_ports_command(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: list(MACHINE))
+    assert cli.main(["ports"]) == 0
+    out = capsys.readouterr().out
+    assert "/dev/ttyACM0" in out and "2E8A:0005 Pico" in out and "ttyUSB0" not in out
+    assert cli.main(["ports", "--all", "--json"]) == 0
+    assert capsys.readouterr().out.count('"port"') == 3
+    board = FakeBoard(str(tmp_path))
+    try:
+        assert cli.main(["ports", "--port", board.port]) == 0
+        assert "Samsara board fake-1, firmware 0.1.0" in capsys.readouterr().out
+    finally:
+        board.unplug()
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: MACHINE[:2])
+    assert cli.main(["ports"]) == 1
+    assert "No Pico found" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("port,cls,text", [
+    ("/dev/samsara-no-such-port", boardlink.PortMissing, "does not exist"),
+    ("socket://127.0.0.1:1", boardlink.PortMissing, "nothing listens"),
+    ("bogus://x", boardlink.PortError, "could not open"),
+])
+def test_open_errors_name_the_cause(port, cls, text):
+    with pytest.raises(cls, match=text):
+        boardlink.open_port(port)
