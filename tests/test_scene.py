@@ -64,3 +64,21 @@ def test_colour_names():
     assert sc.colour_name(*mark_colour(sc.WRONG)) == "red"
     assert sc.colour_name(*mark_colour(3)) == "die3"
     assert sc.colour_name(1, 2, 3) == "010203"
+
+
+def test_the_tracked_channel_sum_follows_every_redraw():
+    b = Script(position="ooooo.................../oooooo...............o.. 0-0 A")
+
+    def check():
+        assert b.board.scene_sum == sum(b.board.scene)
+
+    check()
+    b.roll(3, 2)
+    check()
+    for step in (("lift", "S22"), ("place", "GS"), ("lift", "A0"), ("place", "A1"),
+                 ("lift", "R1"), ("place", "R9"), ("lift", "R9"), ("place", "R1"),
+                 ("lift", "GS"), ("place", "S7"), ("lift", "R1"), ("place", "R3")):
+        getattr(b, step[0])(step[1])
+        check()
+    b.press("undo")
+    check()

@@ -25,7 +25,9 @@ class Board:
     """One board core.  Attributes: config, debounce (samsara.debounce.Debounce),
     controller (samsara.controller.Controller), events (samsara.events.EventQueue),
     limiter (samsara.power.PowerLimiter), scene (bytearray(240), logical LED order),
-    scene_version (int, bumped whenever the scene changes)."""
+    scene_version (int, bumped whenever the scene changes), scene_sum (sum of the
+    scene's channel values, kept up to date by the redraw; set it to -1 after writing
+    the scene by hand)."""
 
     def __init__(self, config=None):
         if config is None:
@@ -38,6 +40,7 @@ class Board:
         self.limiter = PowerLimiter(config.budget_ma)
         self.scene = bytearray(SCENE_BYTES)
         self.scene_version = 0
+        self.scene_sum = 0              # sum of the scene's channel values (kept by draw)
         self._limited = bytearray(SCENE_BYTES)
         self._limited_version = -1
         self._drawn = -1
@@ -92,7 +95,7 @@ class Board:
         """The scene after the power limiter (a bytearray(240) owned by the board,
         rewritten only when the scene changed)."""
         if self._limited_version != self.scene_version:
-            self.limiter.limit(self.scene, self._limited)
+            self.limiter.limit(self.scene, self._limited, self.scene_sum)
             self._limited_version = self.scene_version
         return self._limited
 
@@ -110,6 +113,10 @@ class Board:
         c = self.controller
         if c.version != self._drawn:
             self._drawn = c.version
-            draw(self.scene, c, self._full)
+            d = draw(self.scene, c, self._full)
+            if d < 0:
+                self.scene_sum = sum(self.scene)
+            else:
+                self.scene_sum += d
             self._full = False
             self.scene_version += 1

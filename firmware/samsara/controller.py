@@ -96,6 +96,7 @@ class Controller:
         self.marked = []          # positions with a mark now
         self.touched = []         # positions whose mark may have changed since drawn
         self.drawn_sig = None     # dice/turn part of the last scene (samsara.scene.draw)
+        self.drawn_dice_sum = 0   # and its channel sum
         self.version = 0
         self.state = WAITING
         self.resume = WAITING
@@ -523,17 +524,28 @@ class Controller:
         mover = self.mover
         og = self.og
         two = len(rem) == 2
+        # One new marble on one track field x: a sub-move of d from lane index i lands
+        # on index i + d (+-12 with lane changes), so skip the dice that cannot.
+        xr = fr & ~pr
+        xs = fs & ~ps
+        x = -1
+        if (xr and not xs and not (xr & (xr - 1))) or (xs and not xr and not (xs & (xs - 1))):
+            x = _bits(xr, xs)[0] % 24
         for d in (rem[0],) if (not two or rem[0] == rem[1]) else (rem[0], rem[1]):
             other = rem[1] if d == rem[0] and two else rem[0]
             for o in gone:
+                if x >= 0 and (x - o % 24 - d) % 12:
+                    continue
                 for m in rules.gen_sub_moves(pr, ps, pa, pb, mover, d, og, o):
+                    # the cheap frame test first, the completable test only on a fit
+                    c = self._candidate((m,), pa, pb, fr, fs, fx)
+                    if c is None:
+                        continue
                     if two and not (rules.ends_turn(m, pa, pb) or
                                     rules.any_sub_move(m[4], m[5], m[6], m[7], mover,
                                                        other, og)):
                         continue
-                    c = self._candidate((m,), pa, pb, fr, fs, fx)
-                    if c is not None:
-                        found.append(c)
+                    found.append(c)
         return found
 
     def _two_more(self, pr, ps, pa, pb, rem, gone, fr, fs, fx):

@@ -37,10 +37,12 @@ class PowerLimiter:
         self.budget_ma = budget_ma
         self.max_sum = budget_ma * MA_PER_CHANNEL_DEN // MA_PER_CHANNEL_NUM
 
-    def limit(self, src, dst):
-        """dst[i] = src[i] scaled so that sum(dst) <= max_sum (estimate <= budget)."""
+    def limit(self, src, dst, total=-1):
+        """dst[i] = src[i] scaled so that sum(dst) <= max_sum (estimate <= budget).
+        total: sum(src) when the caller keeps it up to date, else -1 (summed here)."""
         n = len(src)
-        total = sum(src)
+        if total < 0:
+            total = sum(src)
         cap = self.max_sum
         i = 0
         if total <= cap:

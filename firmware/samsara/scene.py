@@ -77,13 +77,19 @@ def put(scene, led, r, g, b):
 
 def _die(scene, first, value, r, g, b):
     mask = PIPS[value] if 0 <= value <= 6 else 0
-    k = 0
-    while k < 7:
-        if (mask >> k) & 1:
-            put(scene, first + k, r, g, b)
+    i = first * 3
+    end = i + 21
+    while i < end:
+        if mask & 1:
+            scene[i] = r
+            scene[i + 1] = g
+            scene[i + 2] = b
         else:
-            put(scene, first + k, 0, 0, 0)
-        k += 1
+            scene[i] = 0
+            scene[i + 1] = 0
+            scene[i + 2] = 0
+        mask >>= 1
+        i += 3
 
 
 def _die_colour(value, dim):
@@ -100,9 +106,12 @@ def draw(scene, ctrl, full=True):
     Reads ctrl.marks (bytearray(64) of mark codes), ctrl.state, ctrl.d1/d2 (0: none),
     ctrl.used (bit 0: die 1 played, bit 1: die 2), ctrl.entry (0, or 1/2 while die 1/2
     is being entered with e1/e2), ctrl.mover, ctrl.winner.  full=False redraws only
-    the positions listed in ctrl.touched (then emptied) and the dice and turn LEDs."""
+    the positions listed in ctrl.touched (then emptied), and the dice and turn LEDs
+    when they changed.  Returns the change of the scene's channel sum (what the power
+    limiter needs), or -1 after a full redraw (sum unknown: recount)."""
     marks = ctrl.marks
     cols = COLOURS
+    delta = 0
     if full:
         p = 0
         while p < 64:
@@ -116,6 +125,8 @@ def draw(scene, ctrl, full=True):
         for p in ctrl.touched:
             c = marks[p] * 3
             i = p * 3
+            delta += cols[c] + cols[c + 1] + cols[c + 2] - scene[i] - scene[i + 1] \
+                - scene[i + 2]
             scene[i] = cols[c]
             scene[i + 1] = cols[c + 1]
             scene[i + 2] = cols[c + 2]
@@ -124,29 +135,43 @@ def draw(scene, ctrl, full=True):
     sig = (state, ctrl.d1, ctrl.d2, ctrl.used, ctrl.entry, ctrl.e1, ctrl.e2, ctrl.mover,
            ctrl.winner)
     if not full and sig == ctrl.drawn_sig:
-        return
+        return delta
     ctrl.drawn_sig = sig
+    before = ctrl.drawn_dice_sum
+    after = _draw_dice_turn(scene, ctrl, state)
+    ctrl.drawn_dice_sum = after
+    if full:
+        return -1
+    return delta + after - before
+
+
+def _draw_dice_turn(scene, ctrl, state):
+    # Draws LEDs 64..79; returns their channel sum (a die of value v lights v pips).
     if state == "moksha":
         r, g, b = MOKSHA_COLOUR
         _die(scene, DIE1_LED, ctrl.d1, r, g, b)
         _die(scene, DIE2_LED, ctrl.d2, r, g, b)
         put(scene, TURN_A_LED, r, g, b)
         put(scene, TURN_B_LED, r, g, b)
-        return
+        return (ctrl.d1 + ctrl.d2 + 2) * (r + g + b)
     if ctrl.entry:
         r, g, b = ENTRY_COLOUR
         if ctrl.entry == 1:
             _die(scene, DIE1_LED, ctrl.e1, r, g, b)
             _die(scene, DIE2_LED, 0, 0, 0, 0)
+            total = ctrl.e1 * (r + g + b)
         else:
             r2, g2, b2 = _die_colour(ctrl.e1, True)
             _die(scene, DIE1_LED, ctrl.e1, r2, g2, b2)
             _die(scene, DIE2_LED, ctrl.e2, r, g, b)
+            total = ctrl.e1 * (r2 + g2 + b2) + ctrl.e2 * (r + g + b)
     else:
         r, g, b = _die_colour(ctrl.d1, ctrl.used & 1)
         _die(scene, DIE1_LED, ctrl.d1, r, g, b)
+        total = ctrl.d1 * (r + g + b)
         r, g, b = _die_colour(ctrl.d2, ctrl.used & 2)
         _die(scene, DIE2_LED, ctrl.d2, r, g, b)
+        total += ctrl.d2 * (r + g + b)
     put(scene, TURN_A_LED, 0, 0, 0)
     put(scene, TURN_B_LED, 0, 0, 0)
     if state == "game_over":
@@ -154,11 +179,14 @@ def draw(scene, ctrl, full=True):
         w = ctrl.winner
         if w == 0 or w == -1:
             put(scene, TURN_A_LED, r, g, b)
+            total += r + g + b
         if w == 1 or w == -1:
             put(scene, TURN_B_LED, r, g, b)
-        return
+            total += r + g + b
+        return total
     r, g, b = TURN_COLOUR
     put(scene, TURN_A_LED if ctrl.mover == 0 else TURN_B_LED, r, g, b)
+    return total + r + g + b
 
 
 def colour_name(r, g, b):
