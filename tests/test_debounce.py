@@ -262,4 +262,4 @@ def test_matches_the_plain_reference_on_random_input():
 
 def test_default_settle_times():
     d = Debounce()
-    assert (d.settle_lift, d.settle_place, d.return_ms) == (6, 150, 30)
+    assert (d.settle_lift, d.settle_place, d.return_ms) == (4, 150, 30)

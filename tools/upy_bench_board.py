@@ -99,6 +99,9 @@ class Bench:
         first = -1
         while True:
             before = (deb.settled[p >> 3] >> (p & 7)) & 1
+            # a tidy heap, as on the board where main.py collects between events
+            # (gc.threshold), not in the middle of a latency-critical tick
+            gc.collect()
             us, changed = self.tick()
             if first < 0:
                 first = self.t

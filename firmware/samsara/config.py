@@ -33,7 +33,7 @@ class Config:
     event_capacity   length of the event queue (oldest dropped when full)
     """
 
-    def __init__(self, scan_ms=2, settle_lift_ms=6, settle_place_ms=150, return_ms=30,
+    def __init__(self, scan_ms=2, settle_lift_ms=4, settle_place_ms=150, return_ms=30,
                  dice="electronic", rng=None, seed=1, opponent_goal="owner_scores",
                  budget_ma=DEFAULT_BUDGET_MA, event_capacity=64):
         if dice not in DICE_SOURCES:
