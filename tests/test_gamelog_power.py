@@ -73,7 +73,9 @@ def _pull_all(link, stream, now):
             data.extend(chunk)
             if r["eof"]:
                 break
-        assert P.crc_hex(P.crc16(data)) == e["crc"] and len(data) == e["size"]
+        assert len(data) == e["size"]
+        if e["crc"] is not None or e["state"] != "running":
+            assert P.crc_hex(P.crc16(data)) == e["crc"]
         out[e["game"]] = bytes(data)
     return out
 

@@ -42,6 +42,10 @@ MAX_TURNS = 400
 """Turns a game's reservation covers (random play: median 68, longest of 400 games 152)."""
 CAPACITY = 768 * 1024
 """Default bytes of flash the logs may use on the Pico."""
+TAIL_CHECK = 1024
+"""The boot scan checks record CRCs in this many bytes at the end of a running game."""
+CRC_STEP = 32
+"""Bytes of the running file's CRC computed per loop iteration after a boot."""
 
 T_HEADER = 0x48  # H
 T_ROLL = 0x52    # R
@@ -118,19 +122,25 @@ def encode_record(rtype, payload):
     return rec
 
 
-def record_at(buf, i, end):
+_TYPES = b"HRSUTEZ"
+
+
+def record_at(buf, i, end, check=True):
     """Check the record starting at buf[i] (buf bytes-like, valid up to `end`).
     Returns its total length, 0 when the buffer ends inside it (incomplete), or -1
-    when the bytes are not a valid record (bad sync, bad type, bad CRC)."""
+    when the bytes are not a valid record (bad sync, length, type or CRC).  check
+    False skips the CRC (the boot scan checks it only near the end of the file)."""
     if i + 3 > end:
         return 0
     if buf[i] != SYNC:
         return -1
     n = buf[i + 1]
-    if n > MAX_PAYLOAD:
+    if n > MAX_PAYLOAD or buf[i + 2] not in _TYPES:
         return -1
     if i + n + OVERHEAD > end:
         return 0
+    if not check:
+        return n + OVERHEAD
     c = crc16(buf, 0xFFFF, i, i + n + 3)
     if buf[i + n + 3] != c >> 8 or buf[i + n + 4] != c & 0xFF:
         return -1
@@ -328,7 +338,9 @@ class GameLog:
         self.run_gid = None
         self._h = None
         self._size = 0
-        self._crc = 0xFFFF
+        self._crc = 0xFFFF   # CRC of the running game's file, None while unknown
+        self._crc_part = 0xFFFF
+        self._crc_off = 0
         self._win = 0        # bytes written in the current window (since the last roll)
         self._windows = 0    # windows so far (1 + rolls)
         self.dropped = 0     # records not written (budget) in the running game
@@ -397,20 +409,25 @@ class GameLog:
 
     def _scan_running(self, gid):
         """Parse g<gid>.run in pieces; drop a torn tail; returns a Replay with extra
-        members game, size, crc, win, windows, or None when nothing valid is left."""
+        members game, size, win, windows, dropped, or None when nothing valid is left.
+
+        Only a write cut short can damage the file, and only at its end (every
+        earlier write was synced), so record CRCs are checked in the last TAIL_CHECK
+        bytes; before that the walk checks sync byte, length and type.  This keeps the
+        boot of a long game short on the Pico (docs/gamelog.md "Boot scan")."""
         fs = self.fs
         name = _gname(gid, 0, ".run")
         size = fs.size(name)
+        tail = size - TAIL_CHECK
         rp = Replay()
         off = 0
-        crc = 0xFFFF
         win = 0
         windows = 1
         buf = b""
         bstart = 0
         while off < size:
             i = off - bstart
-            k = record_at(buf, i, len(buf))
+            k = record_at(buf, i, len(buf), off >= tail)
             if k == 0:
                 if bstart + len(buf) >= size:
                     break  # the file ends inside this record: torn
@@ -428,7 +445,6 @@ class GameLog:
                 rp.feed(t, buf[i + 3:i + k - 2])
             except Exception:
                 break  # a record with a valid check but a payload we cannot read
-            crc = crc16(buf, crc, i, i + k)
             if t == T_ROLL:
                 win = 0
                 windows += 1
@@ -444,16 +460,45 @@ class GameLog:
             self._truncate(name, off)
         rp.game = gid
         rp.size = off
-        rp.crc = crc
         rp.win = win
         rp.windows = windows
         rp.dropped = size - off
         if rp.ended:
             # The end record was written but the rename was cut short: finish it.
+            crc = self._file_crc(name, off)
             fs.rename(name, _gname(gid, crc, ".end"))
             self.games[gid] = ["done", off, crc]
             return None
         return rp
+
+    def _file_crc(self, name, n, crc=0xFFFF, off=0):
+        while off < n:
+            chunk = self.fs.read(name, off, min(512, n - off))
+            if not chunk:
+                break
+            crc = crc16(chunk, crc)
+            off += len(chunk)
+        return crc
+
+    def crc_step(self, nbytes=CRC_STEP):
+        """Advance the CRC of the running game's file (unknown after a boot resumed it)
+        by up to nbytes; the link calls this every loop iteration so that the whole
+        file's CRC is known again a few seconds after boot without a long stall.
+        Returns True while work is left."""
+        if self._crc is not None or self.run_gid is None:
+            return False
+        name = _gname(self.run_gid, 0, ".run")
+        n = self._size - self._crc_off
+        if n > nbytes:
+            n = nbytes
+        if n > 0:
+            chunk = self.fs.read(name, self._crc_off, n)
+            self._crc_part = crc16(chunk, self._crc_part)
+            self._crc_off += len(chunk)
+        if self._crc_off >= self._size:
+            self._crc = self._crc_part
+            return False
+        return True
 
     def _truncate(self, name, n):
         """Keep the first n bytes of a file: copy them to a scratch file, then rename it
@@ -482,7 +527,9 @@ class GameLog:
     def _open_running(self, rp):
         self.run_gid = rp.game
         self._size = rp.size
-        self._crc = rp.crc
+        self._crc = None          # computed in the background: crc_step()
+        self._crc_part = 0xFFFF
+        self._crc_off = 0
         self._win = rp.win
         self._windows = rp.windows
         self.dropped = 0
@@ -588,7 +635,8 @@ class GameLog:
         n = len(rec)
         self._h.write(rec)
         self._h.sync()
-        self._crc = crc16(rec, self._crc)
+        if self._crc is not None:
+            self._crc = crc16(rec, self._crc)
         self._size += n
         self._win += n
         self.games[self.run_gid][1] = self._size
@@ -647,6 +695,8 @@ class GameLog:
         self._write(encode_record(T_END, p))
         self._h.close()
         self._h = None
+        while self._crc is None:
+            self.crc_step(4096)
         crc = self._crc
         self.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
         self.games[gid] = ["done", self._size, crc]
@@ -662,13 +712,13 @@ class GameLog:
     # -- for the host ------------------------------------------------------------------
 
     def list(self):
-        """[(game, size, state, crc)] oldest first; crc of the running game is the CRC
-        of what it holds so far."""
+        """[(game, size, state, crc)] oldest first; the crc of the running game is the
+        CRC of what it holds so far, -1 while still being computed after a boot."""
         out = []
         for gid in sorted(self.games):
             st, size, crc = self.games[gid]
             if st == "running":
-                crc = self._crc
+                crc = -1 if self._crc is None else self._crc
             out.append((gid, size, st, crc))
         return out
 
@@ -686,7 +736,7 @@ class GameLog:
         self._name(gid)
         st, size, crc = self.games[gid]
         if st == "running":
-            crc = self._crc
+            crc = -1 if self._crc is None else self._crc
         return size, st, crc
 
     def read(self, gid, offset, n):

@@ -151,12 +151,14 @@ def b64decode(text):
 
 # ---- line checks ---------------------------------------------------------------------
 
-def check_text(line, n=-1):
+def check_text(line, n=-1, scanned=False):
     """Raise ProtocolError(binary) unless line[:n] (bytes-like) is printable UTF-8 text:
-    no control bytes other than TAB and CR, no DEL, valid UTF-8.  Returns the str."""
+    no control bytes other than TAB and CR, no DEL, valid UTF-8.  Returns the str.
+    scanned: the caller already checked the control bytes (the board's reader does it
+    while looking for the line end), only UTF-8 is left to check."""
     if n < 0:
         n = len(line)
-    i = 0
+    i = n if scanned else 0
     while i < n:
         c = line[i]
         if (c < 0x20 and c != 9 and c != 13) or c == 0x7F:
@@ -280,9 +282,10 @@ def _check_arg(name, key, kind, v, rid):
     raise bad("unknown kind")  # pragma: no cover - table error
 
 
-def parse_command(line, n=-1):
+def parse_command(line, n=-1, scanned=False):
     """Parse one host line (bytes-like, without its LF; only line[:n] when n >= 0).
 
+    scanned: control bytes were already ruled out by the caller (check_text).
     Returns (name, req_id, args): args a dict with every argument of the command,
     defaults filled in.  Raises ProtocolError with the error code of
     docs/protocol.md for binary garbage, bad JSON, two values on one line, a
@@ -292,7 +295,7 @@ def parse_command(line, n=-1):
         n = len(line)
     if n > MAX_IN:
         raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_IN)
-    text = check_text(line, n)
+    text = check_text(line, n, scanned)
     try:
         obj = json.loads(text)
     except Exception:

@@ -137,7 +137,8 @@ class UsbLink:
         self.rx = bytearray(P.MAX_IN + 1)
         self.rx_n = 0
         self.rx_skip = False      # inside an over-long line: drop until LF
-        self.rx_scan = 0          # rx[:rx_scan] holds no LF and no control byte
+        self.rx_scan = 0          # rx[:rx_scan] was scanned: no LF, no 0x01-0x04
+        self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
         self.tx = bytearray(P.TX_RING)
         self.tx_head = 0
         self.tx_len = 0
@@ -152,6 +153,7 @@ class UsbLink:
         self.log_full_sent = False
         self.last_gid = None      # the last game whose log was closed
         self.unlogged = False     # a game runs that the full log could not take
+        self._crc_err = False
         self._unlogged_start = None
 
     # -- output ------------------------------------------------------------------------
@@ -412,6 +414,13 @@ class UsbLink:
         h = self.hooks
         if h is not None and getattr(h, "busy", False):
             h.poll(now_ms)
+        log = self.log
+        if log is not None and log._crc is None and not self._crc_err:
+            try:
+                log.crc_step()
+            except Exception as e:
+                self._crc_err = True
+                self.send({"ev": "log_error", "msg": "reading the log: %s" % str(e)[:60]})
         self._read()
         if self.tx_dropped and self._room() >= 64:
             n = self.tx_dropped
@@ -446,6 +455,7 @@ class UsbLink:
                 end = rest
                 i = 0
                 self.rx_skip = False
+                self.rx_bad = 0
                 continue
             if c == 0x0A:
                 rest = end - i - 1
@@ -455,12 +465,16 @@ class UsbLink:
                         n -= 1
                     self._line(n)
                 self.rx_skip = False
+                self.rx_bad = 0
                 if rest:
                     # Bytes after the LF wait for the next poll: one command per poll.
                     rx[0:rest] = rx[i + 1:end]
                 self.rx_n = rest
                 self.rx_scan = 0
                 return
+            if (c < 0x20 and c != 0x09 and c != 0x0D) or c == 0x7F:
+                if not self.rx_bad:
+                    self.rx_bad = c | 0x100  # the first control byte, for the message
             i += 1
         if end > P.MAX_IN:
             if not self.rx_skip:
@@ -468,6 +482,7 @@ class UsbLink:
                 self.send(P.error_reply(None, None, P.E_TOO_LONG,
                                         "line longer than %d bytes" % P.MAX_IN))
             self.rx_skip = True
+            self.rx_bad = 0
             end = 0
             i = 0
         self.rx_n = end
@@ -477,8 +492,13 @@ class UsbLink:
         if n == 0:
             return  # empty lines are keep-alives
         self.rx_lines += 1
+        if self.rx_bad:
+            self.rx_errors += 1
+            self.send(P.error_reply(None, None, P.E_BINARY,
+                                    "control byte 0x%02x in line" % (self.rx_bad & 0xFF)))
+            return
         try:
-            name, rid, args = P.parse_command(memoryview(self.rx)[0:n])
+            name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
         except P.ProtocolError as e:
             self.rx_errors += 1
             self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
@@ -605,7 +625,8 @@ class UsbLink:
             if len(out) == P.LOGS_PER_PAGE:
                 more = True
                 break
-            out.append({"game": gid, "size": size, "state": st, "crc": P.crc_hex(crc)})
+            out.append({"game": gid, "size": size, "state": st,
+                        "crc": P.crc_hex(crc) if crc >= 0 else None})
         s = self._log_space()
         return {"logs": out, "more": more, "free": s["free"], "need": s["need"],
                 "full": s["full"], "unpulled": s["unpulled"]}
