@@ -82,3 +82,19 @@ def test_the_tracked_channel_sum_follows_every_redraw():
         check()
     b.press("undo")
     check()
+
+
+def test_event_notation_matches_the_notation_module():
+    from samsara import rules
+    from samsara.controller import _fmt, NAMES
+    from samsara.notation import format_sub_move
+    from samsara.geometry import position_name
+    from samsara.position import Position
+    assert NAMES == tuple(position_name(p) for p in range(64))
+    pos = Position.parse("ooooo......o............/ooooo..................o 0-0 A")
+    n = 0
+    for d in range(1, 7):
+        for m in rules.gen_sub_moves(pos.r, pos.s, pos.a, pos.b, 0, d):
+            assert _fmt(m) == format_sub_move(m)
+            n += 1
+    assert n > 10

@@ -26,7 +26,7 @@ from samsara import rules
 from samsara.frame import r_mask, s_mask, extra_mask, fill, pieces_mask, names
 from samsara.game import Game, Match
 from samsara.geometry import GS, A_TRACK, B_TRACK, popcount24, position_name, position_index
-from samsara.notation import format_sub_move, format_turn, format_roll
+from samsara.notation import format_turn, format_roll
 from samsara.position import Position
 from samsara.dice import Lcg
 from samsara import scene as sc
@@ -41,6 +41,15 @@ MOKSHA = "moksha"
 STATES = (WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, GAME_OVER, MOKSHA)
 
 PLAYER = ("A", "B")
+NAMES = tuple([position_name(p) for p in range(64)])   # built once: events name holes
+
+
+def _fmt(m):
+    # Sub-move notation of m, as samsara.notation.format_sub_move, from the NAMES table
+    # (string building is the slow part of an event on the Pico).
+    if m[3] >= 0:
+        return "%d:%s-%s*%s" % (m[0], NAMES[m[1]], NAMES[m[2]], NAMES[m[3]])
+    return "%d:%s-%s" % (m[0], NAMES[m[1]], NAMES[m[2]])
 MAX_LIFTED = 2        # marbles in the air at once before the board counts as disturbed
 
 
@@ -300,7 +309,7 @@ class Controller:
                         if not on:
                             lift = p
                         self._emit({"ev": "place" if on else "lift", "t": now_ms,
-                                    "pos": position_name(p)})
+                                    "pos": NAMES[p]})
                     x >>= 1
                     b += 1
                 i += 1
@@ -694,7 +703,7 @@ class Controller:
                                          self.og, o):
                 if m[2] == x and two:
                     other = self.rem[1] if d == self.rem[0] else self.rem[0]
-                    return "%s leaves die %d unplayable" % (format_sub_move(m), other)
+                    return "%s leaves die %d unplayable" % (_fmt(m), other)
         lst = " ".join(["%d:%s" % (d, position_name(t)) for t, d in tl])
         if back >= 0:
             lst = (lst + " " if lst else "") + "back:" + position_name(back)
@@ -748,10 +757,10 @@ class Controller:
             self.piece_new = -1
             self._set_played(new)
             for m in reversed(undo):
-                self._emit({"ev": "undo", "t": self.now, "move": format_sub_move(m),
+                self._emit({"ev": "undo", "t": self.now, "move": _fmt(m),
                             "how": "board"})
             for m in added:
-                self._emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
+                self._emit({"ev": "sub", "t": self.now, "move": _fmt(m),
                             "player": PLAYER[self.mover]})
         if prog is not None:
             m = self.played[-1]
@@ -762,9 +771,9 @@ class Controller:
             self.piece_old = old_p
             self.piece_new = new_p if new_p != old_p else -1
             self.goal_events = 0
-            self._emit({"ev": "goal", "t": self.now, "goal": position_name(m[2]),
+            self._emit({"ev": "goal", "t": self.now, "goal": NAMES[m[2]],
                         "player": PLAYER[0 if m[2] == GS else 1],
-                        "score": "%d-%d" % (m[6], m[7]), "ins": position_name(m[3])})
+                        "score": "%d-%d" % (m[6], m[7]), "ins": NAMES[m[3]]})
             self.state = GOAL_PENDING
             self._apply_goal(prog)
             return
@@ -984,7 +993,7 @@ class Controller:
         self.piece_new = -1
         self._set_played(self.played[:-1])
         self._set_expected()
-        self._emit({"ev": "undo", "t": self.now, "move": format_sub_move(m), "how": "button"})
+        self._emit({"ev": "undo", "t": self.now, "move": _fmt(m), "how": "button"})
         # The board still shows the undone sub-move: repair until it is put back.
         if self.state == REPAIR:
             self.resume = MOVING
