@@ -90,6 +90,8 @@ def usb_service(now_ms, board, hw):
         if link.hooks is None:
             from samsara.usblink import MainHooks
             link.hooks = MainHooks(hw, board)
+            if link.log_full_sent:
+                link.hooks.hint("log_full")  # announced at boot, before the hooks existed
         link.poll(now_ms)
 
 

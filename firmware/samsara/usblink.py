@@ -291,10 +291,17 @@ class UsbLink:
             except gamelog.LogFull as e:
                 self._announce_full(e.space)
                 raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
-            self.log_full_sent = False
+            self._clear_full()
         self.board.new_game(position=pos, match=match, starter=starter)
         self._pump()
         return gid
+
+    def _clear_full(self):
+        if self.log_full_sent:
+            self.log_full_sent = False
+            fn = getattr(self.hooks, "clear_hint", None) if self.hooks is not None else None
+            if fn is not None:
+                fn()
 
     def _og(self):
         return getattr(getattr(self.board, "config", None), "opponent_goal", "owner_scores")
@@ -383,7 +390,7 @@ class UsbLink:
             self.send({"ev": "log_error", "msg": str(e)[:80]})
             return
         self.unlogged = False
-        self.log_full_sent = False
+        self._clear_full()
 
     def _pump(self):
         """Move the board's events to the log and the host (bounded per call)."""
@@ -647,6 +654,8 @@ class UsbLink:
         st = log.mark_pulled(a["game"], int(a["crc"], 16), a["size"])
         if self.unlogged:
             self._catch_up()
+        elif self.log_full_sent and not log.space()["full"]:
+            self._clear_full()
         return {"game": a["game"], "state": st}
 
     def _c_log_del(self, a):
@@ -654,6 +663,8 @@ class UsbLink:
         log.delete(a["game"], a["force"])
         if self.unlogged:
             self._catch_up()
+        elif self.log_full_sent and not log.space()["full"]:
+            self._clear_full()
         return {"game": a["game"]}
 
 
@@ -688,29 +699,35 @@ def _record(board):
     return []
 
 
-def _ticks_diff(a, b):
-    try:
-        import time
-        return time.ticks_diff(a, b)
-    except AttributeError:
+try:
+    from time import ticks_diff as _ticks_diff
+except ImportError:  # CPython
+    def _ticks_diff(a, b):
+        """a - b in ms (CPython has no wrapping tick counter)."""
         return a - b
 
 
 class MainHooks:
     """The link's hooks over main.py's drivers (board.hw.Hardware: scanner, leds,
-    calibrator) and the board core: a LED test that runs inside the loop, raw and
-    settled sensor frames, the guided Hall calibration."""
+    calibrator) and the board core: a LED test that runs inside the loop, the
+    "pull the logs" hint, raw and settled sensor frames, the guided Hall calibration."""
+
+    HINT_MS = 500
+    """Blink period of a hint, ms."""
 
     def __init__(self, hw, board, ms_diff=None):
         self.hw = hw
         self.board = board
         self.raw = bytearray(8)
-        self.busy = False        # a LED test is running
+        self.busy = False        # a LED test or a hint is running: poll() has work
         self._diff = ms_diff or _ticks_diff
         self._t0 = 0
         self._ms = 0
         self._i = -1
         self._scene = None
+        self._hint = None
+        self._hint_t = 0
+        self._hint_on = False
 
     def led_test(self, now_ms, ms):
         """Light the 80 LEDs one after the other (white, dim) over `ms`, one chain
@@ -721,8 +738,40 @@ class MainHooks:
         self._i = -1
         self.busy = True
 
+    def hint(self, name):
+        """Show a hint on the dice display until clear_hint(): "log_full" blinks all
+        14 dice pips amber ("pull the game logs") every HINT_MS."""
+        self._hint = name
+        self._hint_t = None
+        self.busy = True
+
+    def clear_hint(self):
+        if self._hint is not None:
+            self._hint = None
+            self.busy = self._scene is not None
+            self.hw.leds.show(self.board.limited_scene())
+
     def poll(self, now_ms):
+        if self._scene is not None:
+            self._test_step(now_ms)
+        elif self._hint is not None:
+            if self._hint_t is None or self._diff(now_ms, self._hint_t) >= self.HINT_MS:
+                self._hint_t = now_ms
+                self._hint_on = not self._hint_on
+                sc = bytearray(self.board.limited_scene())
+                if self._hint_on:
+                    for led in range(64, 78):
+                        sc[3 * led] = 60
+                        sc[3 * led + 1] = 25
+                        sc[3 * led + 2] = 0
+                self.hw.leds.show(sc)
+        else:
+            self.busy = False
+
+    def _test_step(self, now_ms):
         i = self._diff(now_ms, self._t0) * 80 // self._ms
+        if i < 0:
+            i = 0
         if i == self._i:
             return
         sc = self._scene
@@ -730,8 +779,8 @@ class MainHooks:
             j = 3 * self._i
             sc[j] = sc[j + 1] = sc[j + 2] = 0
         if i >= 80:
-            self.busy = False
             self._scene = None
+            self.busy = self._hint is not None
             self.hw.leds.show(self.board.limited_scene())
             return
         j = 3 * i

@@ -260,3 +260,56 @@ def test_random_bytes_on_this_vm():
     assert replies <= lfs
     r = _ask(link, st, b'\n{"cmd":"hello","id":99}\n')
     assert r and r[-1]["id"] == 99 and r[-1]["ok"]
+
+
+class _Leds:
+    def __init__(self):
+        self.frames = []
+
+    def show(self, scene):
+        self.frames.append(bytes(scene))
+
+
+class _Scanner:
+    def scan(self, buf):
+        for i in range(8):
+            buf[i] = 0x11
+
+
+class _Hw:
+    def __init__(self):
+        self.leds = _Leds()
+        self.scanner = _Scanner()
+        self.calibrator = None
+
+
+def test_main_hooks_led_test_hint_and_sensors():
+    from samsara.usblink import MainHooks
+    link, st, board = _link()
+    hw = _Hw()
+    link.hooks = MainHooks(hw, board)
+    r = _ask(link, st, b'{"cmd":"led_test","ms":200}\n')[0]
+    assert r["ok"] and r["ms"] == 200
+    t0 = link.now
+    for t in range(300):
+        link.poll(t0 + t)
+    assert len(hw.leds.frames) == 81           # each LED once, one write each, then
+    for k in range(80):                        # the board's scene again
+        f = hw.leds.frames[k]
+        assert f[3 * k:3 * k + 3] == b"\x28\x28\x28" and sum(f) == 120
+    assert hw.leds.frames[-1] == bytes(board.limited_scene())   # the board's scene back
+    assert not link.hooks.busy
+    r = _ask(link, st, b'{"cmd":"sensors"}\n')[0]
+    assert r["raw"] == "11" * 8 and len(r["on"]) == 14
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
+    assert r["error"] == "not_supported"
+    n = len(hw.leds.frames)
+    link.hooks.hint("log_full")
+    t0 = link.now
+    for t in range(0, 2000, 5):
+        link.poll(t0 + t)
+    blinks = hw.leds.frames[n:]
+    assert 3 <= len(blinks) <= 5
+    assert blinks[0][3 * 64:3 * 78] == bytes([60, 25, 0]) * 14
+    link.hooks.clear_hint()
+    assert hw.leds.frames[-1] == bytes(board.limited_scene())
