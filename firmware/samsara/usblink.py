@@ -699,12 +699,10 @@ def _record(board):
     return []
 
 
-try:
-    from time import ticks_diff as _ticks_diff
-except ImportError:  # CPython
-    def _ticks_diff(a, b):
-        """a - b in ms (CPython has no wrapping tick counter)."""
-        return a - b
+def _ticks_diff(a, b):
+    """Signed a - b of two ms tick values that wrap at 2**30 (time.ticks_ms() on
+    MicroPython), same result as time.ticks_diff; small ints only."""
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
 class MainHooks:
