@@ -142,7 +142,9 @@ def b64encode(data):
 
 
 def b64decode(text):
-    """Bytes of base64 text.  Raises ValueError on bad input."""
+    """Bytes of base64 text (str or bytes).  Raises ValueError on bad input."""
+    if isinstance(text, str):
+        text = text.encode()  # some ports' a2b_base64 take bytes only
     try:
         return binascii.a2b_base64(text)
     except Exception as e:  # binascii.Error is a ValueError on CPython only
