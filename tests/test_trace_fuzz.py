@@ -33,6 +33,7 @@ BASES = (
 )
 QUIET_MS = 300.0      # a disturbance keeps this far from the base's own changes
 PRESS_GAP_MS = 300.0  # ... and from button presses
+AVOID_GOALS = False   # True keeps knocks, double lifts and bumps off goal procedures
 
 
 @functools.lru_cache(maxsize=None)
@@ -104,8 +105,7 @@ def disturb(i, plan):
             to = body.split("-")[1].split("*")
             moved.setdefault(len([x for x in done if x < t]), set()).update(
                 position_index(n) for n in to if n not in ("GS", "GR"))
-    # Goal procedures: no knock, lift or bump from shortly before the marble goes
-    # into the goal until well after the goal is complete (see KNOWN_GAP below).
+    # Goal procedures (kept free of knocks only when AVOID_GOALS is set).
     goals = []
     for k, (t, e) in enumerate(events):
         if e["ev"] == "goal":
@@ -113,7 +113,7 @@ def disturb(i, plan):
             goals.append((t - 2000.0, done_t + 1500.0))
 
     def clear_of_goals(a, b):
-        return all(b < g0 or a > g1 for g0, g1 in goals)
+        return not AVOID_GOALS or all(b < g0 or a > g1 for g0, g1 in goals)
 
     for kind, ut, uh, ud, ux in plan:
         t0 = round(ut * end, 1)

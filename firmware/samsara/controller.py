@@ -534,7 +534,9 @@ class Controller:
         og = self.og
         two = len(rem) == 2
         # One new marble on one track field x: a sub-move of d from lane index i lands
-        # on index i + d (+-12 with lane changes), so skip the dice that cannot.
+        # on index i + d (+-12 with lane changes), so skip the dice that cannot --
+        # unless i + d reaches a goal (index 24 of either lane): then the new marble
+        # is on the reinsertion field, anywhere in fields 1..12.
         xr = fr & ~pr
         xs = fs & ~ps
         x = -1
@@ -543,7 +545,7 @@ class Controller:
         for d in (rem[0],) if (not two or rem[0] == rem[1]) else (rem[0], rem[1]):
             other = rem[1] if d == rem[0] and two else rem[0]
             for o in gone:
-                if x >= 0 and (x - o % 24 - d) % 12:
+                if x >= 0 and (x - o % 24 - d) % 12 and (o % 24 + d) % 12:
                     continue
                 for m in rules.gen_sub_moves(pr, ps, pa, pb, mover, d, og, o):
                     # the cheap frame test first, the completable test only on a fit

@@ -441,15 +441,23 @@ class Table:
         old = score_position(owner, c.a if owner == 0 else c.b)
         new = score_position(owner, m[6] if owner == 0 else m[7])
         t = self._at(self.now)
-        t = phys.move(t, frm, goal, slide=False)
+        phys.move(t, frm, goal, slide=False)
         self.stats.goals += 1
+        # Like a person, go on once the board shows the goal (the scoring field and
+        # the reinsertion field light up): a marble still rocking in the goal hole
+        # has not been seen there yet.
+        yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
+        yield from self._wait(lambda: c.state == "goal_pending" or (
+            c.state in ("moving", "turn_complete", "game_over") and c.goal < 0 and
+            len(c.played) and c.played[-1][2] == goal), "the goal to light up")
         steps = [(goal, ins)]
         if new != old:
             steps.append((old, new))
         if len(steps) == 2 and self.rng_noise.random() < 0.5:
             steps.reverse()
+        t = self.now
         for a, b in steps:
-            t = phys.move(t + self._u(ph.BETWEEN_MS), a, b, slide=False)
+            t = phys.move(self._at(t + self._u(ph.BETWEEN_MS)), a, b, slide=False)
         yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
 
 
