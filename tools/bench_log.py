@@ -148,6 +148,27 @@ def measure(folder=None):
     res["verify_all"] = _diff(_now_us(), a)
     res["verify_bad"] = bad
 
+    # (3b) boot scan of a typical game in progress (half of a typical game's events)
+    fs3 = MemFs()
+    lg3 = G.GameLog(fs3)
+    lg3.boot()
+    lg3.start_game({"start": "x"})
+    evs = _typical_game(11)
+    for ev in evs[:len(evs) // 2]:
+        lg3.log_event(ev)
+    lg3.close()
+    a = _now_us()
+    lg3 = G.GameLog(fs3)
+    lg3.boot()
+    res["boot_typical"] = _diff(_now_us(), a)
+    a = _now_us()
+    steps = 0
+    while lg3.crc_step():
+        steps += 1
+    res["crc_step"] = _diff(_now_us(), a) // (steps + 1)
+    res["crc_steps"] = steps + 1
+    lg3.close()
+
     # (4) the link: idle poll, a 256-byte command line, a log chunk
     from samsara.board import Board
     from samsara.config import Config
@@ -244,12 +265,18 @@ def main():
         else:
             cs = "%d" % c if c is not None else "-"
             us = "%d" % u if u is not None else "-"
-            est = "%.2f-%.2f s" % (u * PICO_FACTOR_ALLOC / 1e6, u * PICO_FACTOR_INT / 1e6) if u else "-"
+            if not u:
+                est = "-"
+            elif u * PICO_FACTOR_INT < 100000:
+                est = "%.1f-%.1f ms" % (u * PICO_FACTOR_ALLOC / 1e3, u * PICO_FACTOR_INT / 1e3)
+            else:
+                est = "%.2f-%.2f s" % (u * PICO_FACTOR_ALLOC / 1e6, u * PICO_FACTOR_INT / 1e6)
         print("| %s | %s | %s | %s |" % (label, cs, us, est))
 
     print("typical game log: %d bytes; reservation per game: %d bytes" % (cp["game_bytes"], cp["need"]))
     print("full log area: %d files, %d bytes (running game %d bytes, %d records)"
           % (cp["full_files"], cp["full_bytes"], cp["running_bytes"], cp["boot_records"]))
+    print("background CRC of a typical game in progress: %d steps" % cp["crc_steps"])
     print()
     print("| measure | CPython (median / p99 us) | micropython (median / p99 us) | Pico estimate (median) |")
     print("|---|---|---|---|")
@@ -262,7 +289,9 @@ def main():
     print()
     print("| measure | CPython us | micropython us | Pico estimate |")
     print("|---|---|---|---|")
+    row("boot scan: listing + a typical game in progress", "boot_typical", pair=False)
     row("boot scan: listing + running game at its worst case", "boot_scan", pair=False)
+    row("one background CRC step (16 bytes) after a boot", "crc_step", pair=False)
     row("verify every log of the full area (not done at boot)", "verify_all", pair=False)
 
 

@@ -44,7 +44,7 @@ CAPACITY = 768 * 1024
 """Default bytes of flash the logs may use on the Pico."""
 TAIL_CHECK = 1024
 """The boot scan checks record CRCs in this many bytes at the end of a running game."""
-CRC_STEP = 32
+CRC_STEP = 16
 """Bytes of the running file's CRC computed per loop iteration after a boot."""
 
 T_HEADER = 0x48  # H
