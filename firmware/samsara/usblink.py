@@ -798,12 +798,14 @@ class MainHooks:
             cal.begin()
         elif step == "cancel":
             cal.abort()
-        elif step == "save" and cal.state == "occupied":
+        elif step == "save":
+            # from "occupied" this keeps the sensors measured so far (the others use
+            # the default thresholds); from "ready" every sensor was measured
+            if cal.state not in ("occupied", "ready"):
+                raise CmdError(P.E_STATE, "calibration is in state %s" % cal.state)
             cal.skip()
-            cal.step()
         else:
-            want = {"empty": ("empty",), "occupied": ("occupied",), "save": ("ready",)}[step]
-            if cal.state not in want:
+            if cal.state != step:
                 raise CmdError(P.E_STATE, "calibration is in state %s" % cal.state)
             cal.step()
         out = {"state": cal.state, "todo": cal.prompt()}

@@ -313,3 +313,54 @@ def test_main_hooks_led_test_hint_and_sensors():
     assert blinks[0][3 * 64:3 * 78] == bytes([60, 25, 0]) * 14
     link.hooks.clear_hint()
     assert hw.leds.frames[-1] == bytes(board.limited_scene())
+
+
+class _Cal:
+    """A calibrator with HallCalibrator's members, stepping through its states."""
+
+    def __init__(self):
+        self.state = "idle"
+        self.calls = []
+
+    def begin(self):
+        self.calls.append("begin")
+        self.state = "empty"
+
+    def step(self):
+        self.calls.append("step")
+        self.state = {"empty": "occupied", "occupied": "ready"}.get(self.state, self.state)
+
+    def skip(self):
+        self.calls.append("skip")
+        self.state = "done"
+
+    def abort(self):
+        self.calls.append("abort")
+        self.state = "idle"
+
+    def missing(self):
+        return [] if self.state in ("ready", "done") else [1, 2]
+
+    def prompt(self):
+        return "do the " + self.state + " step"
+
+
+def test_calibrate_steps_through_the_hall_calibrator():
+    from samsara.usblink import MainHooks
+    link, st, board = _link()
+    hw = _Hw()
+    hw.calibrator = _Cal()
+    link.hooks = MainHooks(hw, board)
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"occupied"}\n')[0]
+    assert r["error"] == "state"
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
+    assert r["ok"] and r["state"] == "empty" and r["todo"] == "do the empty step"
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"empty"}\n')[0]
+    assert r["state"] == "occupied" and r["missing"] == 2
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"occupied"}\n')[0]
+    assert r["state"] == "ready" and r["missing"] == 0
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"save"}\n')[0]
+    assert r["state"] == "done"
+    r = _ask(link, st, b'{"cmd":"calibrate","step":"cancel"}\n')[0]
+    assert r["state"] == "idle"
+    assert hw.calibrator.calls == ["begin", "step", "step", "skip", "abort"]
