@@ -17,15 +17,15 @@ import os
 import sys
 import time
 
-DEFAULT_SEED = 7
+DEFAULT_SEED = 10
 OUT_DIR = os.path.join("build", "demo")
 
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="game seed (default %d)" % DEFAULT_SEED)
-    p.add_argument("--noise", type=int, default=1, choices=range(4), metavar="LEVEL",
-                   help="physical roughness 0..3 (default 1)")
+    p.add_argument("--noise", type=int, default=2, choices=range(4), metavar="LEVEL",
+                   help="physical roughness 0..3 (default 2)")
     p.add_argument("--players", nargs=2, default=["greedy", "greedy"],
                    choices=["greedy", "random"], metavar=("A", "B"),
                    help="strategies of A and B (default greedy greedy)")
