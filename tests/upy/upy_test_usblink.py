@@ -364,3 +364,33 @@ def test_calibrate_steps_through_the_hall_calibrator():
     r = _ask(link, st, b'{"cmd":"calibrate","step":"cancel"}\n')[0]
     assert r["state"] == "idle"
     assert hw.calibrator.calls == ["begin", "step", "step", "skip", "abort"]
+
+
+def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
+    fs = MemFs()
+    link, st, board = _link(fs, capacity=6 * 4096, max_turns=4, turn_budget=256)
+    for i in range(2):
+        assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
+    # full now: the board starts a game by itself (as main.py does at boot)
+    link.log.end_game()
+    board.new_game(now_ms=link.now)
+    for t in range(10):
+        link.poll(link.now + 1)
+    evs = [x.get("ev") for x in st.lines()]
+    assert "log_full" in evs and link.unlogged and link.log.run_gid is None
+    pl = CleanPlayer(board, now=link.now + 10, on_tick=link.poll)
+    pl.play_turn(lambda n: 0, 5, 3)
+    pl.play_turn(lambda n: 0, 2, 1)        # commits the first turn
+    pl.play_turn(lambda n: 0, 6, 4, partial=1)
+    want = list(board.controller.game.record)
+    assert len(want) == 2
+    logs = _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]
+    for e in logs:
+        _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
+                        % (e["game"], e["crc"], e["size"])).encode())
+    assert not link.unlogged and link.log.run_gid is not None
+    gid = link.log.run_gid
+    rp = link.log.replay(gid)
+    assert rp.turns == want and rp.header["late"] == 2
+    st_ = rp.state()
+    assert st_["roll"] == [6, 4] and len(st_["subs"]) == 1
