@@ -311,7 +311,13 @@ def main():
         print("safe mode: BOOTSEL held, main loop not started")
         return None
     board, hw, clock = boot()
-    return run(board, hw, clock)
+    try:
+        return run(board, hw, clock)
+    except KeyboardInterrupt:
+        # Ctrl-C from the host: the REPL takes the port (docs/protocol.md).  The
+        # watchdog cannot be stopped, so a timer keeps feeding it meanwhile.
+        hw.watchdog.feed_in_background()
+        raise
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import sys
 SRC = "firmware"
 OUT = os.path.join("build", "firmware")
 BUDGET = 100 * 1024  # bytes, docs/performance.md "Firmware"
-AS_SOURCE = ("main.py",)  # copied, not compiled (paths relative to firmware/)
+AS_SOURCE = ("main.py", "boot.py")  # copied, not compiled (paths relative to firmware/)
 
 
 def sources(src=SRC):

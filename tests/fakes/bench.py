@@ -107,6 +107,7 @@ nets = {}
 clock = Clock()
 bootsel = [0]      # rp2.bootsel_button() level
 resets = []        # reasons of machine.reset() calls
+timers = []        # every machine.Timer made (fire() runs its callback)
 
 
 def net(pin_id):
@@ -125,6 +126,7 @@ def reset():
     clock = Clock()
     bootsel[0] = 0
     del resets[:]
+    del timers[:]
     return clock
 
 

@@ -257,6 +257,34 @@ class WDT:
             raise bench.WatchdogReset("watchdog not fed for %d ms" % (now - self.fed))
 
 
+class Timer:
+    """machine.Timer: a periodic or one-shot callback.  Nothing runs by itself on the
+    bench: fire() calls the callback as the interrupt would."""
+
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id=-1, *, mode=PERIODIC, freq=-1, period=-1, callback=None):
+        if callback is None or (period <= 0 and freq <= 0):
+            raise ValueError("Timer needs a period (or freq) and a callback")
+        if mode not in (Timer.ONE_SHOT, Timer.PERIODIC):
+            raise ValueError("bad mode")
+        self.mode = mode
+        self.period = period
+        self.callback = callback
+        self.running = True
+        bench.timers.append(self)
+
+    def deinit(self):
+        self.running = False
+
+    def fire(self):
+        if self.running:
+            self.callback(self)
+            if self.mode == Timer.ONE_SHOT:
+                self.running = False
+
+
 def bitstream(pin, encoding, timing, data):
     """Send `data` on `pin` (WS2812 timing, encoding 0) to the net's stream model."""
     if not isinstance(pin, Pin):

@@ -16,7 +16,7 @@ from board.hall import HallScanner, HallCalibration, CalibrationError
 from board.calibrate import HallCalibrator
 from board.leds import LedChain
 from board.buttons import Buttons
-from board.watchdog import Watchdog
+from board.watchdog import Watchdog, keep_alive
 from board import ticks_diff
 
 # GPIOs as in hardware/pins.csv
@@ -491,6 +491,38 @@ def test_watchdog_resets_when_not_fed():
         wd.feed()
     _raises(bench.WatchdogReset, clock.sleep_ms, 150)
     _raises(ValueError, Watchdog, 9000)
+
+
+def _fire_timers_every(clock, ms, total):
+    for _ in range(total // ms):
+        clock.sleep_ms(ms)
+        for t in bench.timers:
+            t.fire()
+
+
+def test_watchdog_handed_to_a_timer_for_the_repl():
+    # After a Ctrl-C the loop stops feeding; a timer interrupt keeps the watchdog fed.
+    clock = bench.reset()
+    wd = Watchdog(200)
+    timer = wd.feed_in_background()
+    assert timer.period == 50 and timer.running
+    _fire_timers_every(clock, 50, 2000)          # two seconds in the REPL: no reset
+    # The loop starts again (main.main()): its Watchdog stops the timer feeding, so a
+    # hung loop still resets the board.
+    wd2 = Watchdog(200)
+    assert not timer.running
+    _raises(bench.WatchdogReset, _fire_timers_every, clock, 50, 400)
+
+
+def test_boot_keep_alive_after_soft_reset():
+    # boot.py arms the watchdog at its longest timeout and feeds it from a timer, so
+    # mpremote's raw REPL (main.py not run) survives.
+    clock = bench.reset()
+    wdt = keep_alive()
+    assert wdt.timeout == 8388 and len(bench.timers) == 1
+    _fire_timers_every(clock, 1000, 20000)
+    Watchdog(300)                                  # main.py's loop takes over
+    assert not bench.timers[0].running
 
 
 # --- no allocation on the hot paths (MicroPython only: heap_lock) -----------------
