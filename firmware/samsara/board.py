@@ -73,7 +73,9 @@ class Board:
         c = self.controller
         if deb.step(now_ms, raw):
             c.on_frame(now_ms, deb.settled, deb.changed)
-        if c.wait_settle and not deb.busy:
+        elif c.wait_settle and not deb.busy:
+            # the turn completes in the first tick after its last change settled (not
+            # in that change's own tick, which already carries its acceptance)
             c.on_settled(now_ms)
         if c.version != self._drawn:
             self._redraw()
@@ -100,8 +102,12 @@ class Board:
         return self._limited
 
     def next_due(self):
-        """ms after the last tick until the debounce can commit something without a raw
-        change, or -1 when nothing is pending (lets a virtual clock skip ticks)."""
+        """ms after the last tick until the board can change without a raw change: the
+        debounce's next possible commit, or 0 when the turn completes at the next tick
+        (both dice played, the board settled); -1 when nothing is pending.  Lets a
+        virtual clock skip ticks in which nothing can change."""
+        if self.controller.wait_settle and not self.debounce.busy:
+            return 0
         return self.debounce.next_due()
 
     @property

@@ -15,7 +15,7 @@ A tick "in which nothing can change" is skipped: the raw frame is unchanged sinc
 last tick, no input is due, and the board's debounce has nothing that could commit
 (``board.next_due()`` says when the earliest pending position can commit; the
 controller's only timed step, completing a turn once the board has settled, happens in
-the tick where the debounce empties).  Skipping such a tick therefore never changes the
+the tick after the debounce empties, which ``board.next_due()`` announces as 0).  Skipping such a tick therefore never changes the
 outcome, which is what lets the live simulation, its recorded trace and the trace
 replay agree tick for tick.
 
