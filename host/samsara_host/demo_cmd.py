@@ -70,7 +70,7 @@ def _run_fast(args, console):
     console.print("Samsara demo: seed %d, noise %d, A (%s) vs B (%s), simulated board"
                   % (args.seed, args.noise, args.players[0], args.players[1]))
     n = 0
-    while table.step_until(table._wake):
+    while table.step_until(table.wake):
         ev = table.driver.events
         while seen < len(ev):
             t, e = ev[seen]

@@ -163,6 +163,11 @@ class Table:
             self.now = t
         return not self.done
 
+    @property
+    def wake(self):
+        """Virtual time (ms) at which the players act next."""
+        return self._wake
+
     def run(self):
         """Play the whole game; returns self.  Raises SimError when stuck."""
         while self.step_until(self._wake):
