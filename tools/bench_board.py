@@ -46,11 +46,14 @@ def main(games=3, reps=5):
     upy = os.path.join(BIN, "micropython")
     env = dict(os.environ, MICROPYPATH=FIRMWARE)
     results["micropython Unix"], errors["micropython Unix"] = run_vm(
-        [upy, "-X", "heapsize=4M", BODY, str(games), str(reps)], env)
+        [upy, "-X", "heapsize=4M", BODY, str(games), str(reps), "time"], env)
+    heap, err = run_vm([upy, "-X", "heapsize=4M", BODY, "1", "1", "heap"], env)
+    if results["micropython Unix"] and heap:
+        results["micropython Unix"]["heap"] = heap["heap"]
     wasm = os.path.join(ROOT, "tools", "upy32", "run.mjs")
     if os.path.exists(wasm) and shutil.which("node"):
         results["micropython WASM 32-bit"], errors["micropython WASM 32-bit"] = run_vm(
-            ["node", wasm, "--timeout", "1500", "--path", FIRMWARE, BODY, "1", "1"])
+            ["node", wasm, "--timeout", "1500", "--path", FIRMWARE, BODY, "1", "1", "heap"])
     else:
         errors["micropython WASM 32-bit"] = "WebAssembly port not installed (make test-wasm)"
 

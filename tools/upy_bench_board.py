@@ -12,7 +12,7 @@ and for every other tick its cpu time; with gc.mem_alloc the heap bytes each tic
 allocates (garbage collector disabled around the tick).
 
 Prints lines  <measure> <n> <median> <p99> <max>  and  heap <idle_max> <event_max>.
-Usage: micropython tools/upy_bench_board.py [GAMES]
+Usage: micropython tools/upy_bench_board.py [GAMES [REPEATS [time|heap]]]
 """
 import gc
 import sys
@@ -34,7 +34,10 @@ except ImportError:
     def ticks_diff(a, b):
         return a - b
 
-HAVE_MEM = hasattr(gc, "mem_alloc")
+# "time" mode (default) measures cpu time only: counting the heap around every tick
+# (gc.disable, gc.mem_alloc) slows the ticks themselves.  "heap" mode measures the heap.
+MODE = sys.argv[3] if len(sys.argv) > 3 else "time"
+HAVE_MEM = MODE == "heap" and hasattr(gc, "mem_alloc")
 
 
 class Bench:

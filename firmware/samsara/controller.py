@@ -25,7 +25,7 @@ Only a settled change triggers this work; a tick without one costs a few compare
 from samsara import rules
 from samsara.frame import r_mask, s_mask, extra_mask, fill, pieces_mask, names
 from samsara.game import Game, Match
-from samsara.geometry import GS, A_TRACK, B_TRACK, popcount24, position_name, position_index
+from samsara.geometry import GS, GR, A_TRACK, B_TRACK, popcount24, position_name, position_index
 from samsara.notation import format_turn, format_roll
 from samsara.position import Position
 from samsara.dice import Lcg
@@ -296,6 +296,7 @@ class Controller:
         f[:] = frame
         n = 0
         lift = -1
+        put = -1
         if changed is not None:
             i = 0
             while i < 8:
@@ -306,7 +307,9 @@ class Controller:
                         p = (i << 3) + b
                         on = (f[i] >> b) & 1
                         n += 1
-                        if not on:
+                        if on:
+                            put = p
+                        else:
                             lift = p
                         self._emit({"ev": "place" if on else "lift", "t": now_ms,
                                     "pos": NAMES[p]})
@@ -322,9 +325,83 @@ class Controller:
             self.lifted.append(lift)
             self.state = MOVING
             self.wait_settle = False
-        else:
+        elif not (n == 1 and 0 <= put <= GR and self._place_fast(put)):
             self._evaluate()
         self._show()
+
+    def _place_fast(self, x):
+        # Fast path of the commonest placement: the one marble in the air lands on
+        # track field or goal hole x as a completable sub-move of a die left.  The
+        # full reading (_explain) would accept exactly this: with one marble gone and
+        # one new hole, every candidate of its first step lands on x, and two dice
+        # never reach the same field from the same marble (landing = start + die,
+        # +-12).  Returns False (nothing changed) when the fast path does not apply.
+        if not (self.clean and self.state == MOVING and len(self.lifted) == 1 and
+                self.rem and self.goal < 0):
+            return False
+        o = self.lifted[0]
+        f = self.frame
+        fr = r_mask(f)
+        fs = s_mask(f)
+        a = self.a
+        b = self.b
+        fx = extra_mask(f)
+        goal = x >= GS
+        if fx != pieces_mask(a, b) | ((1 << (x - GS)) if goal else 0):
+            return False
+        xi = 24 if goal else x % 24
+        rem = self.rem
+        two = len(rem) == 2
+        mover = self.mover
+        og = self.og
+        d = rem[0]
+        for i in range(len(rem)):
+            d = rem[i]
+            if i == 1 and d == rem[0]:
+                break
+            if (xi - o % 24 - d) % 12:
+                continue
+            for m in rules.gen_sub_moves(self.r, self.s, a, b, mover, d, og, o):
+                if m[2] != x:
+                    continue
+                if goal:
+                    rb, sb = _lane_bit(m[3])     # the marble waits in the goal
+                    if m[4] & ~rb != fr or m[5] & ~sb != fs:
+                        continue
+                elif m[4] != fr or m[5] != fs:
+                    continue
+                ends = rules.ends_turn(m, a, b)
+                if two and not ends and not rules.any_sub_move(
+                        m[4], m[5], m[6], m[7], mover, rem[1 - i], og):
+                    return False     # a dead end: the full reading rejects it
+                self.played.append(m)
+                self.ends.append(ends)
+                if self.d1 == d and not self.used & 1:
+                    self.used |= 1
+                else:
+                    self.used |= 2
+                rem.remove(d)
+                if ends:
+                    del rem[:]
+                self.r = m[4]
+                self.s = m[5]
+                self.a = m[6]
+                self.b = m[7]
+                self.lifted = []
+                self.wrong = -1
+                self._emit({"ev": "sub", "t": self.now, "move": _fmt(m),
+                            "player": PLAYER[mover]})
+                if goal:
+                    self.floor = len(self.played)
+                    self.clean = False
+                    old_p, new_p = _owner_piece(m, a, b)
+                    self._begin_goal((False, old_p == new_p, 0))
+                    return True
+                self.clean = True
+                self._set_expected()
+                self.wait_settle = not rem
+                return True
+        return False
 
     def _evaluate(self):
         self.clean = False
@@ -765,19 +842,7 @@ class Controller:
                 self._emit({"ev": "sub", "t": self.now, "move": _fmt(m),
                             "player": PLAYER[self.mover]})
         if prog is not None:
-            m = self.played[-1]
-            pr, ps, pa, pb = self._prefix(len(self.played) - 1)
-            old_p, new_p = _owner_piece(m, pa, pb)
-            self.goal = m[2]
-            self.ins = m[3]
-            self.piece_old = old_p
-            self.piece_new = new_p if new_p != old_p else -1
-            self.goal_events = 0
-            self._emit({"ev": "goal", "t": self.now, "goal": NAMES[m[2]],
-                        "player": PLAYER[0 if m[2] == GS else 1],
-                        "score": "%d-%d" % (m[6], m[7]), "ins": NAMES[m[3]]})
-            self.state = GOAL_PENDING
-            self._apply_goal(prog)
+            self._begin_goal(prog)
             return
         f = self.frame
         self.lifted = _bits(self.r & ~r_mask(f), self.s & ~s_mask(f))
@@ -785,6 +850,22 @@ class Controller:
         if self.state != TURN_COMPLETE or k != len(old) or self.lifted:
             self.state = MOVING
         self.wait_settle = self.state == MOVING and not self.rem and not self.lifted
+
+    def _begin_goal(self, prog):
+        # The last accepted sub-move put a marble into a goal hole.
+        m = self.played[-1]
+        pr, ps, pa, pb = self._prefix(len(self.played) - 1)
+        old_p, new_p = _owner_piece(m, pa, pb)
+        self.goal = m[2]
+        self.ins = m[3]
+        self.piece_old = old_p
+        self.piece_new = new_p if new_p != old_p else -1
+        self.goal_events = 0
+        self._emit({"ev": "goal", "t": self.now, "goal": NAMES[m[2]],
+                    "player": PLAYER[0 if m[2] == GS else 1],
+                    "score": "%d-%d" % (m[6], m[7]), "ins": NAMES[m[3]]})
+        self.state = GOAL_PENDING
+        self._apply_goal(prog)
 
     def _apply_goal(self, prog):
         ins_done, piece_done, lifted = prog
@@ -808,6 +889,7 @@ class Controller:
             self.state = MOVING
             self._set_expected()
             self.wait_settle = not self.rem
+            self.clean = not lifted
             if lifted:
                 # the goal is complete and a marble of the next sub-move is already
                 # in the air: read the board as moving
