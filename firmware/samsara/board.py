@@ -71,8 +71,9 @@ class Board:
         2**30).  Debounces, feeds settled changes to the controller, redraws."""
         deb = self.debounce
         c = self.controller
-        if deb.step(now_ms, raw):
-            c.on_frame(now_ms, deb.settled, deb.changed)
+        n = deb.step(now_ms, raw)
+        if n:
+            c.on_frame(now_ms, deb.settled, deb.changed, deb.last if n == 1 else -1)
         elif c.wait_settle and not deb.busy:
             # the turn completes in the first tick after its last change settled (not
             # in that change's own tick, which already carries its acceptance)

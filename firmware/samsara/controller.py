@@ -288,16 +288,25 @@ class Controller:
 
     # ---------------------------------------------------------- frame intake
 
-    def on_frame(self, now_ms, frame, changed=None):
+    def on_frame(self, now_ms, frame, changed=None, one=-1):
         """A settled change: `frame` is the debounced frame, `changed` the bits that
-        changed (for the lift/place events).  Updates state, events and marks."""
+        changed (for the lift/place events), `one` the position when exactly one
+        changed (-1: see `changed`).  Updates state, events and marks."""
         self.now = now_ms
         f = self.frame
         f[:] = frame
         n = 0
         lift = -1
         put = -1
-        if changed is not None:
+        if one >= 0:
+            n = 1
+            if (f[one >> 3] >> (one & 7)) & 1:
+                put = one
+                self._emit({"ev": "place", "t": now_ms, "pos": NAMES[one]})
+            else:
+                lift = one
+                self._emit({"ev": "lift", "t": now_ms, "pos": NAMES[one]})
+        elif changed is not None:
             i = 0
             while i < 8:
                 x = changed[i]

@@ -22,7 +22,7 @@ Times are integer milliseconds compared wrap-safe on the MicroPython ticks perio
 
 Frames are bytearray(8) (samsara.frame).  After step():
     settled   the debounced frame (read it, do not write it)
-    changed   the bits that changed in this step
+    changed   the bits that changed in this step (`last`: one of them)
     busy      number of positions whose raw value differs from the settled one
 A step in which nothing changes allocates nothing (all state is preallocated and every
 integer stays below 2**30).
@@ -79,6 +79,7 @@ class Debounce:
         self.now = 0
         self.due = 0
         self.n_last = 0
+        self.last = -1                # a position committed by the last step
 
     def reset(self, now_ms, frame):
         """Take `frame` as settled and raw at time now_ms (nothing pending)."""
@@ -158,6 +159,7 @@ class Debounce:
                         if dt >= need:
                             ch |= 1 << b
                             n += 1
+                            self.last = p
                             if (rv >> b) & 1:
                                 recent[i] &= ~(1 << b) & 0xFF
                             else:
