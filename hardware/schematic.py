@@ -40,7 +40,12 @@ from samsara_host import hwconfig  # noqa: E402
 with contextlib.redirect_stderr(io.StringIO()):
     import skidl  # noqa: E402
     from skidl import SKIDL, TEMPLATE, Circuit, Net, Part, Pin  # noqa: E402
-    from skidl.logger import erc_logger, rt_logger  # noqa: E402
+    from skidl.logger import erc_logger, rt_logger, stop_log_file_output  # noqa: E402
+
+# SKiDL writes <script>.log and <script>.erc into the current folder; our ERC report
+# is collected in memory, and a test that changed or removed the current folder made
+# those files fail to open.  No log files.
+stop_log_file_output()
 
 
 
