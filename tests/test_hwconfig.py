@@ -78,13 +78,19 @@ def test_gen_config_check_mode_passes():
 def test_board_config_is_consistent():
     bc = runpy.run_path(hwconfig.board_config_path(ROOT))
     assert bc["N_POSITIONS"] == 64 and bc["LED_COUNT"] == 80
+    cfg = hwconfig.load(HW)
+    # The tables are bytes literals (small on the Pico's heap), 0xFF marking unused entries.
+    for name in ("POS_SR_INPUT", "POS_MUX_INPUT", "SR_POS", "MUX_POS", "POS_LED", "LED_CHAIN_OF",
+                 "LED_DIE1", "LED_DIE2", "DIE_FACES", "LED_TURN"):
+        assert isinstance(bc[name], bytes), name
     for p in range(64):
-        chip, bit = bc["POS_SR"][p]
-        assert bc["SR_POS"][chip * 8 + bit] == p
-        mux, chan = bc["POS_MUX"][p]
-        assert bc["MUX_POS"][mux * 16 + chan] == p
+        chip, bit = cfg.positions[p].sr
+        mux, chan = cfg.positions[p].mux
         assert bc["POS_SR_INPUT"][p] == chip * 8 + bit
         assert bc["POS_MUX_INPUT"][p] == mux * 16 + chan
+        assert bc["SR_POS"][chip * 8 + bit] == p
+        assert bc["MUX_POS"][mux * 16 + chan] == p
+    assert len(bc["SR_POS"]) == 64 and len(bc["MUX_POS"]) == 64
     all_leds = list(bc["POS_LED"]) + list(bc["LED_DIE1"]) + list(bc["LED_DIE2"]) + list(bc["LED_TURN"])
     assert sorted(all_leds) == list(range(80))
     # Logical LED order of docs/core-api.md: positions, die 1, die 2, turn A, turn B.

@@ -44,7 +44,10 @@ class Hardware:
 
 
 def _table(seq):
-    # -1 (unused) -> 0xFF, the drivers' "no sensor / no LED" mark
+    # board_config's tables are bytes (0xFF: no sensor / no LED) and go to the drivers
+    # as they are; a sequence of ints (a test's table) is converted, -1 -> 0xFF.
+    if isinstance(seq, (bytes, bytearray)):
+        return seq
     return bytearray([0xFF if v < 0 else v for v in seq])
 
 

@@ -485,15 +485,27 @@ def load(hw_dir=None):
 GENERATOR_COMMAND = "python tools/gen_config.py"
 
 
-def _tuple(items, per_line=8, indent="    ", comments=None):
+def _bytes(items, per_line=8, indent="    ", comments=None):
+    """A bytes literal of small numbers (0..255), `per_line` to a line, each line's
+    numbers repeated in decimal in its comment.  On the Pico a 64-entry table as bytes
+    is one object of about 80 bytes; as a tuple of ints it took 264 bytes, and a tuple
+    of (chip, bit) pairs about 1.3 KB (docs/performance.md "Firmware")."""
     items = list(items)
+    for v in items:
+        if not 0 <= v <= 255:
+            raise ValueError("table value %r does not fit a byte" % (v,))
     lines = []
     for i in range(0, len(items), per_line):
-        chunk = ", ".join(str(v) for v in items[i:i + per_line]) + ","
+        part = items[i:i + per_line]
+        note = " ".join("-" if v == NONE else str(v) for v in part)
         if comments:
-            chunk += "  # " + comments[i // per_line]
-        lines.append(indent + chunk)
+            note = comments[i // per_line] + ": " + note
+        lines.append(indent + 'b"' + "".join("\\x%02x" % v for v in part) + '"  # ' + note)
     return "(\n" + "\n".join(lines) + "\n)"
+
+
+NONE = 0xFF
+"""The tables' mark for "no position / no sensor / no LED" (the drivers' 0xFF)."""
 
 
 def generate(cfg):
@@ -501,8 +513,8 @@ def generate(cfg):
     pos = cfg.positions
     names8 = ["%s..%s" % (POSITION_NAMES[i], POSITION_NAMES[min(i + 7, N_POSITIONS - 1)])
               for i in range(0, N_POSITIONS, 8)]
-    sr_pos = [-1] * (SR_CHIPS * SR_BITS)
-    mux_pos = [-1] * (MUX_COUNT * MUX_CHANNELS)
+    sr_pos = [NONE] * (SR_CHIPS * SR_BITS)
+    mux_pos = [NONE] * (MUX_COUNT * MUX_CHANNELS)
     for p in pos:
         sr_pos[p.sr[0] * SR_BITS + p.sr[1]] = p.index
         mux_pos[p.mux[0] * MUX_CHANNELS + p.mux[1]] = p.index
@@ -540,36 +552,38 @@ def generate(cfg):
     w("MUX_CHANNELS = %d" % MUX_CHANNELS)
     w("LED_COUNT = %d" % LED_COUNT)
     w("")
-    w("# Per position index p (docs/rules.md §6): (chip, bit) of its 74HC165 input,")
-    w("# bit 0..7 = input A..H")
-    w("POS_SR = " + _tuple(["(%d, %d)" % p.sr for p in pos], comments=names8))
-    w("# Per chain input chip * 8 + bit: the position index (-1: unused)")
-    w("SR_POS = " + _tuple(sr_pos, comments=chips))
-    w("# Per position index: (mux, channel) of its analog Hall sensor")
-    w("POS_MUX = " + _tuple(["(%d, %d)" % p.mux for p in pos], comments=names8))
-    w("# Per mux input mux * 16 + channel: the position index (-1: unused)")
-    w("MUX_POS = " + _tuple(mux_pos, comments=muxes))
-    w("# The same as flat numbers, as the drivers take them (firmware/board/sr165.py, hall.py):")
-    w("# per position index chip * 8 + bit, and mux * 16 + channel")
-    w("POS_SR_INPUT = " + _tuple([p.sr[0] * SR_BITS + p.sr[1] for p in pos], comments=names8))
-    w("POS_MUX_INPUT = " + _tuple([p.mux[0] * MUX_CHANNELS + p.mux[1] for p in pos], comments=names8))
+    w("# The tables are bytes: one small object each on the Pico's heap, not a tuple of")
+    w("# ints (docs/performance.md \"Firmware\"); 0xFF (shown as -) marks an unused entry.")
+    w("#")
+    w("# Per position index p (docs/rules.md §6): its 74HC165 input chip * 8 + bit,")
+    w("# bit 0..7 = input A..H (firmware/board/sr165.py)")
+    w("POS_SR_INPUT = " + _bytes([p.sr[0] * SR_BITS + p.sr[1] for p in pos], comments=names8))
+    w("# Per position index: its analog Hall sensor's mux * 16 + channel (board/hall.py)")
+    w("POS_MUX_INPUT = " + _bytes([p.mux[0] * MUX_CHANNELS + p.mux[1] for p in pos], comments=names8))
+    w("# Per chain input chip * 8 + bit: the position index")
+    w("SR_POS = " + _bytes(sr_pos, comments=chips))
+    w("# Per mux input mux * 16 + channel: the position index")
+    w("MUX_POS = " + _bytes(mux_pos, comments=muxes))
     w("# Per position index: its LED's index in the WS2812 chain")
-    w("POS_LED = " + _tuple([p.led for p in pos], comments=names8))
+    w("POS_LED = " + _bytes([p.led for p in pos], comments=names8))
     w("")
     w("# Dice display: LED index of pip 0..6 of each die (pip numbers as seen by A:")
     w("# 0 top left, 1 top right, 2 middle left, 3 centre, 4 middle right,")
     w("# 5 bottom left, 6 bottom right)")
     for d in (1, 2):
-        w("LED_DIE%d = (%s)" % (d, ", ".join(str(cfg.led_only["D%d.%d" % (d, j)].led) for j in range(DIE_PIPS))))
+        w("LED_DIE%d = %s" % (d, _bytes([cfg.led_only["D%d.%d" % (d, j)].led for j in range(DIE_PIPS)],
+                                        per_line=DIE_PIPS, indent="")[2:-2]))
     w("# Pips lit for a face 0 (blank) .. 6, as bit masks over pip numbers")
-    w("DIE_FACES = (%s)" % ", ".join("0x%02x" % sum(1 << j for j in f) for f in DIE_FACES_PIPS))
+    w("DIE_FACES = %s" % _bytes([sum(1 << j for j in f) for f in DIE_FACES_PIPS],
+                                  per_line=len(DIE_FACES_PIPS), indent="")[2:-2])
     w("# Turn indicator: LED index for player A, player B")
-    w("LED_TURN = (%d, %d)" % (cfg.led_only["TA"].led, cfg.led_only["TB"].led))
+    w("LED_TURN = %s" % _bytes([cfg.led_only["TA"].led, cfg.led_only["TB"].led], per_line=2,
+                               indent="")[2:-2])
     w("")
     w("# Per logical LED (docs/core-api.md: 0..63 positions, 64..70 die 1 pips 0..6,")
     w("# 71..77 die 2 pips, 78 turn A, 79 turn B): its index in the WS2812 chain")
     logical = [p.led for p in pos] + [cfg.led_only[n].led for n in LED_ONLY_NAMES]
-    w("LED_CHAIN_OF = " + _tuple(logical, comments=names8 + ["D1.0..D2.0", "D2.1..TB"]))
+    w("LED_CHAIN_OF = " + _bytes(logical, comments=names8 + ["D1.0..D2.0", "D2.1..TB"]))
     return "\n".join(out) + "\n"
 
 

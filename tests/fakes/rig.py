@@ -42,7 +42,7 @@ class Rig:
             self._sr_pos = cfg.SR_POS
             self._low = 1 if cfg.SR_ACTIVE_LOW else 0
         else:
-            table = bytearray([0xFF if v < 0 else v for v in cfg.POS_MUX_INPUT])
+            table = bytearray(cfg.POS_MUX_INPUT)   # position -> mux * 16 + channel
             self.field = chips.HallField(self.world, table, seed=seed, noise=noise)
             self.field.attach(cfg.PIN_MUX_SELECT, cfg.PIN_MUX_ENABLE, cfg.PIN_MUX_ADC)
         self.strip = chips.PixelStrip(cfg.PIN_LED_DATA, cfg.LED_COUNT)
@@ -55,7 +55,7 @@ class Rig:
         world = self.world
         for b in range(8):
             p = pos[base + b]
-            if p >= 0 and world.get(p):
+            if p != 0xFF and world.get(p):   # 0xFF: an unused input
                 v |= 1 << b
         if self._low:
             v ^= 0xFF
