@@ -80,6 +80,7 @@ class Debounce:
         self.due = 0
         self.n_last = 0
         self.last = -1                # a position committed by the last step
+        self.pend_bytes = 0           # bit i: byte i has a pending position
 
     def reset(self, now_ms, frame):
         """Take `frame` as settled and raw at time now_ms (nothing pending)."""
@@ -100,6 +101,7 @@ class Debounce:
         self.now = now
         self.due = now
         self.n_last = 0
+        self.pend_bytes = 0
 
     def step(self, now_ms, raw):
         """Feed the raw frame scanned at now_ms (int ms).  Returns the number of
@@ -129,8 +131,15 @@ class Debounce:
         n = 0
         busy = 0
         wait = TICKS_HALF
+        same = raw == old_raw
+        bytes_pending = 0
         i = 0
         while i < 8:
+            if same and not (self.pend_bytes >> i) & 1:
+                # no raw change anywhere and nothing pending in this byte
+                chg[i] = 0
+                i += 1
+                continue
             rv = raw[i]
             x = rv ^ old_raw[i]
             base = i << 3
@@ -173,8 +182,11 @@ class Debounce:
                     b += 1
                 if ch:
                     st[i] ^= ch
+                if rv ^ st[i]:
+                    bytes_pending |= 1 << i
             chg[i] = ch
             i += 1
+        self.pend_bytes = bytes_pending
         self.busy = busy
         self.n_last = n
         # earliest time a pending position can commit (if the raw frame stays), as
