@@ -106,6 +106,8 @@ class Controller:
         self.touched = []         # positions whose mark may have changed since drawn
         self.drawn_sig = None     # dice/turn part of the last scene (samsara.scene.draw)
         self.drawn_dice_sum = 0   # and its channel sum
+        self._tkey = None         # _targets_of cache
+        self._tval = None
         self.version = 0
         self.state = WAITING
         self.resume = WAITING
@@ -649,9 +651,18 @@ class Controller:
         found = []
         mover = self.mover
         og = self.og
+        # With one new track field x, both sub-moves move the same marble (each new
+        # landing is occupied in F): it ends on its start + d + e (mod 12).
+        xr = fr & ~pr
+        xs = fs & ~ps
+        x = -1
+        if (xr and not xs and not (xr & (xr - 1))) or (xs and not xr and not (xs & (xs - 1))):
+            x = _bits(xr, xs)[0] % 24
         for d, e in ((rem[0], rem[1]),) if rem[0] == rem[1] else \
                 ((rem[0], rem[1]), (rem[1], rem[0])):
             for o in gone:
+                if x >= 0 and (x - o % 24 - d - e) % 12:
+                    continue
                 for m in rules.gen_sub_moves(pr, ps, pa, pb, mover, d, og, o):
                     if m[3] >= 0 or rules.ends_turn(m, pa, pb):
                         continue  # a goal is finished before anything else moves
@@ -763,6 +774,11 @@ class Controller:
 
     def _targets_of(self, o):
         # [(to, die)] completable landings of the marble on o, and the back field or -1
+        # (cached for the accepted position and dice: a wrong placement asks twice)
+        key = (o, self.r, self.s, self.a, self.b, self.used, len(self.played), self.floor,
+               self.mover)
+        if self._tkey == key:
+            return self._tval
         out = []
         if self.rem:
             dice = tuple(self.rem)
@@ -775,6 +791,8 @@ class Controller:
             m = self.played[-1]
             if m[2] == o:
                 back = m[1]
+        self._tkey = key
+        self._tval = (out, back)
         return out, back
 
     def _why_not(self, o, x):
@@ -786,7 +804,10 @@ class Controller:
         src = position_name(o)
         dst = position_name(x)
         two = len(self.rem) == 2
+        xi = 24 if x >= GS else x % 24
         for d in self.rem:
+            if (xi - o % 24 - d) % 12:
+                continue          # no sub-move of d from o reaches x
             for m in rules.gen_sub_moves(self.r, self.s, self.a, self.b, self.mover, d,
                                          self.og, o):
                 if m[2] == x and two:
