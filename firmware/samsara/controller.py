@@ -107,7 +107,7 @@ class Controller:
         self.drawn_sig = None     # dice/turn part of the last scene (samsara.scene.draw)
         self.drawn_dice_sum = 0   # and its channel sum
         self._tkey = None         # _targets_of cache
-        self._tval = None
+        self._tval = ([], -1)
         self.version = 0
         self.state = WAITING
         self.resume = WAITING
@@ -778,7 +778,8 @@ class Controller:
         key = (o, self.r, self.s, self.a, self.b, self.used, len(self.played), self.floor,
                self.mover)
         if self._tkey == key:
-            return self._tval
+            tl, back = self._tval
+            return tl, back
         out = []
         if self.rem:
             dice = tuple(self.rem)
