@@ -626,3 +626,21 @@ def test_goal_completed_during_a_repair_with_the_next_marble_already_in_the_air(
     b.place("R6")
     assert b.state == "turn_complete"
     assert b.of("turn_complete")[-1]["turn"] == "31 3:S22-GS*S7 1:R5-R6"
+
+
+def test_next_due_announces_the_debounce_and_the_turn_completion():
+    b = started(5, 3)
+    assert b.board.next_due() == -1                 # nothing pending
+    b.move("R1", "S18")
+    b.lift("R2")
+    b.raw_set("S17", True)
+    b.board.tick(b.t + 2, b.raw)                    # seen, settles 150 ms later
+    b.t += 2
+    assert b.board.next_due() == b.cfg.settle_place_ms
+    while b.state == "moving" and not b.board.controller.wait_settle:
+        b.t += 2
+        b.board.tick(b.t, b.raw)
+    assert b.board.next_due() == 0                  # the turn completes next tick
+    b.t += 2
+    b.board.tick(b.t, b.raw)
+    assert b.state == "turn_complete" and b.board.next_due() == -1
