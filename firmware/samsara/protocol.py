@@ -14,6 +14,7 @@ ProtocolError(code, msg, name).  Host side: ``encode_command(name, req_id, args)
 """
 
 import json
+from array import array
 
 try:
     import binascii
@@ -31,8 +32,11 @@ RX_PER_POLL = 128
 """Bytes the board reads at most per loop iteration."""
 TX_PER_POLL = 128
 """Bytes the board writes at most per loop iteration."""
-TX_RING = 4096
-"""Size of the board's output ring in bytes."""
+TX_RING = 2048
+"""Size of the board's output ring in bytes: four lines of MAX_OUT, or 16 loop
+iterations (80 ms) of output at TX_PER_POLL; a host that reads keeps it nearly empty,
+one that does not makes the board drop lines (counted, then reported) rather than
+block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
 CHUNK = 192
 """Largest log chunk in bytes (256 characters of base64)."""
 LOGS_PER_PAGE = 6
@@ -100,6 +104,8 @@ class ProtocolError(ValueError):
 
 
 # ---- CRC-16/CCITT-FALSE with a 256-entry table of small ints -------------------------
+# The table is an array of 16-bit values: 512 bytes of heap on the Pico, where a tuple
+# of 256 ints takes 1 KB.
 
 def _make_table():
     t = []
@@ -111,7 +117,7 @@ def _make_table():
             else:
                 c = (c << 1) & 0xFFFF
         t.append(c)
-    return tuple(t)
+    return array("H", t)
 
 
 _CRC_TABLE = _make_table()
