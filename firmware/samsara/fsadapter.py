@@ -17,112 +17,16 @@ tests).  Every adapter works on one flat folder and has these members:
                                 when unknown)
     block                    -> allocation unit in bytes (4096 on the Pico's littlefs)
 
+The adapter the Pico uses, `OsFs`, lives in samsara.osfs (re-exported here): on the
+board only that small module is imported, not the test adapters below (heap,
+docs/performance.md "Firmware").
+
 `CutFs` wraps another adapter and cuts the power at a chosen byte: the write that
 crosses it is torn (only its first bytes reach the medium) and every later call raises
 PowerCut, until the test "reboots" by building a new store on the inner adapter.
 """
 
-try:
-    import os
-except ImportError:  # pragma: no cover
-    import uos as os
-
-BLOCK = 4096
-"""The Pico's littlefs block size in bytes; the log counts space in whole blocks."""
-
-
-def _join(root, name):
-    if not root:
-        return name
-    if root.endswith("/"):
-        return root + name
-    return root + "/" + name
-
-
-class OsFs:
-    """A folder through MicroPython's or CPython's `os`: the Pico's flash (e.g.
-    OsFs("/logs")) or a folder on the host.  Creates the folder when missing."""
-
-    def __init__(self, root, block=BLOCK):
-        self.root = root
-        self.block = block
-        try:
-            os.mkdir(root)
-        except OSError:
-            pass
-
-    def listdir(self):
-        return os.listdir(self.root)
-
-    def size(self, name):
-        try:
-            return os.stat(_join(self.root, name))[6]
-        except OSError:
-            return -1
-
-    def read(self, name, offset, n):
-        f = open(_join(self.root, name), "rb")
-        try:
-            if offset:
-                f.seek(offset)
-            return f.read(n)
-        finally:
-            f.close()
-
-    def open_append(self, name):
-        return _OsHandle(open(_join(self.root, name), "ab"))
-
-    def write_file(self, name, data):
-        f = open(_join(self.root, name), "wb")
-        try:
-            f.write(data)
-            f.flush()
-            _fsync(f)
-        finally:
-            f.close()
-
-    def remove(self, name):
-        try:
-            os.remove(_join(self.root, name))
-        except OSError:
-            pass
-
-    def rename(self, old, new):
-        # os.replace where it exists (CPython on every OS); MicroPython's rename already
-        # replaces on littlefs and on the Unix port.
-        getattr(os, "replace", os.rename)(_join(self.root, old), _join(self.root, new))
-
-    def free(self):
-        try:
-            st = os.statvfs(self.root)
-            return st[0] * st[4]
-        except Exception:
-            return 1 << 29
-
-
-def _fsync(f):
-    # CPython: flush reaches the OS; fsync reaches the disk.  MicroPython: flush() is
-    # littlefs' file sync, there is no os.fsync.
-    fs = getattr(os, "fsync", None)
-    if fs is not None:
-        try:
-            fs(f.fileno())
-        except Exception:
-            pass
-
-
-class _OsHandle:
-    def __init__(self, f):
-        self.f = f
-
-    def write(self, data):
-        return self.f.write(data)
-
-    def sync(self):
-        self.f.flush()
-
-    def close(self):
-        self.f.close()
+from samsara.osfs import BLOCK, OsFs  # noqa: F401  (re-exported: the adapters' home)
 
 
 class MemFs:
