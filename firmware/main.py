@@ -42,6 +42,10 @@ SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
 GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
+BOOT_ONLY_MODULES = ("samsara.logresume", "samsara.notation_read")
+"""Modules only the boot needs (resuming a logged game: replaying its notation); on
+MicroPython boot() drops them again, so their bytecode leaves the heap while the game
+runs (docs/performance.md "Firmware")."""
 
 
 # --------------------------------------------------------------------- seams
@@ -296,6 +300,7 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
         log("sensor check: ok")
     if resumed is not None:
         log("resumed: %s" % resumed)
+    drop_modules()
     gc.collect()
     try:
         gc.threshold(GC_THRESHOLD)
@@ -303,6 +308,25 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
         pass
     hw.start_watchdog(watchdog_ms)
     return board, hw, clock
+
+
+def drop_modules(names=BOOT_ONLY_MODULES):
+    """Forget the modules `names` (sys.modules and the package attribute) so their code
+    can be collected; a later import loads them again.  Only on MicroPython: on the
+    host nothing needs the memory.  Returns how many were dropped."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return 0
+    n = 0
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            i = name.rfind(".")
+            parent = sys.modules.get(name[:i]) if i > 0 else None
+            if parent is not None and hasattr(parent, name[i + 1:]):
+                delattr(parent, name[i + 1:])
+            n += 1
+    return n
 
 
 def main():

@@ -30,7 +30,6 @@ import sys
 from samsara import protocol as P
 from samsara import gamelog
 from samsara import version
-from samsara import logresume
 
 _MAX_EVENTS_PER_POLL = 16
 
@@ -240,7 +239,10 @@ class UsbLink:
                 h = rp.header or {}
                 if h.get("match") and h.get("match_game") == 2 and h.get("prev") is not None:
                     prev = self.log.replay(h["prev"])
-                g = logresume.resume_board(self.board, rp, prev, now_ms, frame)
+                # Imported only to resume; main.py drops it again after boot
+                # (BOOT_ONLY_MODULES).
+                from samsara.logresume import resume_board
+                g = resume_board(self.board, rp, prev, now_ms, frame)
                 self._drain_quiet()
                 if g.over():
                     self.log.end_game({"how": "end", "resumed": True})
@@ -823,7 +825,7 @@ def make_service(board, hw=None, log_dir="logs", board_id=None, stream=None,
     drivers `hw`.  board_id: default hw.unique_id() when it has one, else the
     environment variable SAMSARA_BOARD_ID, else machine.unique_id() in hex, else
     "pico"."""
-    from samsara.fsadapter import OsFs
+    from samsara.osfs import OsFs
     if board_id is None:
         board_id = _board_id(hw)
     if stream is None:
