@@ -318,6 +318,18 @@ def _parse_name(name):
     return None
 
 
+_RUNNING = -1
+"""GameLog.games value of the running game (its size is GameLog._size)."""
+
+
+def _finished(size, crc, pulled):
+    # GameLog.games value of a finished game: one int, size << 17 | crc << 1 | pulled.
+    # On the Pico it stays a small int (no heap object) for logs below 8 KB (a typical
+    # game takes 5-6 KB); a [state, size, crc] list took 32 bytes more per stored game
+    # (about 4.5 KB with a full log of short games; docs/performance.md "Firmware").
+    return (size << 17) | (crc << 1) | (1 if pulled else 0)
+
+
 class GameLog:
     """The log store over a file-system adapter `fs` (samsara.fsadapter).
 
@@ -333,7 +345,7 @@ class GameLog:
         self.max_turns = max_turns
         self.turn_budget = turn_budget
         self.need = reserve_bytes(max_turns, turn_budget, fs.block)
-        self.games = {}      # gid -> [state, size, crc]
+        self.games = {}      # gid -> _RUNNING or _finished(size, crc, pulled)
         self.next_id = 1
         self.run_gid = None
         self._h = None
@@ -366,12 +378,14 @@ class GameLog:
             if p is None:
                 continue
             gid, crc, state = p
+            if not -1 <= crc <= 0xFFFF:
+                continue  # not a name this log writes (its CRCs are 4 hex digits)
             if gid > top:
                 top = gid
             if state == "running":
                 runs.append(gid)
             else:
-                self.games[gid] = [state, fs.size(name), crc]
+                self.games[gid] = _finished(fs.size(name), crc, state == "pulled")
         self.next_id = max(self._read_counter(), top + 1, 1)
         runs.sort()
         resume = None
@@ -467,7 +481,7 @@ class GameLog:
             # The end record was written but the rename was cut short: finish it.
             crc = self._file_crc(name, off)
             fs.rename(name, _gname(gid, crc, ".end"))
-            self.games[gid] = ["done", off, crc]
+            self.games[gid] = _finished(off, crc, False)
             return None
         return rp
 
@@ -534,7 +548,7 @@ class GameLog:
         self._windows = rp.windows
         self.dropped = 0
         self._h = self.fs.open_append(_gname(rp.game, 0, ".run"))
-        self.games[rp.game] = ["running", rp.size, -1]
+        self.games[rp.game] = _RUNNING
 
     # -- space -------------------------------------------------------------------------
 
@@ -547,11 +561,11 @@ class GameLog:
         reservation (plus the two counter files)."""
         t = 2 * self.block
         for gid in self.games:
-            st, size, _c = self.games[gid]
-            if st == "running":
-                t += max(self._blocks(size), self.need)
+            e = self.games[gid]
+            if e == _RUNNING:
+                t += max(self._blocks(self._size), self.need)
             else:
-                t += self._blocks(size)
+                t += self._blocks(e >> 17)
         return t
 
     def room(self):
@@ -571,11 +585,13 @@ class GameLog:
         rot = 0
         unpulled = 0
         for gid in self.games:
-            st, size, _c = self.games[gid]
-            if st == "pulled":
+            e = self.games[gid]
+            if e == _RUNNING:
+                continue
+            if e & 1:
                 pulled += 1
-                rot += self._blocks(size)
-            elif st == "done":
+                rot += self._blocks(e >> 17)
+            else:
                 unpulled += 1
         free = self.room()
         return {"free": free if free > 0 else 0, "need": self.need,
@@ -587,12 +603,13 @@ class GameLog:
         while self.room() < need:
             old = -1
             for gid in self.games:
-                if self.games[gid][0] == "pulled" and (old < 0 or gid < old):
+                e = self.games[gid]
+                if e != _RUNNING and e & 1 and (old < 0 or gid < old):
                     old = gid
             if old < 0:
                 return False
-            st, size, crc = self.games.pop(old)
-            self.fs.remove(_gname(old, crc, ".pul"))
+            e = self.games.pop(old)
+            self.fs.remove(_gname(old, (e >> 1) & 0xFFFF, ".pul"))
         return True
 
     # -- a game ------------------------------------------------------------------------
@@ -619,9 +636,9 @@ class GameLog:
         if len(payload) > MAX_PAYLOAD:
             payload = _dumps({"fmt": FMT, "game": gid, "cut": True}).encode()
         rec = encode_record(T_HEADER, payload)
-        self.games[gid] = ["running", 0, -1]
         self.run_gid = gid
         self._size = 0
+        self.games[gid] = _RUNNING
         self._crc = 0xFFFF
         self._win = 0
         self._windows = 1
@@ -639,7 +656,6 @@ class GameLog:
             self._crc = crc16(rec, self._crc)
         self._size += n
         self._win += n
-        self.games[self.run_gid][1] = self._size
 
     def _fits_total(self, n):
         """May the running game grow by n bytes beyond its reservation?"""
@@ -699,7 +715,7 @@ class GameLog:
             self.crc_step(4096)
         crc = self._crc
         self.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
-        self.games[gid] = ["done", self._size, crc]
+        self.games[gid] = _finished(self._size, crc, False)
         self.run_gid = None
         return gid
 
@@ -716,33 +732,35 @@ class GameLog:
         CRC of what it holds so far, -1 while still being computed after a boot."""
         out = []
         for gid in sorted(self.games):
-            st, size, crc = self.games[gid]
-            if st == "running":
-                crc = -1 if self._crc is None else self._crc
+            size, st, crc = self._entry(gid)
             out.append((gid, size, st, crc))
         return out
 
+    def _entry(self, gid):
+        # (size, state, crc) of a game in self.games; the running game's crc is what
+        # its file holds so far, -1 while unknown
+        e = self.games[gid]
+        if e == _RUNNING:
+            return self._size, "running", -1 if self._crc is None else self._crc
+        return e >> 17, "pulled" if e & 1 else "done", (e >> 1) & 0xFFFF
+
     def _name(self, gid):
-        g = self.games.get(gid)
-        if g is None:
+        e = self.games.get(gid)
+        if e is None:
             raise LogError("not_found", "no log of game %d" % gid)
-        st = g[0]
-        if st == "running":
+        if e == _RUNNING:
             return _gname(gid, 0, ".run")
-        return _gname(gid, g[2], ".end" if st == "done" else ".pul")
+        return _gname(gid, (e >> 1) & 0xFFFF, ".pul" if e & 1 else ".end")
 
     def info(self, gid):
         """(size, state, crc) of a game's log.  Raises LogError(not_found)."""
         self._name(gid)
-        st, size, crc = self.games[gid]
-        if st == "running":
-            crc = -1 if self._crc is None else self._crc
-        return size, st, crc
+        return self._entry(gid)
 
     def read(self, gid, offset, n):
         """Up to n bytes of a game's log from offset.  Raises LogError(not_found)."""
         name = self._name(gid)
-        size = self.games[gid][1]
+        size = self._entry(gid)[0]
         if offset >= size:
             return b""
         if offset + n > size:
@@ -755,7 +773,7 @@ class GameLog:
             name = self._name(gid)
         except LogError:
             return None
-        size = self.games[gid][1]
+        size = self._entry(gid)[0]
         rp = Replay()
         off = 0
         while off < size:
@@ -777,21 +795,21 @@ class GameLog:
         computed, size its length): the game may now be rotated out.  Raises
         LogError(not_found | state | bad_args)."""
         name = self._name(gid)
-        st, fsize, fcrc = self.games[gid]
+        fsize, st, fcrc = self._entry(gid)
         if st == "running":
             raise LogError("state", "game %d is still running" % gid)
         if crc != fcrc or size != fsize:
             raise LogError("bad_args", "crc or size differ from the board's log: pull again")
         if st == "done":
             self.fs.rename(name, _gname(gid, fcrc, ".pul"))
-            self.games[gid][0] = "pulled"
+            self.games[gid] = _finished(fsize, fcrc, True)
         return "pulled"
 
     def delete(self, gid, force=False):
         """Delete a game's log.  Raises LogError(busy) for the running game,
         LogError(state) for a log not yet pulled unless force."""
         name = self._name(gid)
-        st = self.games[gid][0]
+        st = self._entry(gid)[1]
         if st == "running":
             raise LogError("busy", "game %d is being played" % gid)
         if st == "done" and not force:
