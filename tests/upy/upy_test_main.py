@@ -130,3 +130,29 @@ def test_watchdog_resets_a_stalled_loop():
         raise AssertionError("the watchdog did not fire")
     finally:
         res.restore()
+
+
+def test_boot_only_modules_are_dropped_and_load_again():
+    # main.boot() drops the resume/parse modules after boot (MicroPython only): they
+    # leave sys.modules and their package, and a later use imports them again.
+    import sys
+    import samsara
+    from samsara import notation
+    from samsara.logresume import resume_board  # noqa: F401
+    from samsara import rules
+    pos = Position()
+    moves, _k = rules.complete_turns(pos.r, pos.s, pos.a, pos.b, pos.mover, 2, 1)[0]
+    text = notation.format_turn(2, 1, moves)
+    got = notation.read_turn(pos.r, pos.s, pos.a, pos.b, pos.mover, text)
+    assert got[0] == (2, 1), got
+    n = main.drop_modules()
+    if sys.implementation.name != "micropython":
+        assert n == 0
+        return
+    assert n == 2, n
+    for name in main.BOOT_ONLY_MODULES:
+        assert name not in sys.modules, name
+        assert not hasattr(samsara, name.split(".")[1]), name
+    assert notation.read_turn(pos.r, pos.s, pos.a, pos.b, pos.mover, text) == got
+    assert "samsara.notation_read" in sys.modules
+    assert main.drop_modules(("samsara.notation_read", "no.such_module")) == 1
