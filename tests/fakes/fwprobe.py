@@ -1,15 +1,14 @@
 """Firmware measurements on a MicroPython VM, for tools/bench_firmware.py.
 
-    micropython tests/fakes/fwprobe.py heap [SEED] [nolink]   (MICROPYPATH=firmware:tests/fakes)
+    micropython tests/fakes/fwprobe.py game [SEED] [nolink] [stored=N]
+    micropython tests/fakes/fwprobe.py modules NAME...
     micropython tests/fakes/fwprobe.py time [SEED] [link]
-    node tools/upy32/run.mjs --path firmware --path tests/fakes tests/fakes/fwprobe.py heap
+        (MICROPYPATH=<bundle or firmware>:tests/fakes)
+    node tools/upy32/heapstep.mjs --path build/firmware --path tests/fakes fwprobe game 1
 
-heap: the live heap of the firmware while a complete simulated game runs (main.py with
-      the game log and USB link seams live, the log in the VM's file system).  The fake
-      hardware, the scripted players and this probe are imported and built first; what
-      is allocated beyond that after gc.collect() is the firmware's (its modules' code
-      and data, the board core, the drivers' buffers, the log).  Sampled after every
-      board event.  Prints `heap <name> <bytes>` lines.
+game, modules: heap (see Probe).  Prints `heap stage <label> <bytes> <firmware modules
+      loaded since the last stage>` lines, each followed by micropython.qstr_info()'s
+      line (interned strings), and `heap <name> <value>` summary lines.
 time: wall time of main.Loop.once() per iteration, in us, over a complete game, split
       into idle iterations and iterations with a board event or a scene change; and
       the pieces of an idle iteration.  The bit-level 74HC165 model is far slower than
@@ -24,17 +23,6 @@ Only builtins, gc, time and micropython: runs on the Unix port and the WebAssemb
 import gc
 import sys
 
-import bench      # noqa: F401  (fakes first: their heap is the baseline)
-import chips      # noqa: F401
-import rig        # noqa: F401
-import player     # noqa: F401
-
-gc.collect()
-BASE = gc.mem_alloc()
-
-import main       # noqa: E402  (the firmware: main.py, board/, samsara/, board_config)
-import simgame    # noqa: E402
-
 try:
     from time import ticks_us, ticks_diff
 except ImportError:  # CPython
@@ -46,42 +34,249 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
+_FW_ROOTS = ("samsara", "board", "main", "board_config")
+LATE_IMPORTS = ("board.sr165",)
+"""Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
+LINK_IMPORTS = ("samsara.usblink", "samsara.osfs")
+"""... and those the game log and USB link add (main.resume_from_log, make_service)."""
 
-def _heap(seed, link=True):
-    peak = [0, ""]
 
-    def sample(name):
-        gc.collect()
-        live = gc.mem_alloc() - BASE
-        if live > peak[0]:
-            peak[0] = live
-            peak[1] = name
-        return live
-
-    print("heap imports %d" % sample("imports"))
-    res = simgame.boot(seed=seed, link=link, keep_events=False)
-    strip = res.rig.strip
-    strip.keep = False            # the fake strip's recording is not firmware heap
-    del strip.frames[:-1]
-    print("heap after_boot %d" % sample("boot"))
-    saved = main.handle_event
-
-    def on_event(ev, now):
-        saved(ev, now)
-        sample(ev.get("ev", "?"))
-
-    main.handle_event = on_event
+def _qstr_info():
     try:
-        res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
-                                             res.cfg.PIN_BTN_ROLL, seed)
-        res.loop.run(simgame.MAX_TICKS,
-                     lambda b: b.controller.state in ("game_over", "moksha"))
-    finally:
-        main.handle_event = saved
-        res.restore()
-    print("heap peak_live %d" % peak[0])
-    print("heap peak_at %s" % peak[1])
-    print("heap turns %d" % res.players.turns)
+        import micropython
+        micropython.qstr_info()   # "qstr pool: n_pool=.., n_qstr=.., ..." on stdout
+    except (ImportError, AttributeError):
+        print("qstr pool: n_pool=0, n_qstr=0, n_str_data_bytes=0, n_total_bytes=0")
+MAX_TICKS = 400000
+
+
+def _fw_modules():
+    out = []
+    for name in sys.modules:
+        if name.split(".")[0] in _FW_ROOTS:
+            out.append(name)
+    return out
+
+
+class NullStream:
+    """The USB port of the link, discarding its output (the probe's stdout stays
+    readable) and never receiving input: the same buffers and code paths as the real
+    StdioStream, minus its two select.poll objects."""
+
+    def read_into(self, buf, start, maxn):
+        return 0
+
+    def write(self, buf, start, n):
+        return n
+
+
+class Probe:
+    """Stepped heap measurement.  step() does one stage's work and returns the label of
+    the measurement to take after it (None: finished); the driver then runs
+    gc.collect() and hands gc.mem_alloc() to record().  On the WebAssembly port the
+    driver (tools/upy32/heapstep.mjs) calls gc.collect() from a fresh top-level
+    runPython() call: from inside a running script its conservative scan still sees
+    stale pointers on the WebAssembly stack and frees nothing.
+
+    modes: "modules NAME..." imports one firmware module per step (leaves first, so
+    each delta is that module's own bytecode, constants, functions, classes and
+    globals); "game SEED [nolink] [stored=N] [LOGDIR]" boots main.py stage by stage on
+    the fakes and plays a complete game, one step per board event; stored=N puts N
+    finished (pulled) games in the log folder first."""
+
+    def __init__(self, argv):
+        self.mode = argv[0] if argv else "game"
+        self.args = argv[1:]
+        self.stage = 0
+        self.known = []
+        self.peak = [0, "", 0]
+        self.samples = 0
+        self.link = "nolink" not in self.args
+        self.seed = int(self.args[0]) if self.mode == "game" and self.args else 1
+        self.logdir = "build/fwprobe_logs"
+        self.stored = 0           # finished games already in the log ("stored=N")
+        for a in self.args:
+            if "/" in a:
+                self.logdir = a
+            elif a.startswith("stored="):
+                self.stored = int(a[7:])
+        self.s = None
+
+    def record(self, label, alloc):
+        if label == "game":
+            self.samples += 1
+            if alloc > self.peak[0]:
+                st = self.s.board.controller.state
+                self.peak = [alloc, st, self.samples]
+            return
+        now = _fw_modules()
+        new = [m for m in now if m not in self.known]
+        self.known = now
+        print("heap stage %s %d %s" % (label, alloc, ",".join(sorted(new)) or "-"))
+        _qstr_info()
+        if label == "end":
+            print("heap stage peak %d %s" % (self.peak[0], self.peak[1]))
+            print("heap samples %d" % self.samples)
+            print("heap turns %d" % self.s.players.turns)
+
+    def step(self):
+        self.stage += 1
+        if self.mode == "modules":
+            if self.stage == 1:
+                return "base"
+            k = self.stage - 2
+            if k >= len(self.args):
+                return None
+            __import__(self.args[k])
+            return "mod:" + self.args[k]
+        return self._game_step()
+
+    def _clear_logs(self):
+        import os
+        for part in ("build", self.logdir):
+            try:
+                os.mkdir(part)
+            except OSError:
+                pass
+        for name in os.listdir(self.logdir):
+            os.remove(self.logdir + "/" + name)
+        # Finished games already on the flash (pulled, as after a host's `pull`): the
+        # log keeps one entry per game in memory (GameLog.games).
+        data = b"x" * 3000
+        for gid in range(1, self.stored + 1):
+            f = open("%s/g%06d_%04x.pul" % (self.logdir, gid, gid), "wb")
+            f.write(data)
+            f.close()
+
+    def _game_step(self):
+        s = self.s
+        st = self.stage
+        if st == 1:
+            # The fakes first: their modules are the baseline.  (player imports
+            # samsara.rules, which brings samsara.geometry and samsara.position.)
+            import bench      # noqa: F401
+            import chips      # noqa: F401
+            import rig        # noqa: F401
+            import player     # noqa: F401
+            import machine    # noqa: F401
+            import neopixel   # noqa: F401
+            self.s = Result()
+            return "base"
+        if st == 2:
+            # main.py with everything it imports, and the modules it imports later, at
+            # boot, so that the stages below are runtime data only.
+            import main  # noqa: F401  (main.py, board/, samsara/, board_config)
+            for name in LATE_IMPORTS + (LINK_IMPORTS if self.link else ()):
+                __import__(name)
+            return "imports"
+        import main
+        import board_config as cfg
+        import rig
+        import player
+        if st == 3:
+            from samsara.frame import from_position
+            from samsara.position import Position
+            s.rig = rig.Rig(cfg, seed=self.seed + 6)
+            s.rig.strip.keep = False      # the fake strip's recording is not firmware heap
+            s.rig.world.set_frame(from_position(Position()))
+            s.clock = s.rig.clock
+            return "fake_rig"
+        if st == 4:
+            # The machine objects board.hw.build makes, as the fakes model them: Python
+            # objects here, static C objects (no heap) on the Pico.
+            import machine
+            Pin = machine.Pin
+            s.fk = [machine.SPI(cfg.SR_SPI, baudrate=1000000, polarity=0, phase=0,
+                                sck=Pin(cfg.PIN_SR_CLK), mosi=Pin(cfg.PIN_SR_MOSI),
+                                miso=Pin(cfg.PIN_SR_DATA)),
+                    Pin(cfg.PIN_SR_LOAD, Pin.OUT, value=1), Pin(cfg.PIN_LED_DATA, Pin.OUT),
+                    Pin(cfg.PIN_BTN_ROLL, Pin.IN, Pin.PULL_UP),
+                    Pin(cfg.PIN_BTN_UNDO, Pin.IN, Pin.PULL_UP)]
+            return "fake_machine_objects"
+        if st == 5:
+            s.fk = None
+            return "fake_machine_objects_dropped"
+        if st == 6:
+            s.hw = main.hwmod.build(cfg, "build/fwprobe_hallcal.txt")
+            return "drivers"
+        if st == 7:
+            s.board = main.Board(main.make_config(cfg, seed=self.seed))
+            return "board_core"
+        if st == 8:
+            if self.link:
+                self._clear_logs()
+                main.LOG_DIR = self.logdir
+                from samsara import usblink
+                usblink.StdioStream = NullStream
+            else:
+                main.resume_from_log = _no_log
+                main.usb_service = _no_usb
+                main.handle_event = _no_event
+            main.led_sweep(s.hw, s.clock, 0)
+            s.both, s.anyon = main.read_frame(s.hw, s.clock)
+            s.now = s.clock.ticks_ms()
+            s.resumed = main.resume_from_log(s.board, s.now, s.both)
+            return "link_and_log" if self.link else "no_link"
+        if st == 9:
+            if s.resumed is None:
+                s.board.new_game(now_ms=s.now, frame=s.both)
+            main.sensor_check(s.board, s.both, s.anyon)
+            s.both = s.anyon = None
+            drop = getattr(main, "drop_modules", None)
+            if drop is not None:
+                drop()
+            gc.collect()
+            try:
+                gc.threshold(main.GC_THRESHOLD)
+            except AttributeError:
+                pass
+            s.hw.start_watchdog(1000)
+            s.loop = main.Loop(s.board, s.hw, s.clock)
+            return "new_game_and_loop"
+        if st == 10:
+            s.players = player.ScriptedPlayers(s.board, s.rig.world, s.clock,
+                                               cfg.PIN_BTN_ROLL, self.seed)
+            s.ticks = 0
+            return "fake_players"
+        if s.ticks < MAX_TICKS and s.board.controller.state not in ("game_over", "moksha"):
+            stats = s.loop.run(MAX_TICKS, _any)
+            s.ticks = stats.ticks
+            return "game"
+        if st < 1 << 30:
+            self.stage = 1 << 30
+            return "end"
+        return None
+
+
+class Result:
+    pass
+
+
+def _any(board):
+    return True
+
+
+def _no_log(board, now_ms, frame):
+    return None
+
+
+def _no_usb(now_ms, board, hw):
+    return None
+
+
+def _no_event(ev, now_ms):
+    return None
+
+
+def run_steps(argv):
+    """The Unix-port (and CPython) driver of a Probe: gc.collect() between steps."""
+    p = Probe(argv)
+    while True:
+        label = p.step()
+        if label is None:
+            return p
+        gc.collect()
+        p.record(label, gc.mem_alloc())
 
 
 def _percentile(hist, total, q, width=1):
@@ -118,6 +313,13 @@ class FastSPI:
 def _time(seed, link=False):
     from array import array
     import machine
+    import player
+    import simgame
+    # histograms first, while the heap is in one piece (the list they are built from
+    # takes 40 KB on the 64-bit port)
+    idle = array("H", [0] * 1000)     # histogram, 1 us bins
+    busy = array("H", [0] * 5000)     # histogram, 10 us bins
+    gc.collect()
     res = simgame.boot(seed=seed, keep_events=False, link=link)
     res.hw.scanner._spi = FastSPI(res.rig)
     res.hw.scanner._load = machine.Pin(2, machine.Pin.OUT, value=1)  # nothing listens
@@ -160,8 +362,6 @@ def _time(seed, link=False):
         res.hw.leds.show(scene)
     show_us = ticks_diff(ticks_us(), t0) / 50
     # a whole game, every iteration timed
-    idle = array("H", [0] * 1000)     # histogram, 1 us bins
-    busy = array("H", [0] * 5000)     # histogram, 10 us bins
     counts = [0, 0, 0]
     worst = [0, ""]
     shown = [board.scene_version]
@@ -210,11 +410,11 @@ def _time(seed, link=False):
 
 
 def _main(argv):
-    what = argv[1] if len(argv) > 1 else "heap"
-    seed = int(argv[2]) if len(argv) > 2 else 1
-    if what == "heap":
-        _heap(seed, "nolink" not in argv[3:])
+    what = argv[1] if len(argv) > 1 else "game"
+    if what in ("game", "modules"):
+        run_steps(argv[1:])
     else:
+        seed = int(argv[2]) if len(argv) > 2 else 1
         _time(seed, "link" in argv[3:])
     return 0
 
