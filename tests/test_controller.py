@@ -644,3 +644,23 @@ def test_next_due_announces_the_debounce_and_the_turn_completion():
     b.t += 2
     b.board.tick(b.t, b.raw)
     assert b.state == "turn_complete" and b.board.next_due() == -1
+
+
+def test_goal_through_both_dice_with_the_goal_hole_never_settled():
+    # S22 goes 2 to S24 and 1 into GS within the placement settle, and the marble is
+    # taken from the goal and put on its reinsertion field S7 at once: both sub-moves
+    # read from the final frame, the goal waits only for the scoring piece.
+    b = started(2, 1, position=GOAL3)
+    b.lift("S22")
+    b.raw_set("S24", True)
+    b.wait(60)
+    b.raw_set("S24", False)
+    b.raw_set("GS", True)
+    b.wait(60)
+    b.raw_set("GS", False)
+    b.place("S7")
+    assert [e["move"] for e in b.of("sub")] == ["2:S22-S24", "1:S24-GS*S7"]
+    assert b.state == "goal_pending" and b.mark("A1") == sc.SCORE
+    assert b.of("reinsert")
+    b.move("A0", "A1")
+    assert b.state == "turn_complete"

@@ -652,7 +652,8 @@ class Controller:
         mover = self.mover
         og = self.og
         # With one new track field x, both sub-moves move the same marble (each new
-        # landing is occupied in F): it ends on its start + d + e (mod 12).
+        # landing is occupied in F): it ends on its start + d + e (mod 12), or, when
+        # that reaches a goal (start + d + e = 0 mod 12), on the reinsertion field.
         xr = fr & ~pr
         xs = fs & ~ps
         x = -1
@@ -661,7 +662,7 @@ class Controller:
         for d, e in ((rem[0], rem[1]),) if rem[0] == rem[1] else \
                 ((rem[0], rem[1]), (rem[1], rem[0])):
             for o in gone:
-                if x >= 0 and (x - o % 24 - d - e) % 12:
+                if x >= 0 and (x - o % 24 - d - e) % 12 and (o % 24 + d + e) % 12:
                     continue
                 for m in rules.gen_sub_moves(pr, ps, pa, pb, mover, d, og, o):
                     if m[3] >= 0 or rules.ends_turn(m, pa, pb):
