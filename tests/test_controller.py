@@ -115,7 +115,10 @@ def test_lift_lights_completable_targets_in_die_colours_and_origin():
 def test_targets_light_within_the_lift_settle():
     b = started(5, 3)
     b.raw_set("R1", False)
-    b.wait(b.cfg.settle_lift_ms + b.cfg.scan_ms)
+    # the next scan sees the lift; it settles on the first scan at least the lift
+    # settle later
+    scan = b.cfg.scan_ms
+    b.wait(scan + (b.cfg.settle_lift_ms + scan - 1) // scan * scan)
     assert b.targets()
 
 

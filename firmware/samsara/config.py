@@ -19,7 +19,8 @@ DEFAULT_BUDGET_MA = 290
 class Config:
     """Board-core settings.
 
-    scan_ms          scan period in ms (the tick period of main.py and the simulator)
+    scan_ms          scan period in ms: the tick period of main.py on the Pico, and so
+                     also of the simulated board and trace replay (one default, 5 ms)
     settle_lift_ms   debounce settle of a lift (on -> off), ms
     settle_place_ms  debounce settle of a placement (off -> on), ms
     return_ms        a hole back on within this many ms of its lift settles as a lift
@@ -33,7 +34,7 @@ class Config:
     event_capacity   length of the event queue (oldest dropped when full)
     """
 
-    def __init__(self, scan_ms=2, settle_lift_ms=4, settle_place_ms=150, return_ms=30,
+    def __init__(self, scan_ms=5, settle_lift_ms=4, settle_place_ms=150, return_ms=30,
                  dice="electronic", rng=None, seed=1, opponent_goal="owner_scores",
                  budget_ma=DEFAULT_BUDGET_MA, event_capacity=64):
         if dice not in DICE_SOURCES:
