@@ -9,9 +9,13 @@ dice display and the turn indicator are simply LEDs 64..79 of the same chain.
 show() copies the scene straight into the NeoPixel object's own buffer in the
 chain's colour order (NeoPixel.ORDER, GRB for WS2812) and makes one write() call:
 no tuples, no allocation.  The caller calls it only when the scene changed
-(Board.scene_version).  On the Pico, the copy takes about 1-2 ms and write() about
-2.4 ms for 80 LEDs (24 bits at 800 kHz each, interrupts off).
+(Board.scene_version).  The copy is the viper loop of board/ledcopy_viper.py where
+the VM has the viper emitter (the Pico, the Unix port), else the same loop in
+bytecode (copy_bytecode below; about 31 us on the Unix port, 4-9 ms on a Pico).
+write() takes about 2.4 ms for 80 LEDs (24 bits at 800 kHz each, interrupts off).
 """
+
+from array import array
 
 try:
     from micropython import const
@@ -20,6 +24,27 @@ except ImportError:  # CPython with the fakes
         return __x
 
 _N_LOGICAL = const(80)
+
+
+def copy_bytecode(scene, buf, dst, ro, go, bo):
+    """The copy of ledcopy_viper.copy in plain bytecode (same arguments)."""
+    k = 0
+    for i in range(_N_LOGICAL):
+        j = dst[i]
+        if j != 0xFFFF:
+            buf[j + ro] = scene[k]
+            buf[j + go] = scene[k + 1]
+            buf[j + bo] = scene[k + 2]
+        k += 3
+
+
+try:
+    from board.ledcopy_viper import copy as _copy
+    VIPER = True
+except (ImportError, SyntaxError, NameError, AttributeError):
+    # CPython (no `micropython`), or a VM without the viper emitter
+    _copy = copy_bytecode
+    VIPER = False
 
 
 class LedChain:
@@ -42,7 +67,7 @@ class LedChain:
             raise ValueError("only 3-byte (RGB) pixels are supported")
         order = np.ORDER
         # _dst[i] = byte offset of logical LED i's pixel in np.buf (0xFFFF: none)
-        self._dst = [0xFFFF] * _N_LOGICAL
+        self._dst = array("H", [0xFFFF] * _N_LOGICAL)
         for i in range(_N_LOGICAL):
             c = chain_of[i]
             if c == 0xFF:
@@ -58,19 +83,7 @@ class LedChain:
 
     def show(self, scene):
         """Write `scene` (bytearray(240), R, G, B per logical LED) to the chain."""
-        buf = self._np.buf
-        dst = self._dst
-        ro = self._r
-        go = self._g
-        bo = self._b
-        k = 0
-        for i in range(_N_LOGICAL):
-            j = dst[i]
-            if j != 0xFFFF:
-                buf[j + ro] = scene[k]
-                buf[j + go] = scene[k + 1]
-                buf[j + bo] = scene[k + 2]
-            k += 3
+        _copy(scene, self._np.buf, self._dst, self._r, self._g, self._b)
         self._np.write()
         self.writes = (self.writes + 1) & 0x3FFFFFF
 

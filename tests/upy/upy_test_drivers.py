@@ -401,6 +401,23 @@ def test_leds_map_logical_order_to_chain_in_grb():
     assert strip.frames[-1] == bytes(240)
 
 
+def test_leds_viper_copy_matches_the_bytecode_copy():
+    # The viper loop (where the VM has the emitter) and the bytecode loop put every
+    # logical pixel at its chain offset in the chain's colour order.
+    import board.leds as leds
+    from array import array
+    scene = bytearray([(i * 7 + 3) & 0xFF for i in range(240)])
+    dst = array("H", [(79 - i) * 3 for i in range(80)])
+    dst[5] = 0xFFFF                       # a logical LED not fitted
+    a = bytearray(240)
+    b = bytearray(240)
+    leds._copy(scene, a, dst, 1, 0, 2)    # GRB
+    leds.copy_bytecode(scene, b, dst, 1, 0, 2)
+    assert a == b
+    assert a[79 * 3:79 * 3 + 3] == bytes([scene[1], scene[0], scene[2]])
+    assert a[(79 - 5) * 3:(79 - 5) * 3 + 3] == b"\x00\x00\x00"
+
+
 def test_leds_reject_bad_tables():
     bench.reset()
     np = neopixel.NeoPixel(machine.Pin(LED_DATA), 80)
