@@ -53,13 +53,17 @@ class Result:
     pass
 
 
+_TMP = []
+
+
 def tmp_path(name):
-    """A scratch file path: the system temp folder under CPython, build/ under
-    MicroPython (created when missing)."""
+    """A scratch file path: in a private temporary folder removed at exit under
+    CPython, in build/ under MicroPython (created when missing)."""
     try:
+        import atexit
         import os
+        import shutil
         import tempfile
-        return os.path.join(tempfile.gettempdir(), "samsara_" + name)
     except ImportError:
         import os
         try:
@@ -67,6 +71,11 @@ def tmp_path(name):
         except OSError:
             pass
         return "build/" + name
+    if not _TMP:
+        folder = tempfile.mkdtemp(prefix="samsara-simgame-")
+        atexit.register(shutil.rmtree, folder, True)
+        _TMP.append(folder)
+    return os.path.join(_TMP[0], name)
 
 
 def _lit(r, chain_indexes):

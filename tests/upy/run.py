@@ -56,8 +56,9 @@ def run(mod_names):
                 print("FAIL %s.%s: %s %s" % (name, t, type(e).__name__, e))
                 if hasattr(sys, "print_exception"):
                     sys.print_exception(e)
-    impl = sys.implementation.name
-    print("upy (%s): %d passed, %d failed" % (impl, passed, failed))
+    bits = 64 if sys.maxsize > 2 ** 32 else 32
+    print("upy (%s %s, %d-bit): %d passed, %d failed" % (
+        sys.implementation.name, sys.platform, bits, passed, failed))
     return failed
 
 
