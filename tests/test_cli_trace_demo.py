@@ -158,3 +158,68 @@ def test_live_view_renders_a_running_game():
     text = con.export_text()
     assert "GR" in text and "GS" in text and "state:" in text
     assert "rolls" in text
+
+
+# -- bad input: one line naming the problem, non-zero exit, no traceback -----------------
+
+def _clean_error(r, *pieces):
+    assert r.returncode != 0
+    assert "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    for p in pieces:
+        assert p in r.stderr, r.stderr
+
+
+def test_demo_out_that_cannot_be_a_folder_is_refused_before_playing(tmp_path):
+    f = tmp_path / "afile"
+    f.write_text("keep me")
+    _clean_error(run("demo", "--fast", "--out", str(f)), "is a file, not a folder")
+    assert f.read_text() == "keep me"
+    _clean_error(run("demo", "--fast", "--out", "/proc/nope"), "cannot make the folder")
+
+
+@pytest.mark.parametrize("args, piece", [
+    (["--speed", "-1"], "--speed"), (["--speed", "nan"], "--speed"),
+    (["--speed", "0"], "--speed"), (["--duration", "0"], "--duration"),
+    (["--duration", "-5"], "--duration"), (["--duration", "inf"], "--duration"),
+    (["--speed", "fast"], "not a number"),
+])
+def test_demo_speed_and_duration_must_be_finite_and_positive(tmp_path, args, piece):
+    r = run("demo", "--fast", "--out", str(tmp_path), *args)
+    assert r.returncode == 2 and piece in r.stderr and "Traceback" not in r.stderr
+    assert not os.listdir(str(tmp_path))
+
+
+def test_demo_summary_counts_in_the_singular_for_one():
+    from samsara_host.demo_cmd import plural
+    assert plural(1, "double lift") == "1 double lift"
+    assert plural(0, "double lift") == "0 double lifts"
+    assert plural(2, "wrong hole") == "2 wrong holes"
+
+
+def test_record_into_a_missing_folder_or_onto_a_folder_is_refused(tmp_path):
+    _clean_error(run("trace", "record", "nodir/x.jsonl", cwd=str(tmp_path)), "no folder nodir")
+    _clean_error(run("trace", "record", str(tmp_path)), "is a folder")
+    assert os.listdir(str(tmp_path)) == []
+
+
+@pytest.mark.parametrize("t", ["1e308", "Infinity", "1000000000.5", "1" + "0" * 400])
+def test_replay_refuses_absurd_times_naming_the_line(tmp_path, t):
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"t_ms": 1, "pos": "R1", "on": false}\n'
+                 '{"t_ms": %s, "pos": "R1", "on": true}\n' % t)
+    _clean_error(run("trace", "replay", str(f)), "line 2", "t_ms must be at most")
+    assert tr.parse('{"t_ms": 1000000000, "pos": "R1", "on": true}\n').end_ms() == 1e9
+
+
+def test_replay_of_a_file_that_is_not_utf8_names_the_line(tmp_path):
+    f = tmp_path / "t.jsonl"
+    f.write_bytes(b'{"t_ms": 1, "pos": "R1", "on": false}\n\n{"t_ms": 2, "pos": "\xff"}\n')
+    _clean_error(run("trace", "replay", str(f)), "line 3: not UTF-8 text")
+
+
+@pytest.mark.parametrize("deep", ["[" * 100000, '{"a": ' * 100000])
+def test_replay_of_deeply_nested_json_is_a_clean_error(tmp_path, deep):
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"t_ms": 1, "pos": "R1", "on": false}\n' + deep + "\n")
+    _clean_error(run("trace", "replay", str(f)), "line 2", "nested too deeply")

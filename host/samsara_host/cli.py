@@ -47,6 +47,19 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:
+        # Last resort: the commands name their own file errors; anything that still
+        # escapes is one line, never a traceback.
+        print("samsara: %s" % _os_message(e), file=sys.stderr)
+        return 1
+
+
+def _os_message(e):
+    """'<file>: <reason>' for an OSError (the reason alone when it names no file)."""
+    reason = e.strerror or str(e) or e.__class__.__name__
+    if e.filename is not None:
+        return "%s: %s" % (e.filename, reason)
+    return reason
 
 
 if __name__ == "__main__":

@@ -13,12 +13,44 @@ the output is not a terminal, it prints one line per turn instead.  At the end i
 prints the game record and writes an SVG picture of the final position (and the
 game's trace, which `samsara trace replay` replays), and prints their paths.
 """
+import argparse
+import math
 import os
 import sys
 import time
 
 DEFAULT_SEED = 10
 OUT_DIR = os.path.join("build", "demo")
+
+
+def positive_float(text):
+    """argparse type: a finite number > 0 (board time must run forwards and end)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text)
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError("must be a finite number > 0, not %s" % text)
+    return v
+
+
+def plural(n, word, many=None):
+    """'1 slide', '2 slides' (many: the plural when it is not word + 's')."""
+    return "%d %s" % (n, word if n == 1 else (many or word + "s"))
+
+
+def check_out(path):
+    """Make the output folder before the game is played; None, or the one-line problem
+    (not a folder, cannot be made, not writable)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return "--out %s is a file, not a folder" % path
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        return "cannot make the folder %s: %s" % (path, e.strerror or e)
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "cannot write into the folder %s" % path
+    return None
 
 
 def add_parser(sub, name, help_text):
@@ -31,9 +63,9 @@ def add_parser(sub, name, help_text):
                    help="strategies of A and B (default greedy greedy)")
     p.add_argument("--fast", action="store_true",
                    help="no live view: play at full speed, one line per turn")
-    p.add_argument("--duration", type=float, default=40.0, metavar="S",
+    p.add_argument("--duration", type=positive_float, default=40.0, metavar="S",
                    help="seconds the live game should take (default 40)")
-    p.add_argument("--speed", type=float, default=None, metavar="X",
+    p.add_argument("--speed", type=positive_float, default=None, metavar="X",
                    help="board milliseconds per real millisecond (overrides --duration)")
     p.add_argument("--out", default=OUT_DIR, metavar="DIR",
                    help="where the SVG and the trace go (default %s)" % OUT_DIR)
@@ -49,6 +81,10 @@ def run(args):
     from rich.console import Console
     from samsara_host.sim.table import SimError
     console = Console()
+    problem = check_out(args.out)
+    if problem:
+        print("samsara demo: %s" % problem, file=sys.stderr)
+        return 2
     live = console.is_terminal and not args.fast
     t0 = time.time()
     try:
@@ -59,7 +95,11 @@ def run(args):
     except SimError as e:
         console.print("[bold red]the simulated game got stuck:[/] %s" % e)
         return 1
-    _finish(args, table, console, time.time() - t0)
+    try:
+        _finish(args, table, console, time.time() - t0)
+    except OSError as e:
+        print("samsara demo: cannot write the picture or trace: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 
@@ -129,11 +169,13 @@ def _finish(args, table, console, wall_s):
     console.print("  board: %d raw changes in %.1f s of board time, %d ticks run"
                   % (sum(1 for x in table.record if "pos" in x), table.now / 1000.0,
                      table.driver.ticks), highlight=False)
-    console.print("         %d rejections, %d repairs" % (rejects, repairs), highlight=False)
-    console.print("  hands: %d slides, %d wrong holes, %d put back, %d knocks (%d bumped),"
-                  % (st.slides, st.wrong, st.back, st.knocks, st.bumps), highlight=False)
-    console.print("         %d double lifts, %d rocking marbles" % (st.double, st.rocks),
+    console.print("         %s, %s" % (plural(rejects, "rejection"), plural(repairs, "repair")),
                   highlight=False)
+    console.print("  hands: %s, %s, %d put back, %s (%d bumped),"
+                  % (plural(st.slides, "slide"), plural(st.wrong, "wrong hole"), st.back,
+                     plural(st.knocks, "knock"), st.bumps), highlight=False)
+    console.print("         %s, %s" % (plural(st.double, "double lift"),
+                                       plural(st.rocks, "rocking marble")), highlight=False)
     os.makedirs(args.out, exist_ok=True)
     base = os.path.join(args.out, "demo-seed%d" % args.seed)
     notes = [res_line, "final position: " + pos,

@@ -23,6 +23,7 @@ from samsara import rules
 
 HEADER_KEYS = ("start", "opponent_goal", "seed")
 BUTTONS = ("roll", "undo")
+MAX_T_MS = 1e9  # the latest time a trace may name (about 11.6 days of board time)
 
 
 class TraceError(ValueError):
@@ -67,6 +68,8 @@ def check_line(obj, n, first, last_t):
     t = obj["t_ms"]
     if not _number(t) or t < 0:
         _fail(n, "t_ms must be a number >= 0, got %r" % (t,))
+    if t > MAX_T_MS:  # also Infinity, and an int too large for a float
+        _fail(n, "t_ms must be at most %d ms (10^9), got %s" % (MAX_T_MS, repr(t)[:24]))
     if last_t is not None and t < last_t:
         _fail(n, "time goes backwards (%r ms after %r ms)" % (t, last_t))
     keys = set(obj) - {"t_ms"}
@@ -123,8 +126,13 @@ class Trace:
 
 
 def parse(text):
-    """Parse trace text (JSON lines; blank lines are skipped) into a Trace.
-    Raises TraceError naming the first bad line."""
+    """Parse trace text (JSON lines; blank lines are skipped) into a Trace; bytes
+    must be UTF-8.  Raises TraceError naming the first bad line."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            _fail(text.count(b"\n", 0, e.start) + 1, "not UTF-8 text")
     header = {}
     lines = []
     last_t = None
@@ -136,6 +144,8 @@ def parse(text):
             obj = json.loads(raw)
         except ValueError as e:
             _fail(n, "not JSON: %s" % e)
+        except RecursionError:
+            _fail(n, "JSON nested too deeply")
         kind = check_line(obj, n, first, last_t)
         first = False
         if kind == "header":
@@ -147,8 +157,8 @@ def parse(text):
 
 
 def load(path):
-    """Read and parse the trace file at `path`."""
-    with open(path) as f:
+    """Read and parse the trace file at `path`.  Raises OSError, TraceError."""
+    with open(path, "rb") as f:
         return parse(f.read())
 
 

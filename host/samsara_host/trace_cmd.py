@@ -37,7 +37,8 @@ def cmd_replay(args):
     try:
         tr = load(args.file)
     except OSError as e:
-        print("samsara trace replay: %s" % e, file=sys.stderr)
+        print("samsara trace replay: cannot read %s: %s" % (args.file, e.strerror or e),
+              file=sys.stderr)
         return 2
     except TraceError as e:
         print("samsara trace replay: %s: %s" % (args.file, e), file=sys.stderr)
@@ -91,9 +92,39 @@ def format_replay(name, tr, rp, res):
     return "\n".join(out)
 
 
+def check_writable(path):
+    """None when a file can be written at `path`, else the one-line problem (checked
+    before the game is played, so no work is lost to a bad name)."""
+    import os
+    if os.path.isdir(path):
+        return "%s is a folder; name a file, e.g. %s" % (path, os.path.join(path, "game.jsonl"))
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        return "no folder %s for %s" % (folder, path)
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path)
+                                                    and not os.access(path, os.W_OK)):
+        return "cannot write %s (permission denied)" % path
+    return None
+
+
+def _save(path, trace):
+    """save() with the OSError as one line; True when written."""
+    from samsara_host.trace import save
+    try:
+        save(path, trace)
+    except OSError as e:
+        print("samsara trace record: cannot write %s: %s" % (path, e.strerror or e),
+              file=sys.stderr)
+        return False
+    return True
+
+
 def cmd_record(args):
     from samsara_host.sim.table import Table, SimError
-    from samsara_host.trace import save
+    problem = check_writable(args.file)
+    if problem:
+        print("samsara trace record: %s" % problem, file=sys.stderr)
+        return 2
     try:
         tb = Table(seed=args.seed, noise=args.noise, players=tuple(args.players),
                    position=args.start, opponent_goal=args.opponent_goal)
@@ -104,11 +135,12 @@ def cmd_record(args):
         tb.run()
     except SimError as e:
         print("samsara trace record: the simulated game got stuck: %s" % e, file=sys.stderr)
-        save(args.file, tb.trace())
-        print("the trace up to that point is in %s" % args.file, file=sys.stderr)
+        if _save(args.file, tb.trace()):
+            print("the trace up to that point is in %s" % args.file, file=sys.stderr)
         return 1
     tr = tb.trace()
-    save(args.file, tr)
+    if not _save(args.file, tr):
+        return 1
     res = [e for _t, e in tb.driver.events if e["ev"] == "game_over"]
     how = ("%s wins, %s" % (res[0]["winner"], res[0]["score"]) if res and res[0]["winner"]
            else (res[0]["how"] if res else "unfinished"))
