@@ -89,5 +89,44 @@ def test_play_is_seeded_and_complete():
     a = run("rules", "play", "--seed", "11")
     b = run("rules", "play", "--seed", "11")
     assert a.returncode == 0 and a.stdout == b.stdout
-    assert "Result:" in a.stdout and "Final position:" in a.stdout
-    assert "unfinished" not in a.stdout
+    assert '[Result "' in a.stdout and '[Result "*"]' not in a.stdout
+    assert '[Final "' in a.stdout
+
+
+def test_play_writes_the_text_record_that_logs_show_and_export_read(tmp_path):
+    from samsara.position import Position
+    from samsara_host.record import load
+    r = run("rules", "play", "--seed", "4")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == '[Event "self-play"]'
+    for tag in ('[Seed "4"]', '[OpponentGoal "owner_scores"]'):
+        assert tag in lines
+    assert lines[lines.index("") + 1].startswith("  1. A ")
+    g = tmp_path / "g.txt"
+    g.write_text(r.stdout)
+    rec = load(str(g))
+    assert rec.tags["Final"] == rec.final.format()
+    Position.parse(rec.tags["Final"])
+    assert rec.tags["Result"] in ("A", "B", "draw")
+    show = run("logs", "show", "--all", str(g))
+    assert show.returncode == 0, show.stderr
+    assert rec.summary() in show.stdout
+    export = run("logs", "export", "--format", "text", str(g))
+    assert export.returncode == 0 and export.stdout == r.stdout
+
+
+def test_batch_cannot_be_combined_with_position_or_dice():
+    for extra in (["--position", START], ["--dice", "1", "2"]):
+        r = run("rules", "legal", "--batch", *extra, stdin="")
+        assert r.returncode == 2 and "cannot be combined" in r.stderr
+
+
+@pytest.mark.parametrize("deep", ["[" * 100000, '{"a": ' * 100000])
+def test_batch_answers_a_deeply_nested_line_and_goes_on(deep):
+    good = json.dumps({"position": START, "dice": [5, 3]})
+    r = run("rules", "legal", "--batch", stdin=deep + "\n" + good + "\n")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    out = [json.loads(l) for l in r.stdout.splitlines()]
+    assert len(out) == 2 and "nested too deeply" in out[0]["error"]
+    assert out[1] == {"moksha": False, "results": rules.turn_results(START, 5, 3)[1]}

@@ -169,6 +169,16 @@ def test_show_refuses_garbage(tmp_path, capsys):
     assert "line 1: not a tag" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("deep", ['{"a": ' * 100000, '{"format": "samsara-record", "tags": '
+                                  + "[" * 100000])
+def test_export_of_deeply_nested_json_is_a_clean_error(tmp_path, capsys, deep):
+    p = tmp_path / "deep.json"
+    p.write_text(deep + "\n")
+    assert cli.main(["logs", "export", str(p)]) == 1
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and len(err.strip().splitlines()) == 1
+
+
 # -- monitor ---------------------------------------------------------------------------
 
 def test_monitor_model_follows_events():

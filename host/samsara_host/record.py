@@ -25,7 +25,9 @@ Text form::
 
 Tags are `[Name "value"]` lines (a `"` or `\\` in a value is escaped with `\\`).
 `Result` is `A`, `B`, `draw` or `*` (unfinished); `Position` appears when the game did
-not start from the start position (like PGN's FEN tag).  A turn line is
+not start from the start position (like PGN's FEN tag); `Final`, when present (`samsara
+rules play` writes it), is the position after the last turn, recomputed on replay like
+`Score`.  A turn line is
 `<number>. <A|B> <turn notation>` (docs/rules.md §5).  The closing line is a comment
 for people; the reader ignores it.
 
@@ -41,9 +43,9 @@ from samsara import rules
 from samsara.game import Game
 from samsara.position import Position, PositionError
 
-TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "PlayerA", "PlayerB", "Starter",
+TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "Seed", "PlayerA", "PlayerB", "Starter",
              "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
-             "Termination", "Firmware")
+             "Termination", "Final", "Firmware")
 START = Position().format()
 
 
@@ -125,6 +127,8 @@ class GameRecord:
     def _result_tags(self, game):
         t = self.tags
         t["Score"] = "%d-%d" % (game.pos.a, game.pos.b)
+        if "Final" in t:  # the last position, when the record carries it: from the play
+            t["Final"] = game.pos.format()
         if game.result is None:
             t["Result"] = "*"
             t.pop("Points", None)
@@ -246,6 +250,8 @@ class GameRecord:
                 obj = json.loads(obj)
             except ValueError as e:
                 raise RecordError("not JSON: %s" % e)
+            except RecursionError:
+                raise RecordError("not JSON: nested too deeply")
         if not isinstance(obj, dict) or obj.get("format") != "samsara-record":
             raise RecordError("not a samsara-record JSON file")
         tags = obj.get("tags") or {}

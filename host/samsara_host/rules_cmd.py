@@ -27,6 +27,10 @@ def add_parser(sub, name, help_text):
 def cmd_legal(args):
     og = rules.option_code(args.opponent_goal)
     if args.batch:
+        if args.position is not None or args.dice is not None:
+            print("samsara rules legal: --batch reads positions and dice from stdin; "
+                  "it cannot be combined with --position or --dice", file=sys.stderr)
+            return 2
         return batch(sys.stdin, sys.stdout, og)
     if args.position is None or args.dice is None:
         print("samsara rules legal: give --position and --dice A B, or --batch", file=sys.stderr)
@@ -54,6 +58,8 @@ def batch_line(line, og):
         req = json.loads(line)
     except ValueError as e:
         return {"error": "bad JSON: %s" % e}
+    except RecursionError:
+        return {"error": "bad JSON: nested too deeply"}
     if not isinstance(req, dict):
         return {"error": "each line must be a JSON object"}
     dice = req.get("dice")
@@ -79,25 +85,21 @@ def batch(inp, out, og):
     return 0
 
 
-def cmd_play(args):
+def play_record(seed, og):
+    """The GameRecord of self-play game `seed` (replayed and checked like any record),
+    with the Event, Seed, players and Final (the last position) tags."""
+    from samsara_host.record import GameRecord
     from samsara_host.selfplay import play_game
+    game = play_game(seed, og)
+    rec = GameRecord({"Event": "self-play", "Seed": str(seed), "PlayerA": "random",
+                      "PlayerB": "random", "OpponentGoal": rules.OPTION_NAMES[og],
+                      "Match": "no", "Final": ""}, turns=game.record)
+    rec.replay()
+    return rec
+
+
+def cmd_play(args):
     og = rules.option_code(args.opponent_goal)
-    game = play_game(args.seed, og)
-    print("[Seed %d]" % args.seed)
-    print("[OpponentGoal %s]" % rules.OPTION_NAMES[og])
-    for i, note in enumerate(game.record):
-        print("%3d. %s %s" % (i + 1, "AB"[i % 2], note))
-    print(describe_result(game))
-    print("Final position: %s" % game.pos.format())
+    # The text form of `logs export --format text`: `logs show` and `logs export` read it.
+    sys.stdout.write(play_record(args.seed, og).to_text())
     return 0
-
-
-def describe_result(game):
-    """One line naming the game's result."""
-    if game.result is None:
-        return "Result: unfinished"
-    winner, how, _pts = game.result
-    score = "%d-%d" % (game.pos.a, game.pos.b)
-    if winner is None:
-        return "Result: draw by %s (score %s)" % (how, score)
-    return "Result: %s wins at the centre (score %s)" % ("AB"[winner], score)
