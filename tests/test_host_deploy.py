@@ -94,3 +94,53 @@ def test_bundle_hash_ignores_the_version_module():
     assert len(a) == 12
     assert d.bundle_hash(FILES + [(d.VERSION_MPY, b"anything")]) == a
     assert d.bundle_hash(FILES[:-1] + [(FILES[-1][0], b"changed")]) != a
+
+
+# -- the command: the port first, then the build, then progress once copying starts ----
+
+class Args:
+    port = None
+    bundle = None
+    no_build = False
+    force = False
+    no_reset = True
+
+
+def _args(**kw):
+    a = Args()
+    a.__dict__.update(kw)
+    return a
+
+
+def test_an_unknown_port_url_is_a_clean_error(capsys):
+    assert d.run(_args(port="bogus://x", no_build=True)) == 1
+    err = capsys.readouterr().err
+    assert "could not open bogus://x" in err and "Traceback" not in err
+    from samsara_host import boardlink
+    with pytest.raises(boardlink.PortError, match="could not open"):
+        d.open_transport("bogus://x")
+
+
+def test_the_port_is_checked_before_the_bundle_is_built(monkeypatch, capsys):
+    def build(*_a, **_k):
+        raise AssertionError("built the firmware for a port that does not exist")
+
+    monkeypatch.setattr(d, "build_bundle", build)
+    assert d.run(_args(port="/dev/samsara-no-such-port")) == 1
+    captured = capsys.readouterr()
+    assert "does not exist" in captured.err and "Building" not in captured.out
+
+
+def test_no_progress_line_before_the_board_answers(monkeypatch, capsys, tmp_path):
+    (tmp_path / "main.py").write_text("x = 1\n")
+    monkeypatch.setattr(d, "open_transport", lambda port: FakeMicroPython(raw_repl=False))
+    assert d.run(_args(port="loop://", bundle=str(tmp_path), no_build=True)) == 1
+    captured = capsys.readouterr()
+    assert "no raw REPL" in captured.err
+    assert "copy" not in captured.out and "/6 bytes" not in captured.out
+    # with a board that answers, the bar shows the copy
+    board = FakeMicroPython()
+    monkeypatch.setattr(d, "open_transport", lambda port: board)
+    assert d.run(_args(port="loop://", bundle=str(tmp_path), no_build=True)) == 0
+    out = capsys.readouterr().out
+    assert "verified main.py" in out and "1 written and verified" in out

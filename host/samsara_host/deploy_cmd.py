@@ -277,11 +277,18 @@ def open_transport(port):
     from samsara_host import boardlink
     try:
         return SerialTransport(port, baudrate=boardlink.BAUD)
-    except TransportError:
-        # mpremote hides the cause; open it ourselves to name it.
-        s = boardlink.open_port(port)
-        s.close()
-        raise boardlink.PortError("mpremote could not open %s" % port)
+    except (TransportError, ValueError, OSError) as e:
+        # mpremote hides the cause (or lets pyserial's ValueError for an unknown URL
+        # through); open it ourselves to name it.
+        check_port(port)
+        raise boardlink.PortError("mpremote could not open %s: %s" % (port, e))
+
+
+def check_port(port):
+    """Open and close `port`; raises the boardlink LinkError that says why it cannot
+    be used (missing, busy, no permission, not a port or URL)."""
+    from samsara_host import boardlink
+    boardlink.open_port(port).close()
 
 
 def add_parser(sub, name, help_text):
@@ -302,7 +309,11 @@ def run(args):
     from samsara_host import boardlink
     err = Console(stderr=True, soft_wrap=True)
     out = Console(soft_wrap=True)
+    bar = None
     try:
+        # The port first: nothing is built for a board that is not there.
+        port = boardlink.resolve_port(args.port)
+        check_port(port)
         root = repo_root()
         if args.no_build:
             bundle = args.bundle or os.path.join(root, "build", "firmware")
@@ -316,28 +327,34 @@ def run(args):
                 if digest:
                     out.print("Bundle hash %s (stamped into samsara/version.mpy)" % digest)
         files = bundle_files(bundle)
-        port = boardlink.resolve_port(args.port)
         transport = open_transport(port)
-        out.print("Deploying %d files (%d bytes) to %s" % (
-            len(files), sum(len(d) for _p, d in files), port))
+        out.print("Deploying %d file%s (%d bytes) to %s" % (
+            len(files), "" if len(files) == 1 else "s", sum(len(d) for _p, d in files),
+            port))
+        task = None
+
+        def progress(event, path, done, total):
+            # The bar appears once the board has answered and copying starts.
+            nonlocal bar, task
+            if event == "start":
+                bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                               DownloadColumn(), TimeRemainingColumn(), console=out,
+                               transient=False)
+                bar.start()
+                task = bar.add_task("copy", total=max(total, 1), completed=0)
+                return
+            bar.update(task, completed=done, description=path)
+            if event == "skip":
+                bar.console.print("  [dim]unchanged[/dim] %s" % path)
+            elif event == "verified":
+                bar.console.print("  [green]verified[/green] %s" % path)
+
         try:
-            with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                          TimeRemainingColumn(), console=out, transient=False) as bar:
-                task = bar.add_task("copy", total=1)
-
-                def progress(event, path, done, total):
-                    if event == "start":
-                        bar.update(task, total=total, completed=0)
-                        return
-                    bar.update(task, completed=done, description=path)
-                    if event == "skip":
-                        bar.console.print("  [dim]unchanged[/dim] %s" % path)
-                    elif event == "verified":
-                        bar.console.print("  [green]verified[/green] %s" % path)
-
-                report = deploy_files(transport, files, progress, force=args.force,
-                                      reset=not args.no_reset)
+            report = deploy_files(transport, files, progress, force=args.force,
+                                  reset=not args.no_reset)
         finally:
+            if bar is not None:
+                bar.stop()
             try:
                 transport.close()
             except Exception:
