@@ -214,6 +214,7 @@ def test_monitor_plain_output(tmp_path):
         board.unplug()
     text = console.export_text()
     assert "Samsara board fake-1" in text and '{"ev": "roll", "dice": [6, 1]}' in text
+    assert "Ctrl-C" not in text  # not a terminal: no key to press
 
 
 def test_monitor_without_board(capsys):

@@ -53,6 +53,19 @@ def test_ports_command(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: MACHINE[:2])
     assert cli.main(["ports"]) == 1
     assert "No Pico found" in capsys.readouterr().out
+    assert cli.main(["ports", "--json"]) == 1
+    assert capsys.readouterr().out == "[]\n"
+
+
+def test_a_stray_file_system_error_is_one_line_not_a_traceback(monkeypatch, capsys):
+    from samsara_host import ports_cmd
+
+    def broken(args):
+        raise PermissionError(13, "Permission denied", "some/file")
+
+    monkeypatch.setattr(ports_cmd, "run", broken)
+    assert cli.main(["ports"]) == 1
+    assert capsys.readouterr().err == "samsara: some/file: Permission denied\n"
 
 
 @pytest.mark.parametrize("port,cls,text", [

@@ -98,8 +98,8 @@ def event_text(ev, width=72):
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def view(model):
-    """The rich renderable of the model."""
+def view(model, hint=True):
+    """The rich renderable of the model; hint: say "Ctrl-C quits" (on a terminal)."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
@@ -121,7 +121,7 @@ def view(model):
         events.append(event_text(ev), style="dim" if ev.get("ev") in ("lift", "place")
                       else "")
     return Panel(Group(head, pic, Text(""), Text("events", style="bold"), events),
-                 title=title, subtitle="Ctrl-C quits", expand=False)
+                 title=title, subtitle="Ctrl-C quits" if hint else None, expand=False)
 
 
 def add_parser(sub, name, help_text):
@@ -157,7 +157,7 @@ def run(args, console=None, clock=time.monotonic):
     end = clock() + args.seconds if args.seconds else None
     live = None
     if plain:
-        console.print(view(model))
+        console.print(view(model, hint=console.is_terminal))
     else:
         live = Live(view(model), console=console, refresh_per_second=10, transient=False)
         live.start()

@@ -54,6 +54,9 @@ def run(args):
                 row["problem"] = problem
         out.append(row)
     if args.json:
+        if not out:
+            print("[]")  # nothing found: still JSON, and exit 1 as without --json
+            return 1
         for row in out:
             print(json.dumps(row))
     else:
