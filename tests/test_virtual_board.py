@@ -245,3 +245,56 @@ def test_idle_stdio_poll_allocates_nothing_on_micropython(tmp_path):
     os.close(master)
     os.close(slave)
     assert b"idle ok 0" in r.stdout, r.stdout
+
+
+def _children(pid):
+    path = "/proc/%d/task/%d/children" % (pid, pid)
+    with open(path) as f:
+        return [int(x) for x in f.read().split()]
+
+
+def _running(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux /proc")
+def test_sigterm_stops_the_launcher_like_ctrl_c(tmp_path):
+    """`python -m samsara_host.virtual_board` stopped with SIGTERM leaves neither its
+    micropython child nor (without FOLDER) its temporary folder behind."""
+    import shutil
+    import signal
+    env = dict(os.environ, TMPDIR=str(tmp_path))  # its temporary folder goes in here
+    p = subprocess.Popen([sys.executable, "-m", "samsara_host.virtual_board"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    kids = []
+    folder = None
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("virtual board on "), line + p.stderr.read()
+        folder = line.rsplit("(folder ", 1)[1].rstrip(")\n")
+        assert os.path.isdir(folder) and folder.startswith(str(tmp_path))
+        deadline = time.monotonic() + 10
+        while not kids and time.monotonic() < deadline:
+            kids = _children(p.pid)
+            time.sleep(0.05)
+        assert kids and all(_running(k) for k in kids)
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(15) == 0
+        deadline = time.monotonic() + 5
+        while any(_running(k) for k in kids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_running(k) for k in kids), "micropython left running"
+        assert not os.path.exists(folder), "temporary folder left behind"
+    finally:
+        for k in kids:  # never leave an orphan, even when the test fails
+            if _running(k):
+                os.kill(k, signal.SIGKILL)
+        if p.poll() is None:
+            p.kill()
+            p.wait(5)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)

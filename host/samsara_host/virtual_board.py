@@ -273,19 +273,34 @@ def _write_all(fd, data):
             time.sleep(0.001)
 
 
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     """`python -m samsara_host.virtual_board [FOLDER]`: run a virtual board until
-    Ctrl-C, printing its port."""
+    Ctrl-C or SIGTERM (a service manager, `kill`), printing its port; either way the
+    board's process is stopped and a temporary folder removed."""
     argv = sys.argv[1:] if argv is None else argv
-    vb = VirtualBoard(folder=argv[0] if argv else None)
-    port = vb.start()
-    print("virtual board on %s (folder %s)" % (port, vb.folder), flush=True)
+    # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
+    # child, in a session of its own, is never left running.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    vb = None
     try:
+        vb = VirtualBoard(folder=argv[0] if argv else None)
+        port = vb.start()
+        print("virtual board on %s (folder %s)" % (port, vb.folder), flush=True)
         signal.pause()
     except KeyboardInterrupt:
         pass
     finally:
-        vb.stop()
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # no second signal cuts the clean-up
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        if vb is not None:
+            vb.stop()
     return 0
 
 
