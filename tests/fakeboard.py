@@ -10,9 +10,9 @@ a Pico that comes back as the same /dev/ttyACM0.
 import os
 import select
 import threading
-import tty
 
 from samsara import protocol
+from samsara_host import ptyport
 
 
 class FakeBoard:
@@ -43,13 +43,7 @@ class FakeBoard:
 
     # -- the cable ---------------------------------------------------------------------
     def plug(self):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.remove(tmp)
-        os.symlink(os.ttyname(self.slave), tmp)
-        os.replace(tmp, self.port)
+        self.master, self.slave = ptyport.plug(self.port)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(self.master, self._stop),
                                         daemon=True)
@@ -59,13 +53,7 @@ class FakeBoard:
         self._stop.set()
         if self._thread is not threading.current_thread():
             self._thread.join(2)
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if os.path.lexists(self.port):
-            os.remove(self.port)
+        ptyport.unplug(self.port, (self.master, self.slave))
 
     close = unplug
 

@@ -14,6 +14,8 @@ import subprocess
 import threading
 import tty
 
+from samsara_host import ptyport
+
 
 class PtyProcess:
     def __init__(self, argv, folder, cwd=None, env=None, name="ttyVB0"):
@@ -30,13 +32,7 @@ class PtyProcess:
         self.plug()
 
     def plug(self):
-        self.m2, self.s2 = os.openpty()
-        tty.setraw(self.s2)
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.remove(tmp)
-        os.symlink(os.ttyname(self.s2), tmp)
-        os.replace(tmp, self.port)
+        self.m2, self.s2 = ptyport.plug(self.port)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._relay, args=(self.m2, self._stop),
                                         daemon=True)
@@ -73,13 +69,7 @@ class PtyProcess:
             return
         self._stop.set()
         self._thread.join(2)
-        for fd in (self.m2, self.s2):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if os.path.lexists(self.port):
-            os.remove(self.port)
+        ptyport.unplug(self.port, (self.m2, self.s2))
         self._stop = None
         # While unplugged, drain what the process writes so it never blocks.
         self._drain_stop = threading.Event()

@@ -28,6 +28,8 @@ import threading
 import time
 import tty
 
+from samsara_host import ptyport
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 FIRMWARE = os.path.join(REPO, "firmware")
@@ -79,15 +81,9 @@ class VirtualBoard:
 
     def plug(self):
         """(Re)create the host's pseudo-terminal pair and point the port path at it."""
-        hm, hs = os.openpty()
-        tty.setraw(hs)
+        hm, hs = ptyport.plug(self.port)
         with self._lock:
             self._hm, self._hs = hm, hs
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.remove(tmp)
-        os.symlink(os.ttyname(hs), tmp)
-        os.replace(tmp, self.port)
         return self.port
 
     def unplug(self):
@@ -95,14 +91,7 @@ class VirtualBoard:
         with self._lock:
             fds = (self._hm, self._hs)
             self._hm = self._hs = None
-        for fd in fds:
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        if os.path.lexists(self.port):
-            os.remove(self.port)
+        ptyport.unplug(self.port, fds)
 
     # -- power --------------------------------------------------------------------------
 
@@ -177,14 +166,7 @@ class VirtualBoard:
         with self._lock:
             fds = (self._bm, self._hm, self._hs)
             self._bm = self._hm = self._hs = None
-        for fd in fds:
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        if os.path.lexists(self.port):
-            os.remove(self.port)
+        ptyport.unplug(self.port, fds)
         if self._own:
             shutil.rmtree(self.folder, ignore_errors=True)
 
