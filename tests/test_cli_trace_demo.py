@@ -67,6 +67,7 @@ def test_replay_reports_a_bad_trace_line(tmp_path):
     ('{"t_ms": 1, "button": "roll", "long": "yes"}', "long must be"),
     ('{"t_ms": 1}', "needs pos/on, dice or button"),
     ('{"start": "ooo 0-0 A"}', "bad start position"),
+    ('{"start": "oooooo................../oooooo.................. 6-0 B"}', "already over"),
     ('{"opponent_goal": "never"}', "unknown opponent_goal"),
     ('{"colour": 1}', "unknown header key"),
     ('[1, 2]', "JSON object"),
@@ -195,6 +196,14 @@ def test_demo_summary_counts_in_the_singular_for_one():
     assert plural(1, "double lift") == "1 double lift"
     assert plural(0, "double lift") == "0 double lifts"
     assert plural(2, "wrong hole") == "2 wrong holes"
+
+
+def test_record_from_a_finished_position_is_refused(tmp_path):
+    # A score of 6 ends a single game: there is nothing to record from there.
+    r = run("trace", "record", "--start", "oooooo................../oooooo.................. 6-0 B",
+            str(tmp_path / "x.jsonl"))
+    _clean_error(r, "already over")
+    assert os.listdir(str(tmp_path)) == []
 
 
 def test_record_into_a_missing_folder_or_onto_a_folder_is_refused(tmp_path):

@@ -52,9 +52,11 @@ def check_line(obj, n, first, last_t):
             _fail(n, "unknown header key %r (known: %s)" % (extra[0], ", ".join(HEADER_KEYS)))
         if "start" in obj:
             try:
-                Position.parse(obj["start"])
+                p = Position.parse(obj["start"])
             except PositionError as e:
                 _fail(n, "bad start position: %s" % e)
+            if p.a == 6 or p.b == 6:
+                _fail(n, "start position is already over: a score of 6 ends a single game")
         if "opponent_goal" in obj:
             try:
                 rules.option_code(obj["opponent_goal"])

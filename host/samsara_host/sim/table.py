@@ -119,6 +119,9 @@ class Table:
                  opponent_goal="owner_scores", config=None, max_turns=MAX_TURNS):
         if isinstance(position, str):
             position = Position.parse(position)
+            if position.a == 6 or position.b == 6:
+                raise ValueError("start position is already over: a score of 6 ends a "
+                                 "single game")
         self.start = position if position is not None else START
         self.seed = seed
         self.noise = ph.NoiseProfile(noise)
