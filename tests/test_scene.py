@@ -1,4 +1,7 @@
 """Scenes: logical LED layout, colours of marks, dice pips and turn LEDs (docs/leds.md)."""
+import os
+import re
+
 
 from boardscript import Script, mark_colour
 from samsara import scene as sc
@@ -8,10 +11,35 @@ def led(scene, i):
     return tuple(scene[3 * i:3 * i + 3])
 
 
-def test_pip_patterns_have_the_die_value_in_lit_pips():
+def documented_pips():
+    """{value: set of pip numbers} from the "pips lit" table of docs/leds.md."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "docs", "leds.md"), encoding="utf-8") as f:
+        text = f.read()
+    table = {}
+    for m in re.finditer(r"^\| ([1-6]) \| ([0-6](?:, [0-6])*) \|$", text, re.M):
+        table[int(m.group(1))] = {int(k) for k in m.group(2).split(", ")}
+    return table
+
+
+def test_pip_patterns_are_the_documented_table():
+    doc = documented_pips()
+    assert sorted(doc) == [1, 2, 3, 4, 5, 6]
+    assert sc.PIPS[0] == 0                     # no value: a dark die
     for v in range(1, 7):
-        assert bin(sc.PIPS[v]).count("1") == v
+        lit = {k for k in range(7) if (sc.PIPS[v] >> k) & 1}
+        assert lit == doc[v], "value %d lights pips %s, docs/leds.md says %s" % (
+            v, sorted(lit), sorted(doc[v]))
+        assert len(lit) == v
     assert sc.PIPS[1] == 1 << 3          # the centre pip
+
+
+def test_the_hardware_readme_draws_the_same_pip_numbers():
+    # hardware/README.md and docs/leds.md number the pips alike (0 1 / 2 3 4 / 5 6).
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "hardware", "README.md"), encoding="utf-8") as f:
+        hw = f.read()
+    assert re.search(r"0 \. 1\n\s*2 3 4\n\s*5 \. 6", hw)
 
 
 def test_every_die_value_has_its_own_target_colour_distinct_from_the_guides():

@@ -63,8 +63,9 @@ WIN_COLOUR = (80, 56, 0)        # the winner's turn LED after the game
 #     0   1
 #     2 3 4
 #     5   6
-# PIPS[v] is a 7-bit mask of the pips lit for value v (0: dark).
-PIPS = (0, 0x08, 0x21, 0x29, 0x63, 0x6B, 0x77)
+# PIPS[v] is a 7-bit mask of the pips lit for value v (0: dark), the table of
+# docs/leds.md "Dice pips" (tests/test_scene.py checks every value against it).
+PIPS = (0, 0x08, 0x41, 0x49, 0x63, 0x6B, 0x77)
 
 
 def put(scene, led, r, g, b):
