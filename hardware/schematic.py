@@ -4,7 +4,7 @@ Every part is defined here (``Part(tool=SKIDL, dest=TEMPLATE, pins=[...])``) wit
 electrical type of each pin (power in, power out, input, output, tri-state,
 bidirectional, open collector, passive), so SKiDL's electrical rules check (ERC)
 works without any KiCad library. The pins and the position of every sensor and LED
-come from the hardware tables through ``samsara_host.hwconfig`` (pins.csv,
+come from the hardware tables through ``samsara_hw`` (pins.csv,
 positions.csv), so the schematic and the firmware configuration cannot disagree.
 
     build(broken=None, sensors="reed")  -> skidl.Circuit
@@ -31,10 +31,11 @@ import os
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-if os.path.join(ROOT, "host") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "host"))
+for _sub in ("firmware", "hardware"):  # samsara and samsara_hw without an install
+    if os.path.join(ROOT, _sub) not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, _sub))
 
-from samsara_host import hwconfig  # noqa: E402
+from samsara_hw import csvcheck, names  # noqa: E402
 
 # SKiDL announces at import time that it found no KiCad libraries; it needs none here.
 with contextlib.redirect_stderr(io.StringIO()):
@@ -202,7 +203,7 @@ def build(broken=None, sensors="reed", cfg=None):
         raise ValueError("sensors must be one of %s" % ", ".join(SENSOR_BUILDS))
     if broken not in (None,) + BROKEN:
         raise ValueError("broken must be None or one of %s" % ", ".join(BROKEN))
-    cfg = cfg or hwconfig.load()
+    cfg = cfg or csvcheck.load()
     t = templates()
     ref = _Refs()
     circuit = Circuit()
@@ -279,14 +280,14 @@ def build(broken=None, sensors="reed", cfg=None):
         prev = Net("LED_DIN0")
         prev += r_data[2]
         leds = []
-        for i in range(hwconfig.LED_COUNT):
+        for i in range(names.LED_COUNT):
             led = _part(t["ws2812"], "LED%d" % (i + 1), "WS2812B", position=by_led[i], chain_index=str(i))
             leds.append(led)
             v5 += led["VDD"]
             gnd += led["VSS"]
             decouple(v5)
             prev += led["DIN"]
-            if i + 1 < hwconfig.LED_COUNT:
+            if i + 1 < names.LED_COUNT:
                 prev = Net("LED_DIN%d" % (i + 1))
                 prev += led["DOUT"]
             else:
@@ -295,7 +296,7 @@ def build(broken=None, sensors="reed", cfg=None):
         # --- sensors
         if sensors in ("reed", "hall"):
             chips = []
-            for c in range(hwconfig.SR_CHIPS):
+            for c in range(names.SR_CHIPS):
                 u = _part(t["hc165"], "U%d" % (c + 1), "74HC165", chain_position=str(c))
                 chips.append(u)
                 if not (broken == "unpowered" and c == 3):
@@ -325,7 +326,7 @@ def build(broken=None, sensors="reed", cfg=None):
             if broken == "outputs_tied":
                 Net.get("SR_DATA").connect(chips[1]["QH"])
             rnets = []
-            for c in range(hwconfig.SR_CHIPS):
+            for c in range(names.SR_CHIPS):
                 rn = _part(t["rnet"], "RN%d" % (c + 1), "10k", chain_position=str(c))
                 v3 += rn["common"]
                 rnets.append(rn)
@@ -350,7 +351,7 @@ def build(broken=None, sensors="reed", cfg=None):
             sel = [Net("MUX_S%d" % i) for i in range(4)]
             for i in range(4):
                 sel[i] += gpio("MUX_S%d" % i)
-            for m in range(hwconfig.MUX_COUNT):
+            for m in range(names.MUX_COUNT):
                 u = _part(t["hc4067"], "U%d" % (11 + m), "CD74HC4067", mux=str(m))
                 muxes.append(u)
                 v3 += u["VCC"]

@@ -12,7 +12,9 @@ from rich.console import Console
 from samsara.position import Position
 from samsara_host import trace as tr
 from samsara_host import svg
-from samsara_host.layout import load_positions, computed_positions, computed_leds, led_name
+from samsara_host.layout import load_positions, computed_positions, computed_leds, hardware_csv_path
+from samsara_hw.csvcheck import HardwareConfigError
+from samsara_hw.names import led_name
 from samsara_host.live import render
 from samsara_host.sim.table import Table
 
@@ -143,10 +145,22 @@ def test_layout_prefers_the_hardware_table_and_falls_back(tmp_path):
     assert len(coords) == 64
     if source == "computed":
         assert leds == computed_leds()
-    (tmp_path / "hardware").mkdir()
-    (tmp_path / "hardware" / "positions.csv").write_text("name,x_mm,y_mm\nR1,1,2\n")
+    # No table: the computed layout.
     coords, leds, source = load_positions(str(tmp_path))
     assert source == "computed" and coords == computed_positions()
+    # A table is read by the one checked parser (samsara_hw.csvcheck): a bad one is an
+    # error naming the file and row, never silently skipped rows.
+    (tmp_path / "hardware").mkdir()
+    (tmp_path / "hardware" / "positions.csv").write_text("name,x_mm,y_mm\nR1,1,2\n")
+    with pytest.raises(HardwareConfigError, match="positions.csv: missing column"):
+        load_positions(str(tmp_path))
+    real = open(hardware_csv_path(), encoding="utf-8").read()
+    (tmp_path / "hardware" / "positions.csv").write_text(
+        real.replace("\nR2,1,", "\nR2,one,"))
+    with pytest.raises(HardwareConfigError, match=r"positions.csv line 3 \(R2\)"):
+        load_positions(str(tmp_path))
+    (tmp_path / "hardware" / "positions.csv").write_text(real)
+    assert load_positions(str(tmp_path))[0] == load_positions()[0]
     assert led_name(0) == "R1" and led_name(64) == "D1.0" and led_name(79) == "TB"
 
 

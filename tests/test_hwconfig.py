@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from samsara_host import hwconfig
-from samsara_host.hwconfig import HardwareConfigError
+from samsara_hw import codegen, csvcheck, gpio, names, power, wiring
+from samsara_hw.csvcheck import HardwareConfigError
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 HW = os.path.join(ROOT, "hardware")
@@ -47,15 +47,15 @@ def drop_row(text, first_field):
 
 def reject(pins=PINS, positions=POSITIONS, settings=SETTINGS):
     with pytest.raises(HardwareConfigError) as e:
-        hwconfig.from_texts(pins, positions, settings)
+        csvcheck.from_texts(pins, positions, settings)
     return str(e.value)
 
 
 # --- the real tables ---------------------------------------------------------------
 
 def test_real_tables_load():
-    cfg = hwconfig.load(HW)
-    assert [p.name for p in cfg.positions] == list(hwconfig.POSITION_NAMES)
+    cfg = csvcheck.load(HW)
+    assert [p.name for p in cfg.positions] == list(names.POSITION_NAMES)
     assert [p.index for p in cfg.positions] == list(range(64))
     leds = [p.led for p in cfg.positions] + [p.led for p in cfg.led_only.values()]
     assert sorted(leds) == list(range(80))
@@ -63,8 +63,8 @@ def test_real_tables_load():
 
 
 def test_committed_board_config_equals_fresh_generation():
-    fresh = hwconfig.generate(hwconfig.load(HW))
-    with open(hwconfig.board_config_path(ROOT), encoding="utf-8") as f:
+    fresh = codegen.generate(csvcheck.load(HW))
+    with open(codegen.board_config_path(ROOT), encoding="utf-8") as f:
         committed = f.read()
     assert committed == fresh, "firmware/board_config.py is stale: run `python tools/gen_config.py`"
 
@@ -76,9 +76,9 @@ def test_gen_config_check_mode_passes():
 
 
 def test_board_config_is_consistent():
-    bc = runpy.run_path(hwconfig.board_config_path(ROOT))
+    bc = runpy.run_path(codegen.board_config_path(ROOT))
     assert bc["N_POSITIONS"] == 64 and bc["LED_COUNT"] == 80
-    cfg = hwconfig.load(HW)
+    cfg = csvcheck.load(HW)
     # The tables are bytes literals (small on the Pico's heap), 0xFF marking unused entries.
     for name in ("POS_SR_INPUT", "POS_MUX_INPUT", "SR_POS", "MUX_POS", "POS_LED", "LED_CHAIN_OF",
                  "LED_DIE1", "LED_DIE2", "DIE_FACES", "LED_TURN"):
@@ -96,15 +96,32 @@ def test_board_config_is_consistent():
     # Logical LED order of docs/core-api.md: positions, die 1, die 2, turn A, turn B.
     assert list(bc["LED_CHAIN_OF"]) == all_leds
     assert [bin(m).count("1") for m in bc["DIE_FACES"]] == [0, 1, 2, 3, 4, 5, 6]
+    # The pips of a face are the scene's one table (docs/leds.md), not a second copy.
+    from samsara.scene import PIPS
+    assert tuple(bc["DIE_FACES"]) == PIPS
     # The firmware constants name the same pins as the table.
-    assert bc["PIN_LED_DATA"] == hwconfig.load(HW).pin("LED_DATA")
+    assert bc["PIN_LED_DATA"] == csvcheck.load(HW).pin("LED_DATA")
     # Only plain data: MicroPython needs nothing from CPython here.
-    with open(hwconfig.board_config_path(ROOT), encoding="utf-8") as f:
+    with open(codegen.board_config_path(ROOT), encoding="utf-8") as f:
         assert "import" not in f.read()
 
 
+def test_names_are_the_rules_engines_and_the_scenes():
+    from samsara import scene
+    from samsara.geometry import position_index
+    assert len(names.POSITION_NAMES) == 64
+    for p, n in enumerate(names.POSITION_NAMES):
+        assert position_index(n) == p and names.led_name(p) == n
+    # Logical LEDs 64..79 in samsara.scene's order (docs/leds.md).
+    for k in range(7):
+        assert names.led_name(scene.DIE1_LED + k) == "D1.%d" % k
+        assert names.led_name(scene.DIE2_LED + k) == "D2.%d" % k
+    assert names.led_name(scene.TURN_A_LED) == "TA" and names.led_name(scene.TURN_B_LED) == "TB"
+    assert names.LED_COUNT == scene.N_LEDS
+
+
 def test_layout_follows_rules_md():
-    cfg = hwconfig.load(HW)
+    cfg = csvcheck.load(HW)
     xy = {p.name: (p.x_mm, p.y_mm) for p in cfg.positions}
     # Bottom side: R1..R12 inner row moving right to left, S13..S24 outer row below it.
     for i in range(1, 12):
@@ -137,7 +154,7 @@ def test_missing_position_is_rejected():
 
 
 def test_duplicate_led_is_rejected():
-    r1_led = next(p.led for p in hwconfig.load(HW).positions if p.name == "R1")
+    r1_led = next(p.led for p in csvcheck.load(HW).positions if p.name == "R1")
     msg = reject(positions=edit_row(POSITIONS, "R2", "led", r1_led))
     assert "(R2)" in msg and "LED index %d is already used by R1" % r1_led in msg
 
@@ -200,9 +217,9 @@ def test_spi_pins_must_match_the_rp2040_table():
 def test_pio_read_chain_needs_no_spi():
     pins = edit_row(edit_row(PINS, "SR_CLK", "capability", "PIO"), "SR_DATA", "capability", "PIO")
     pins = drop_row(pins, "SR_MOSI")
-    cfg = hwconfig.from_texts(pins, POSITIONS, SETTINGS)
+    cfg = csvcheck.from_texts(pins, POSITIONS, SETTINGS)
     assert cfg.spi_id() is None
-    assert "SR_SPI = -1" in hwconfig.generate(cfg)
+    assert "SR_SPI = -1" in codegen.generate(cfg)
 
 
 def test_internal_and_unknown_pins_are_rejected():
@@ -214,7 +231,7 @@ def test_internal_and_unknown_pins_are_rejected():
     assert "no row for BTN_UNDO" in msg
 
 
-@pytest.mark.parametrize("gpio,caps", [
+@pytest.mark.parametrize("pin,caps", [
     (0, {"SPI0 RX", "UART0 TX", "I2C0 SDA", "PWM0 A"}),
     (13, {"SPI1 CSn", "UART0 RX", "I2C0 SCL", "PWM6 B"}),
     (15, {"SPI1 TX", "UART0 RTS", "I2C1 SCL", "PWM7 B"}),
@@ -223,10 +240,10 @@ def test_internal_and_unknown_pins_are_rejected():
     (26, {"SPI1 SCK", "UART1 CTS", "I2C1 SDA", "PWM5 A", "ADC0"}),
     (28, {"SPI1 RX", "UART0 TX", "I2C0 SDA", "PWM6 A", "ADC2"}),
 ])
-def test_rp2040_function_table(gpio, caps):
-    have = hwconfig.gpio_capabilities(gpio)
+def test_rp2040_function_table(pin, caps):
+    have = gpio.gpio_capabilities(pin)
     assert caps <= have
-    assert not any(c.startswith("ADC") for c in have) or gpio >= 26
+    assert not any(c.startswith("ADC") for c in have) or pin >= 26
 
 
 # --- settings and the power budget ----------------------------------------------------
@@ -236,9 +253,9 @@ def test_default_budget_matches_power_md():
         doc = f.read()
     m = re.search(r"Default LED budget: (\d+) mA", doc)
     assert m, "hardware/power.md must state 'Default LED budget: N mA'"
-    assert int(m.group(1)) == hwconfig.DEFAULT_LED_BUDGET_MA
-    assert hwconfig.load(HW).settings["led_budget_ma"] == hwconfig.DEFAULT_LED_BUDGET_MA
-    analog = hwconfig.led_budget_limit_ma("analog", "usb")
+    assert int(m.group(1)) == power.DEFAULT_LED_BUDGET_MA
+    assert csvcheck.load(HW).settings["led_budget_ma"] == power.DEFAULT_LED_BUDGET_MA
+    analog = power.led_budget_limit_ma("analog", "usb")
     assert "%d mA" % analog in doc
 
 
@@ -248,8 +265,8 @@ def test_budget_above_usb_limit_is_rejected_until_external_supply():
     assert "led_budget_ma" in msg and "external" in msg
     settings = edit_row(edit_row(settings, "power_source", "value", "external"),
                         "external_supply_ma", "value", 3000)
-    cfg = hwconfig.from_texts(PINS, POSITIONS, settings)
-    assert "LED_BUDGET_MA = 1500" in hwconfig.generate(cfg)
+    cfg = csvcheck.from_texts(PINS, POSITIONS, settings)
+    assert "LED_BUDGET_MA = 1500" in codegen.generate(cfg)
     analog = edit_row(SETTINGS, "sensor_build", "value", "analog")
     assert "analog build" in reject(settings=analog)
 
@@ -257,11 +274,11 @@ def test_budget_above_usb_limit_is_rejected_until_external_supply():
 # --- wiring lists and bill of materials -----------------------------------------------
 
 def test_wiring_lists_name_every_position_once_per_build():
-    text = hwconfig.wiring_text(hwconfig.load(HW))
+    text = wiring.wiring_text(csvcheck.load(HW))
     chain = text.split("Digital build")[1].split("Analog build")[0]
     muxes = text.split("Analog build")[1].split("LED chain")[0]
     leds = text.split("LED chain")[1]
-    for name in hwconfig.POSITION_NAMES:
+    for name in names.POSITION_NAMES:
         assert len(re.findall(r"=%s \(" % name, chain)) == 1, name
         assert len(re.findall(r"=%s \(" % name, muxes)) == 1, name
         assert len(re.findall(r":%s(\s|$)" % re.escape(name), leds)) == 1, name
@@ -279,8 +296,8 @@ def test_bom_lists_both_sensor_builds():
         assert int(r["quantity"]) > 0 and float(r["unit_price_eur"]) >= 0 and r["purpose"], r
         qty[r["manufacturer_part_number"]] = qty.get(r["manufacturer_part_number"], 0) + int(r["quantity"])
     assert qty["SC0915"] == 1
-    assert qty["WS2812B-V5"] == hwconfig.LED_COUNT
-    assert qty["SN74HC165N"] == hwconfig.SR_CHIPS
-    assert qty["CD74HC4067E"] == hwconfig.MUX_COUNT
+    assert qty["WS2812B-V5"] == names.LED_COUNT
+    assert qty["SN74HC165N"] == names.SR_CHIPS
+    assert qty["CD74HC4067E"] == names.MUX_COUNT
     for sensor in ("MDSR-7-10-15", "DRV5032FCDBZR", "DRV5053PAQDBZR"):
-        assert qty[sensor] == hwconfig.N_POSITIONS
+        assert qty[sensor] == len(names.POSITION_NAMES)

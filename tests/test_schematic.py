@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from samsara_host import hwconfig
+from samsara_hw import csvcheck, wiring
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -71,7 +71,7 @@ def test_every_pin_has_a_real_type(reed_board):
 
 
 def test_netlist_follows_the_hardware_tables(reed_board):
-    cfg = hwconfig.load()
+    cfg = csvcheck.load()
     pico_pin = sch.PICO_GPIO_PINS
     assert ("A1", str(pico_pin[cfg.pin("SR_DATA")])) in _net_nodes(reed_board, "SR_DATA")
     assert ("A1", str(pico_pin[cfg.pin("LED_DATA")])) in _net_nodes(reed_board, "LED_DATA_3V3")
@@ -100,11 +100,11 @@ def test_netlist_file_is_written(tmp_path, reed_board):
 
 
 def test_analog_build_wires_sensors_to_the_table_channels():
-    cfg = hwconfig.load()
+    cfg = csvcheck.load()
     board = sch.build(sensors="analog")
     for p in cfg.positions:
         mux, chan = p.mux
         nodes = _net_nodes(board, "SNS_" + p.name)
-        assert ("U%d" % (11 + mux), str(hwconfig.HC4067_CHANNEL_PINS[chan])) in nodes
+        assert ("U%d" % (11 + mux), str(wiring.HC4067_CHANNEL_PINS[chan])) in nodes
         assert ("U%d" % (101 + p.index), "2") in nodes       # DRV5053 OUT
     assert ("A1", str(sch.PICO_GPIO_PINS[cfg.pin("MUX_ADC")])) in _net_nodes(board, "MUX_COM")

@@ -10,23 +10,25 @@ import os
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-sys.path.insert(0, os.path.join(ROOT, "host"))
+for _sub in ("firmware", "hardware"):  # samsara (the pip table) and samsara_hw
+    if os.path.join(ROOT, _sub) not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, _sub))
 
-from samsara_host import hwconfig  # noqa: E402
+from samsara_hw import codegen, csvcheck, names, wiring  # noqa: E402
 
 
 def main(argv):
     check = "--check" in argv[1:]
     try:
-        cfg = hwconfig.load(os.path.join(ROOT, "hardware"))
-    except hwconfig.HardwareConfigError as e:
+        cfg = csvcheck.load(os.path.join(ROOT, "hardware"))
+    except csvcheck.HardwareConfigError as e:
         print("hardware configuration error: %s" % e, file=sys.stderr)
         return 2
     if "--wiring" in argv[1:]:
-        sys.stdout.write(hwconfig.wiring_text(cfg))
+        sys.stdout.write(wiring.wiring_text(cfg))
         return 0
-    text = hwconfig.generate(cfg)
-    path = hwconfig.board_config_path(ROOT)
+    text = codegen.generate(cfg)
+    path = codegen.board_config_path(ROOT)
     rel = os.path.relpath(path, ROOT)
     old = None
     if os.path.exists(path):
@@ -34,7 +36,7 @@ def main(argv):
             old = f.read()
     if check:
         if old != text:
-            print("%s is stale: run `%s`" % (rel, hwconfig.GENERATOR_COMMAND), file=sys.stderr)
+            print("%s is stale: run `%s`" % (rel, codegen.GENERATOR_COMMAND), file=sys.stderr)
             return 1
         print("%s is up to date" % rel)
         return 0
@@ -44,7 +46,7 @@ def main(argv):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
     print("wrote %s (%d positions, %d LEDs, LED budget %d mA)"
-          % (rel, hwconfig.N_POSITIONS, hwconfig.LED_COUNT, cfg.settings["led_budget_ma"]))
+          % (rel, len(names.POSITION_NAMES), names.LED_COUNT, cfg.settings["led_budget_ma"]))
     return 0
 
 

@@ -10,14 +10,16 @@ Coordinates are (x_mm, y_mm) with the board centre at (0, 0), x to the right and
     bottom inner R12 .. R1   (left to right, i.e. R1 at the right)
     bottom outer S24 .. S13  (left to right)           GS at the left end
 
-`load_positions()` prefers the hardware table (``hardware/positions.csv``, columns
-``name,...,x_mm,y_mm``, y up as here) when it exists and names all 64 positions; otherwise it falls
-back to `computed_positions()`, a layout with a 25 mm hole pitch.
+`load_positions()` prefers the hardware table (``hardware/positions.csv``, its
+``x_mm,y_mm`` columns, y up as here), read and checked by the one parser of the tables
+(samsara_hw.csvcheck: a bad row is an error naming it); without the table it falls
+back to `computed_positions()`, a layout with a 25 mm hole pitch.  LED names are
+samsara_hw.names' (LED_ONLY_NAMES, led_name).
 """
-import csv
 import os
 
-from samsara.geometry import position_name, position_index, N_POSITIONS
+from samsara.geometry import position_name, position_index
+from samsara_hw.csvcheck import parse_positions
 
 PITCH_MM = 25.0
 ROW_INNER_MM = 62.0
@@ -48,17 +50,6 @@ def computed_positions():
     return pos
 
 
-LED_NAMES = (["D1.%d" % k for k in range(7)] + ["D2.%d" % k for k in range(7)]
-             + ["TA", "TB"])
-"""Names of the logical LEDs 64..79 (docs/core-api.md): die 1 pips, die 2 pips, turn
-indicators, as in the hardware table."""
-
-
-def led_name(i):
-    """Name of logical LED i (0..79): a position name for 0..63, else LED_NAMES."""
-    return position_name(i) if i < N_POSITIONS else LED_NAMES[i - N_POSITIONS]
-
-
 def computed_leds():
     """{LED name: (x_mm, y_mm)} for the dice display and turn indicators of the
     computed layout: two dice beside the centre line, each player's indicator on
@@ -87,48 +78,28 @@ def hardware_csv_path(root=None):
 
 
 def read_positions_csv(path):
-    """(positions, leds) from a CSV with columns name (or position), x_mm, y_mm:
-    positions maps position index to (x_mm, y_mm), leds maps the LED names of
-    LED_NAMES to theirs.  Other rows are ignored.  Raises ValueError when a needed
-    column is missing."""
-    out = {}
-    leds = {}
-    with open(path, newline="") as f:
-        rows = csv.DictReader(f)
-        fields = rows.fieldnames or []
-        key = "name" if "name" in fields else ("position" if "position" in fields else None)
-        if key is None or "x_mm" not in fields or "y_mm" not in fields:
-            raise ValueError("%s: needs columns name, x_mm, y_mm" % os.path.basename(path))
-        for row in rows:
-            name = (row.get(key) or "").strip()
-            try:
-                xy = (float(row["x_mm"]), float(row["y_mm"]))
-            except (TypeError, ValueError):
-                continue
-            if name in LED_NAMES:
-                leds[name] = xy
-                continue
-            try:
-                p = position_index(name)
-            except ValueError:
-                continue
-            out[p] = xy
-    return out, leds
+    """(positions, leds) from the hardware table at `path`: positions maps position
+    index to (x_mm, y_mm), leds maps each LED name of samsara_hw.names.LED_ONLY_NAMES
+    to its (x_mm, y_mm).  Raises samsara_hw.csvcheck.HardwareConfigError (a
+    ValueError) naming the file, line and row of a bad or missing row; OSError when
+    the file cannot be read."""
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    holes, led_only = parse_positions(text, os.path.basename(path))
+    pos = dict((p.index, (p.x_mm, p.y_mm)) for p in holes)
+    leds = dict((name, (p.x_mm, p.y_mm)) for name, p in led_only.items())
+    return pos, leds
 
 
 def load_positions(root=None):
     """(coordinates, leds, source): hole coordinates by position index and LED
-    coordinates by name, from the hardware table when it names all 64 positions
-    (LEDs it lacks are left out), else the computed layout.  source is
+    coordinates by name, from the hardware table when it exists (a bad table raises
+    HardwareConfigError naming the row), else the computed layout.  source is
     'hardware/positions.csv' or 'computed'."""
     path = hardware_csv_path(root)
     if os.path.exists(path):
-        try:
-            pos, leds = read_positions_csv(path)
-        except (OSError, ValueError):
-            pos, leds = {}, {}
-        if len(pos) == N_POSITIONS:
-            return pos, leds, "hardware/positions.csv"
+        pos, leds = read_positions_csv(path)
+        return pos, leds, "hardware/positions.csv"
     return computed_positions(), computed_leds(), "computed"
 
 

@@ -13,7 +13,8 @@ when it exists, else the computed layout, so the picture is the board's real geo
 """
 from samsara.geometry import (GS, GR, A_TRACK, B_TRACK, position_index, position_name,
                               score_position)
-from samsara_host.layout import load_positions, LED_NAMES
+from samsara_host.layout import load_positions
+from samsara_hw.names import LED_ONLY_NAMES
 
 MARGIN_MM = 24.0
 HOLE_R = 7.0
@@ -135,7 +136,7 @@ def render(position, scene=None, title=None, notes=(), layout=None):
               'stroke-width="0.5"/>' % (X(x), Y(y), rr))
 
     # Dice pips and turn indicators: dark when unlit, in the scene colour when lit.
-    for name in LED_NAMES:
+    for name in LED_ONLY_NAMES:
         if name not in leds:
             continue
         x, y = leds[name]

@@ -260,7 +260,7 @@ def scene_dict(scene):
     order): positions by their names, the dice pips D1.0..D1.6 and D2.0..D2.6, the turn
     indicators TA and TB (docs/traces.md); colours as samsara.scene.colour_name."""
     from samsara.scene import colour_name, N_LEDS
-    from samsara_host.layout import led_name
+    from samsara_hw.names import led_name
     out = {}
     for i in range(N_LEDS):
         r, g, b = scene[3 * i], scene[3 * i + 1], scene[3 * i + 2]
@@ -273,7 +273,7 @@ def scene_rgb(scene):
     """{name: '#rrggbb'} of the lit LEDs of a scene, brightened for pictures by the
     same gain as the terminal view (samsara_host.live.GAIN)."""
     from samsara.scene import N_LEDS
-    from samsara_host.layout import led_name
+    from samsara_hw.names import led_name
     from samsara_host.live import led_rgb
     out = {}
     for i in range(N_LEDS):
