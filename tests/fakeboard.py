@@ -12,6 +12,7 @@ import select
 import threading
 
 from samsara import protocol
+from samsara.position import START_TEXT
 from samsara_host import ptyport
 
 
@@ -32,7 +33,7 @@ class FakeBoard:
         self.unplug_after_gets = None
         self.damage_chunks = 0
         self.events_on_hello = []
-        self.position = "oooooo................../oooooo.................. 0-0 A"
+        self.position = START_TEXT
         self.gets = 0
         self.acks = []
         self.lines = []

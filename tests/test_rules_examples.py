@@ -8,7 +8,9 @@ START_TEXT = "oooooo................../oooooo.................. 0-0 A"
 
 
 def test_start_position_string():
-    assert START.format() == START_TEXT
+    # The documented start (docs/rules.md §5) is the engine's one definition.
+    from samsara import position
+    assert START.format() == START_TEXT == position.START_TEXT
     assert Position.parse(START_TEXT) == START
 
 

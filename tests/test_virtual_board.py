@@ -14,7 +14,7 @@ import serial
 from samsara import gamelog as G
 from samsara import protocol as P
 from samsara import rules
-from samsara.frame import from_position
+from samsara.frame import from_position, to_hex as _hex
 from samsara.geometry import position_name, GS, GR, A_TRACK, B_TRACK
 from samsara.position import Position
 from samsara_host.boardlink import BoardClient, BoardError
@@ -27,10 +27,6 @@ WAIT = 0.09               # s between feed changes: the settle time plus a few s
 
 def _client(vb):
     return BoardClient(serial.Serial(vb.port, timeout=0.05))
-
-
-def _hex(frame):
-    return "".join("%02x" % b for b in frame)
 
 
 def _piece(player, score):

@@ -15,13 +15,6 @@ Importing this package imports no hardware module; each driver module imports on
 what it uses.
 """
 
-TICKS_PERIOD = 1 << 30  # time.ticks_ms() wraps here on MicroPython
-
-
-def ticks_diff(a, b):
-    """Signed difference a - b in ms of two `time.ticks_ms()` values, wrap-safe.
-
-    Same result as MicroPython's time.ticks_diff (period 2**30), also under CPython.
-    Small ints only: no allocation on the Pico.
-    """
-    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+# Wrap-safe tick arithmetic has one definition, in the core (samsara.debounce, small
+# ints only); main.py still imports it from here until it imports samsara.debounce.
+from samsara.debounce import ticks_diff  # noqa: F401

@@ -14,7 +14,7 @@ tick arithmetic).  The result tuples are built once in __init__: a poll allocate
 nothing.
 """
 
-from board import ticks_diff
+from samsara.debounce import ticks_diff
 
 
 class Buttons:

@@ -135,4 +135,8 @@ def format_position(r, s, a, b, mover):
     return "".join(out) + "%d-%d %s" % (a, b, "AB"[mover])
 
 
+# The start position (docs/rules.md §5): R1..R6 and S1..S6, 0-0, A to move, and its
+# string: the one definition for every module that needs the text (log headers, the
+# USB link, the host's fakes).
 START = Position()
+START_TEXT = START.format()
