@@ -1,6 +1,6 @@
 """Game logs for host tests: a seeded self-play game written through the firmware's
 own log store (samsara.gamelog over an in-memory file system)."""
-from samsara.fsadapter import MemFs
+from fakes.memfs import MemFs
 from samsara.gamelog import GameLog
 from samsara_host.selfplay import play_game
 

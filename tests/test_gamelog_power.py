@@ -19,7 +19,8 @@ from samsara import protocol as P  # noqa: E402
 from samsara.board import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from samsara.frame import from_position  # noqa: E402
-from samsara.fsadapter import MemFs, CutFs, PowerCut, OsFs  # noqa: E402
+from samsara.osfs import OsFs  # noqa: E402
+from fakes.memfs import MemFs, CutFs, PowerCut  # noqa: E402
 from samsara.usblink import UsbLink  # noqa: E402
 
 CUTS = int(os.environ.get("SAMSARA_POWER_CUTS", "100"))

@@ -16,7 +16,7 @@ from samsara import gamelog as G  # noqa: E402
 from samsara import protocol as P  # noqa: E402
 from samsara.board import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
-from samsara.fsadapter import MemFs  # noqa: E402
+from fakes.memfs import MemFs  # noqa: E402
 from samsara.usblink import UsbLink  # noqa: E402
 
 _NO_REPL = bytes([b for b in range(256) if b not in (3, 4)])

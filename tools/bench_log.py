@@ -77,7 +77,8 @@ def _worst_running_game(lg):
 def measure(folder=None):
     """The figures as a dict (us, bytes); folder: a scratch folder for the os adapter."""
     from samsara import gamelog as G
-    from samsara.fsadapter import MemFs, OsFs
+    from samsara.osfs import OsFs
+    from memfs import MemFs  # tests/fakes (test-only, outside the bundle)
     res = {}
 
     # (1) append per record: memory adapter (CPU cost) and a real folder (+ file sync)
@@ -236,11 +237,13 @@ def main():
     import tempfile
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path.insert(0, os.path.join(root, "tests", "upy"))
+    sys.path.insert(0, os.path.join(root, "tests", "fakes"))
     tmp = tempfile.mkdtemp(prefix="bench-log-")
     try:
         cp = measure(os.path.join(tmp, "cpy"))
         upy = os.path.join(os.path.dirname(sys.executable), "micropython")
-        env = dict(os.environ, MICROPYPATH=os.path.join(root, "firmware") + ":" + os.path.join(root, "tests", "upy"))
+        env = dict(os.environ, MICROPYPATH=os.path.join(root, "firmware") + ":" + os.path.join(root, "tests", "upy")
+                   + ":" + os.path.join(root, "tests", "fakes"))
         r = subprocess.run([upy, "-X", "heapsize=16M", os.path.abspath(__file__), "--vm", os.path.join(tmp, "upy")],
                            capture_output=True, text=True, env=env, timeout=900)
         up = None

@@ -1,9 +1,23 @@
 """The game log's file-system adapter over a real folder: the Pico's flash (littlefs
 through MicroPython's `os`) or a folder of the host (docs/gamelog.md "Adapters").
 
-The adapter protocol and the test adapters (MemFs, CutFs) are in samsara.fsadapter,
-which re-exports OsFs; the board imports only this module (it stays small on the
-Pico's heap).
+The log store (samsara.gamelog) touches files only through an adapter, so the same
+code runs on the Pico's flash, on a folder of the host (the simulation, the virtual
+board, tests) and in memory (tests/fakes/memfs.py: MemFs, and CutFs that cuts the
+power at a chosen byte; test-only, outside the firmware bundle).  Every adapter works
+on one flat folder and has these members:
+
+    listdir()                -> list of file names (no order promised)
+    size(name)               -> size in bytes, or -1 when the file does not exist
+    read(name, offset, n)    -> bytes (fewer at the end of the file)
+    open_append(name)        -> a handle with write(data) -> n, sync(), close();
+                                data is durable once sync() returned
+    write_file(name, data)   -> create or replace a small file, durable on return
+    remove(name)             -> delete (no error when missing)
+    rename(old, new)         -> atomic; replaces `new` when it exists
+    free()                   -> bytes the device can still take (a large number
+                                when unknown)
+    block                    -> allocation unit in bytes (4096 on the Pico's littlefs)
 """
 
 try:

@@ -2,7 +2,7 @@
 (docs/gamelog.md).  Runs under MicroPython and CPython (tests/upy/run.py, pytest)."""
 
 from samsara import gamelog as G
-from samsara.fsadapter import MemFs, CutFs, PowerCut
+from memfs import MemFs, CutFs, PowerCut
 from samsara.protocol import crc16
 
 

@@ -7,7 +7,7 @@ from samsara import protocol as P
 from samsara import gamelog as G
 from samsara.board import Board
 from samsara.config import Config
-from samsara.fsadapter import MemFs
+from memfs import MemFs
 from samsara.usblink import UsbLink
 from linkkit import FakeStream, CleanPlayer
 

@@ -1,32 +1,14 @@
-"""The tiny file-system adapter under the game log (docs/gamelog.md "Adapters").
-
-The log store (samsara.gamelog) touches files only through one of these objects, so
-the same code runs on the Pico's flash (littlefs through MicroPython's `os`), on a
-folder of the host (the simulation, the virtual board, tests) and in memory (fast
-tests).  Every adapter works on one flat folder and has these members:
-
-    listdir()                -> list of file names (no order promised)
-    size(name)               -> size in bytes, or -1 when the file does not exist
-    read(name, offset, n)    -> bytes (fewer at the end of the file)
-    open_append(name)        -> a handle with write(data) -> n, sync(), close();
-                                data is durable once sync() returned
-    write_file(name, data)   -> create or replace a small file, durable on return
-    remove(name)             -> delete (no error when missing)
-    rename(old, new)         -> atomic; replaces `new` when it exists
-    free()                   -> bytes the device can still take (a large number
-                                when unknown)
-    block                    -> allocation unit in bytes (4096 on the Pico's littlefs)
-
-The adapter the Pico uses, `OsFs`, lives in samsara.osfs (re-exported here): on the
-board only that small module is imported, not the test adapters below (heap,
-docs/performance.md "Firmware").
+"""Test-only file systems for the game log: `MemFs` (files in memory) and `CutFs`
+(cuts the power at a chosen byte).  They follow the adapter protocol of samsara.osfs
+(docs/gamelog.md "Adapters") and live here, outside the firmware bundle.
 
 `CutFs` wraps another adapter and cuts the power at a chosen byte: the write that
 crosses it is torn (only its first bytes reach the medium) and every later call raises
 PowerCut, until the test "reboots" by building a new store on the inner adapter.
+Runs under CPython and MicroPython (tests/upy, tests/fakes on the path).
 """
 
-from samsara.osfs import BLOCK, OsFs  # noqa: F401  (re-exported: the adapters' home)
+from samsara.osfs import BLOCK
 
 
 class MemFs:
