@@ -33,7 +33,7 @@ test-mpy: $(STAMP)
 
 # The MicroPython-compatible tests under the real MicroPython VM (Unix port).
 test-upy: $(STAMP)
-	@MICROPYPATH=firmware:tests/upy:tests/fakes $(UPY) tests/upy/run.py
+	@MICROPYPATH=firmware:tests/upy:tests/fakes:host $(UPY) tests/upy/run.py
 
 # The same tests on a 32-bit MicroPython (WebAssembly port, Node): the Unix port is
 # 64-bit and keeps ints up to 2^62 off the heap, the Pico only up to 2^30, so the
@@ -44,7 +44,7 @@ $(UPY32)/node_modules/.package-lock.json: $(UPY32)/package.json $(UPY32)/package
 	@touch $@
 
 test-wasm: $(UPY32)/node_modules/.package-lock.json
-	@node $(UPY32)/run.mjs --path firmware --path tests/upy --path tests/fakes tests/upy/run.py
+	@node $(UPY32)/run.mjs --path firmware --path tests/upy --path tests/fakes --path host tests/upy/run.py
 
 # All of firmware/ type-checks against the MicroPython rp2 (Pico) stubs.  The stubs go
 # into their own folder; an empty fake venv keeps CPython's standard library out.

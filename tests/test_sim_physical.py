@@ -10,7 +10,7 @@ from samsara.config import Config
 from samsara.geometry import position_index as P
 from samsara_host.sim import physical as ph
 from samsara_host.sim.driver import Driver, grid_at_or_after, frame_of
-from samsara_host.sim.strategy import choose_greedy, choose_random, evaluate, strategy
+from samsara_host.sim.player import choose_greedy, choose_random, evaluate, random_pick, strategy
 from samsara_host.sim.table import Table, slide_path, sequences
 from samsara_host import trace as tr
 from samsara.position import START
@@ -127,14 +127,14 @@ def test_sequences_hold_one_and_two_sub_move_readings():
 def test_strategies_draw_once_and_greedy_prefers_goals():
     pos = START
     rng = random.Random(3)
-    choose_random(pos.r, pos.s, pos.a, pos.b, 0, 5, 3, 0, rng)
+    choose_random(pos.r, pos.s, pos.a, pos.b, 0, 5, 3, 0, random_pick(rng))
     rng2 = random.Random(3)
     rng2.random()
     assert rng.random() == rng2.random()
     # S22 can score with a 3 (docs/rules.md §7): greedy takes the goal.
     from samsara.position import Position
     g = Position.parse("ooooo.................../oooooo...............o.. 0-0 A")
-    turn = choose_greedy(g.r, g.s, g.a, g.b, 0, 3, 1, 0, random.Random(1))
+    turn = choose_greedy(g.r, g.s, g.a, g.b, 0, 3, 1, 0, random_pick(random.Random(1)))
     assert any(m[2] == P("GS") for m in turn)
     assert evaluate(g.r, g.s, 1, 0, 0) > evaluate(g.r, g.s, 0, 0, 0)
     with pytest.raises(ValueError):

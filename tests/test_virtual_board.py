@@ -15,9 +15,10 @@ from samsara import gamelog as G
 from samsara import protocol as P
 from samsara import rules
 from samsara.frame import from_position, to_hex as _hex
-from samsara.geometry import position_name, GS, GR, A_TRACK, B_TRACK
+from samsara.geometry import position_name, GS, GR
 from samsara.position import Position
 from samsara_host.boardlink import BoardClient, BoardError
+from samsara_host.sim.player import goal_steps
 from samsara_host.virtual_board import VirtualBoard, find_micropython
 
 KILLS = int(os.environ.get("SAMSARA_VBOARD_KILLS", "10"))
@@ -27,10 +28,6 @@ WAIT = 0.09               # s between feed changes: the settle time plus a few s
 
 def _client(vb):
     return BoardClient(serial.Serial(vb.port, timeout=0.05))
-
-
-def _piece(player, score):
-    return (A_TRACK if player == 0 else B_TRACK) + score
 
 
 class Player:
@@ -77,13 +74,10 @@ class Player:
             self.vb.feed({"pos": position_name(m[2]), "on": True})
             time.sleep(WAIT)
             if m[2] in (GS, GR):
-                owner = 0 if m[2] == GS else 1
-                old, new = (p.a, m[6]) if owner == 0 else (p.b, m[7])
-                lines = [{"pos": position_name(m[2]), "on": False},
-                         {"pos": position_name(m[3]), "on": True}]
-                if new != old:
-                    lines += [{"pos": position_name(_piece(owner, old)), "on": False},
-                              {"pos": position_name(_piece(owner, new)), "on": True}]
+                lines = []
+                for frm, to in goal_steps(m, p.a, p.b):
+                    lines += [{"pos": position_name(frm), "on": False},
+                              {"pos": position_name(to), "on": True}]
                 self.vb.feed(*lines)
                 time.sleep(WAIT)
         else:

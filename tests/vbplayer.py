@@ -3,17 +3,21 @@
 It plays through the two ways a person reaches a real board: its hands (marbles lifted
 and placed: feed lines of the virtual board, host/samsara_host/vboard/vdrivers.py) and
 the host's commands (host-set dice and `roll` over the USB protocol).  A seeded random
-player picks each complete turn with the rules engine, so the game is known in
-advance; `play` returns the host's mirror Game to compare with what the board logged.
+player picks each complete turn with the rules engine (evenly among the legal turns in
+notation order, Python's random.choice: this player's own sequence, kept), so the game
+is known in advance; the hand moves of each sub-move are the one simulated player's
+(samsara_host.sim.player.hand_moves).  `play` returns the host's mirror Game to
+compare with what the board logged.
 """
 import random
 import time
 
-from samsara.frame import from_position
+from samsara.frame import from_position, to_hex
 from samsara.game import Game
-from samsara.geometry import GS, GR, position_name, score_position
+from samsara.geometry import position_name
 from samsara.notation import read_turn
 from samsara.position import Position
+from samsara_host.sim.player import hand_moves
 
 WAIT_S = 5.0       # the longest wait for the board to answer a move
 
@@ -40,7 +44,8 @@ def wait_event(client, names, timeout=WAIT_S, seen=None):
 
 
 def frame_hex(pos):
-    return "".join("%02x" % b for b in from_position(pos))
+    """The sensor frame of Position `pos` as the feed's hex (samsara.frame.to_hex)."""
+    return to_hex(from_position(pos))
 
 
 class Player:
@@ -86,16 +91,11 @@ class Player:
         dice, moves, key = read_turn(p.r, p.s, p.a, p.b, p.mover, note, game.og)
         a, b = p.a, p.b
         for m in moves:
-            frm, to, ins = m[1], m[2], m[3]
-            self._move(frm, to)
+            steps = hand_moves(m, a, b)
+            self._move(steps[0][0], steps[0][1])
             wait_event(c, ("sub",), seen=self.events)
-            if to in (GS, GR):
-                owner = 0 if to == GS else 1
-                old = score_position(owner, a if owner == 0 else b)
-                new = score_position(owner, m[6] if owner == 0 else m[7])
-                self._move(to, ins)
-                if new != old:
-                    self._move(old, new)
+            for frm, to in steps[1:]:   # a goal: out of the goal, the scoring piece on
+                self._move(frm, to)
             a, b = m[6], m[7]
         recorded = game.apply(dice[0], dice[1], moves, key)
         if game.over():

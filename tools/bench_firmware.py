@@ -147,13 +147,13 @@ def run_probe(vm, bundle, args):
     or None (after printing why)."""
     fakes = os.path.join(ROOT, "tests", "fakes")
     if vm == "unix":
-        env = dict(os.environ, MICROPYPATH="%s:%s" % (bundle, fakes))
+        env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (bundle, fakes, os.path.join(ROOT, "host")))
         cmd = [os.path.join(BIN, "micropython"), "-X", "heapsize=4M",
                os.path.join(fakes, "fwprobe.py")] + list(args)
     else:
         env = dict(os.environ)
         cmd = ["node", os.path.join(ROOT, "tools", "upy32", "heapstep.mjs"),
-               "--path", os.path.relpath(bundle, ROOT), "--path", os.path.relpath(fakes, ROOT),
+               "--path", os.path.relpath(bundle, ROOT), "--path", os.path.relpath(fakes, ROOT), "--path", "host",
                "fwprobe"] + list(args)
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env,
@@ -312,8 +312,9 @@ def heap_report(bundle):
 
 
 def timing(seed=1, extra=()):
-    env = dict(os.environ, MICROPYPATH="%s:%s" % (os.path.join(ROOT, "firmware"),
-                                                  os.path.join(ROOT, "tests", "fakes")))
+    env = dict(os.environ, MICROPYPATH="%s:%s:%s" % (os.path.join(ROOT, "firmware"),
+                                                     os.path.join(ROOT, "tests", "fakes"),
+                                                     os.path.join(ROOT, "host")))
     r = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=512K",
                         os.path.join(ROOT, "tests", "fakes", "fwprobe.py"), "time", str(seed)]
                        + list(extra), capture_output=True, text=True, cwd=ROOT, env=env,

@@ -4,20 +4,21 @@ The player moves marbles in a chips.World (which the sensor chip models read) an
 presses the roll button by pulling its net low, on the bench's virtual clock, so the
 firmware sees exactly what real hands would make the sensors and buttons report.
 It reads the board core's state (a person would read the LEDs) to know when to roll
-and which dice were rolled, chooses a complete turn with the rules engine (greedy on
-the score difference, ties broken by a seeded LCG) and plays it hole by hole:
+and which dice were rolled; choosing the turn and spelling it as hand actions is the
+one simulated player's (samsara_host.sim.player: strategy `scores`, greedy on the score
+difference, ties broken by a seeded LCG; `hand_actions`):
 
     lift the marble, place it on the landing field;
     a goal: place it in the goal hole, take it out and put it on the reinsertion
     field, move the owner's scoring piece one field in.
 
 Every action is GAP_MS after the previous one (longer than the core's settle time).
-Works under CPython and the MicroPython Unix port.
+Works under CPython and the MicroPython Unix port (host/ on MICROPYPATH for the
+player core).
 """
 
 import bench
-from samsara import rules
-from samsara.geometry import GS, GR, A_TRACK, B_TRACK
+from samsara_host.sim.player import choose_scores, hand_actions, lcg_pick
 
 GAP_MS = 220        # between two hand actions
 PRESS_MS = 80       # roll button held down
@@ -38,6 +39,7 @@ class ScriptedPlayers:
         self.clock = clock
         self.roll_net = bench.net(roll_pin)
         self.rng = bench.Lcg(seed)
+        self.pick = lcg_pick(self.rng)
         self.gap = gap_ms
         self.queue = []          # pending hand actions: (kind, position)
         self.next_t = 0
@@ -63,38 +65,12 @@ class ScriptedPlayers:
             self.roll_net.reader = None
 
     def _queue_turn(self, moves, a, b):
-        for m in moves:
-            frm, to, ins = m[1], m[2], m[3]
-            self.queue.append(("lift", frm))
-            self.queue.append(("place", to))
-            if to == GS or to == GR:
-                self.queue.append(("lift", to))
-                self.queue.append(("place", ins))
-                if to == GS:
-                    old, new = A_TRACK + a, A_TRACK + m[6]
-                else:
-                    old, new = B_TRACK + b, B_TRACK + m[7]
-                if old != new:
-                    self.queue.append(("lift", old))
-                    self.queue.append(("place", new))
-            a, b = m[6], m[7]
-            self.sub_moves += 1
+        self.queue.extend(hand_actions(moves, a, b))
+        self.sub_moves += len(moves)
 
     def _choose(self, c):
-        turns = rules.complete_turns(c.r, c.s, c.a, c.b, c.mover, c.d1, c.d2, self.board.config.og)
-        if not turns:
-            return None
-        sign = 1 if c.mover == 0 else -1
-        best = []
-        best_v = None
-        for moves, key in turns:
-            v = sign * (key[2] - key[3])
-            if best_v is None or v > best_v:
-                best_v = v
-                best = [moves]
-            elif v == best_v:
-                best.append(moves)
-        return best[self.rng.below(len(best))]
+        return choose_scores(c.r, c.s, c.a, c.b, c.mover, c.d1, c.d2, self.board.config.og,
+                             self.pick)
 
     # -- the clock calls this after every advance ----------------------------------
 

@@ -1,6 +1,6 @@
 """Run firmware/main.py for a complete simulated game on the fake hardware.
 
-    MICROPYPATH=firmware:tests/fakes micropython tests/fakes/simgame.py [SEED] [digital|analog] [link]
+    MICROPYPATH=firmware:tests/fakes:host micropython tests/fakes/simgame.py [SEED] [digital|analog] [link]
 
 builds the fake board (rig.Rig: chip models on board_config's pins), puts the twelve
 marbles and both scoring pieces in their start holes, boots main.py on the bench's

@@ -15,7 +15,8 @@ the board) and `rng_noise` (timing and every physical mishap).
 A player's turn:
 1. think, then the dice line and a roll press (again a little later when the board
    rejects it, e.g. while a marble still rocks);
-2. choose a complete turn with the strategy from the board's position and dice;
+2. choose a complete turn with the strategy (samsara_host.sim.player, the one
+   player core) from the board's position and dice;
 3. for each sub-move: maybe a mishap first (lift a marble and put it back, the wrong
    hole held WRONG_HOLD_MS, a neighbour knocked out or bumped into a nearby hole, two
    marbles lifted at once, a resting marble rocking), then the move itself (lift,
@@ -33,14 +34,14 @@ import random
 from samsara import rules
 from samsara.board import Board
 from samsara.config import Config
-from samsara.geometry import GS, GR, score_position, popcount24
+from samsara.geometry import GS, GR, popcount24
 from samsara.notation import format_sub_move
 from samsara.position import Position, START
 
 from samsara_host.layout import neighbours
 from samsara_host.sim import physical as ph
 from samsara_host.sim.driver import Driver, frame_of
-from samsara_host.sim.strategy import strategy
+from samsara_host.sim.player import goal_steps, random_pick, strategy
 from samsara_host.trace import Trace, start_occupancy
 
 SIM_TIMEOUT_MS = 6000.0
@@ -131,6 +132,7 @@ class Table:
         self.rng_game = random.Random(seed)
         self.rng_noise = random.Random("noise/%d/%d" % (seed, self.noise.level))
         self.players = [strategy(players[0]), strategy(players[1])]
+        self._pick_turn = random_pick(self.rng_game)   # one draw per choice (player.py)
         self.player_names = tuple(players)
         self.max_turns = max_turns
         self.board = Board(self.cfg)
@@ -266,7 +268,7 @@ class Table:
         pos = c.position()
         d1, d2 = c.d1, c.d2
         plan = self.players[pos.mover](pos.r, pos.s, pos.a, pos.b, pos.mover, d1, d2,
-                                       self.og, self.rng_game)
+                                       self.og, self._pick_turn)
         if plan is None:
             return  # Moksha: the board has ended the game
         plan = list(plan)
@@ -444,10 +446,8 @@ class Table:
         reinsertion field."""
         phys = self.phys
         c = self.controller
-        frm, goal, ins = m[1], m[2], m[3]
-        owner = 0 if goal == GS else 1
-        old = score_position(owner, c.a if owner == 0 else c.b)
-        new = score_position(owner, m[6] if owner == 0 else m[7])
+        frm, goal = m[1], m[2]
+        steps = goal_steps(m, c.a, c.b)   # out of the goal, then the scoring piece
         t = self._at(self.now)
         phys.move(t, frm, goal, slide=False)
         self.stats.goals += 1
@@ -458,9 +458,6 @@ class Table:
         yield from self._wait(lambda: c.state == "goal_pending" or (
             c.state in ("moving", "turn_complete", "game_over") and c.goal < 0 and
             len(c.played) and c.played[-1][2] == goal), "the goal to light up")
-        steps = [(goal, ins)]
-        if new != old:
-            steps.append((old, new))
         if len(steps) == 2 and self.rng_noise.random() < 0.5:
             steps.reverse()
         t = self.now
