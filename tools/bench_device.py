@@ -9,8 +9,10 @@
 Prints the table (figure per seed, target, PASS/FAIL) and writes build/bench-device.json.
 
     python -m tools.bench_device [--seeds 1-5] [--jobs 2] [--port 7910]
-        [--no-games] [--no-micro] [--idle-s 60] [--from DIR ...] [--json FILE]
---from re-reads the outputs folders of earlier games (in seed order) instead of playing.
+        [--no-games] [--no-micro] [--idle-s 60] [--from DIR ...] [--micro-from JSON]
+        [--json FILE]
+--from re-reads the outputs folders of earlier games (in seed order) instead of playing;
+--micro-from takes the micro figures from an earlier run's JSON.
 The rig is found through PICO_RIG (tools/rig.py).  Figures are device time; the
 emulator has no flash wait states or XIP cache misses, so a real Pico is somewhat
 slower (docs/performance.md "Device figures (emulated Pico)").
@@ -142,7 +144,7 @@ def table(seeds, games, micro):
     head += "  %-10s %s" % ("target", "result")
     lines.append(head)
     lines.append("-" * len(head))
-    for label, key, target, test in GAME_ROWS:
+    for label, key, target, test in (GAME_ROWS if games else []):
         vals = [g.get(key) if g else None for g in games]
         res = ""
         if test is not None:
@@ -185,6 +187,8 @@ def main(argv=None):
     p.add_argument("--no-micro", action="store_true")
     p.add_argument("--idle-s", type=int, default=60)
     p.add_argument("--from", dest="dirs", nargs="*", help="outputs folders of earlier games")
+    p.add_argument("--micro-from", metavar="FILE",
+                   help="the micro figures of an earlier run's JSON instead of running it")
     p.add_argument("--json", default=os.path.join(rigmod.ROOT, "build", "bench-device.json"))
     a = p.parse_args(argv)
     rig = rigmod.find_rig()
@@ -205,7 +209,10 @@ def main(argv=None):
                 print("warning: rig exit %d, replay agrees %s:\n%s" % (
                     g.rc, g.replay_agrees(), g.log[-1500:]))
     micro = None
-    if not a.no_micro and rig is not None:
+    if a.micro_from:
+        with open(a.micro_from) as f:
+            micro = json.load(f)["micro"]
+    elif not a.no_micro and rig is not None:
         from samsara_host.bench_cmd import report_lines, run_bench
         port = a.port + 15
         with rigmod.Serve(rig, port, control=port + 1) as srv:
