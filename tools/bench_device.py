@@ -236,7 +236,8 @@ def main(argv=None):
     with open(a.json, "w") as f:
         json.dump({"seeds": seeds, "games": games, "micro": micro, "all_pass": ok}, f,
                   indent=1, sort_keys=True)
-    print("figures written to %s (all rows pass: %s)" % (a.json, ok))
+    shown = os.path.relpath(a.json, rigmod.ROOT)
+    print("figures written to %s (all rows pass: %s)" % (a.json if shown.startswith("..") else shown, ok))
     return 0
 
 
