@@ -214,7 +214,7 @@ def main(argv=None):
             micro = json.load(f)["micro"]
     elif not a.no_micro and rig is not None:
         from samsara_host.bench_cmd import report_lines, run_bench
-        port = a.port + 15
+        port = a.port + 13   # 7923 (control 7924): clear of the games and tests/test_rig.py
         with rigmod.Serve(rig, port, control=port + 1) as srv:
             if not srv.wait_ready():
                 print("bench-device: the served rig did not come up:\n" + srv.log()[-1500:])
