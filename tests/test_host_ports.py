@@ -76,3 +76,43 @@ def test_a_stray_file_system_error_is_one_line_not_a_traceback(monkeypatch, caps
 def test_open_errors_name_the_cause(port, cls, text):
     with pytest.raises(cls, match=text):
         boardlink.open_port(port)
+
+
+class _ReplayPort:
+    """A serial port that first replays lines printed before we connected (like the
+    emulated Pico's socket), then answers one hello."""
+
+    def __init__(self, backlog):
+        self.buf = bytearray(backlog)
+        self.sent = []
+
+    @property
+    def in_waiting(self):
+        return len(self.buf)
+
+    def read(self, n):
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    def write(self, data):
+        import json
+        self.sent.append(data)
+        req = json.loads(data.decode())
+        self.buf += (json.dumps({"re": "hello", "id": req["id"], "ok": True,
+                                 "name": "samsara", "proto": 1}) + "\n").encode()
+        return len(data)
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_replayed_reply_with_the_same_id_to_another_command_is_not_taken():
+    from samsara_host.boardlink import BoardClient
+    stale = b'{"ok": true, "id": 1, "re": "status", "state": "waiting"}\n'
+    client = BoardClient(_ReplayPort(stale))
+    reply = client.request("hello")
+    assert reply["re"] == "hello" and reply["name"] == "samsara"

@@ -278,8 +278,11 @@ class BoardClient:
                 # A line-level error (bad_json, binary, ...) carries no id; we send one
                 # command at a time, so it answers ours.
                 raise BoardError(name, obj.get("error", "?"), obj.get("msg", ""))
-            if obj.get("id") != rid:
-                continue  # a late reply to an earlier request we gave up on
+            if obj.get("id") != rid or obj.get("re", name) != name:
+                # a late reply to an earlier request we gave up on, or one from before
+                # we connected (a port that replays what the board printed, like the
+                # emulated Pico's: its ids restart at 1 too)
+                continue
             if not obj.get("ok"):
                 raise BoardError(name, obj.get("error", "?"), obj.get("msg", ""))
             return obj

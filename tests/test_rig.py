@@ -1,0 +1,121 @@
+"""The firmware on the emulated Pico (pico-rig, found through PICO_RIG; tools/rig.py).
+
+One short game (`--play --seed 3 --turns 2 --keep-serving`, about 20 s with the build),
+then against the same running board: the smoke checks (boots without a traceback, a
+lift lights its targets, a placement is accepted, the host replay of the recorded trace
+agrees), `samsara logs pull` over socket:// (the log verifies) and `samsara deploy`
+while the loop runs (the board resets and comes back).  Whole games run only in
+`make bench-device`.  The deploy runs against a second rig in `--serve` mode, the
+one that reboots on machine.reset().  Without a rig these tests skip, except under CI=true, where a
+missing rig fails.  Select them with `-m rig`.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tools import rig as rigmod
+
+pytestmark = pytest.mark.rig
+
+PORT = 7926          # the board's USB serial (socket://127.0.0.1:PORT)
+CONTROL = 7927
+SEED = 3
+
+
+def _need_rig():
+    rig = rigmod.find_rig()
+    why = None
+    if rig is None:
+        why = "no emulated Pico at %s (set PICO_RIG to its folder)" % rigmod.rig_dir()
+    elif shutil.which("node") is None:
+        why = "the emulated Pico needs Node.js (node) on the PATH"
+    if why is None:
+        try:
+            import littlefs  # noqa: F401  (the rig packs the Pico's file system with it)
+        except ImportError:
+            why = "littlefs-python is not installed (requirements.txt)"
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but the rig cannot run: " + why)
+        pytest.skip(why)
+    return rig
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    """The rig after a 2-turn game, still serving: (Serve, summary dict, out folder)."""
+    rig = _need_rig()
+    extra = ["--play", "--seed", str(SEED), "--turns", "2", "--keep-serving"]
+    with rigmod.Serve(rig, PORT, control=CONTROL, extra=extra) as srv:
+        t0 = time.time()
+        summary = None
+        while time.time() - t0 < 150:
+            log = srv.log()
+            i = log.find('\n{\n "mode"')
+            if i >= 0 and '"out":' in log[i:]:
+                end = log.find("\n}\n", i)
+                if end > 0:
+                    summary = json.loads(log[i + 1:end + 3])
+                    break
+            if srv.proc.poll() is not None:
+                break
+            time.sleep(0.5)
+        if summary is None:
+            pytest.fail("the rig game did not finish:\n" + srv.log()[-3000:])
+        yield srv, summary, summary["out"]
+
+
+def _samsara(*args, timeout=120):
+    cmd = [sys.executable, "-c", "import sys; from samsara_host.cli import main; sys.exit(main())"]
+    return subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=timeout,
+                          cwd=rigmod.ROOT)
+
+
+def test_smoke_game_boots_lights_accepts_and_replays(board):
+    srv, s, out = board
+    assert s["turns"] == 2, srv.log()[-2000:]
+    assert s["tracebacks"] == [], s["tracebacks"]
+    assert s["watchdog_fired_ms"] == []
+    assert s["errors_and_rejects"] == []
+    assert s["lifts_without_target_led"] == []
+    assert s["lift_to_target_led"].startswith("n=4 "), s["lift_to_target_led"]
+    assert s["place_to_sub"].startswith("n=4 "), s["place_to_sub"]
+    # the host replay of the trace the rig recorded gives the same turns and scene
+    r = subprocess.run([sys.executable, os.path.join(srv.rig, "check_replay.py"), rigmod.ROOT, out],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "same turns: yes" in r.stdout and "host scene: yes" in r.stdout
+
+
+def test_logs_pull_over_socket_verifies(board, tmp_path):
+    r = _samsara("logs", "pull", "--port", "socket://127.0.0.1:%d" % PORT,
+                 "--dest", str(tmp_path), "--no-ack")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified" in r.stdout, r.stdout
+    assert os.listdir(str(tmp_path)), "nothing pulled"
+
+
+def test_deploy_over_socket_while_the_loop_runs(board):
+    # --serve (not --play): only there does the rig reboot on machine.reset()
+    srv0, _s, _out = board
+    port = PORT + 2
+    with rigmod.Serve(srv0.rig, port, control=port + 1) as srv:
+        assert srv.wait_ready(), srv.log()[-2000:]
+        r = _samsara("deploy", "--port", "socket://127.0.0.1:%d" % port, timeout=240)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "verified" in r.stdout and "board reset" in r.stdout, r.stdout
+        # the board rebooted from its flash and its loop answers again
+        t0 = time.time()
+        while True:
+            st = _samsara("logs", "list", "--port", "socket://127.0.0.1:%d" % port, "--json",
+                          timeout=60)
+            if st.returncode == 0 or time.time() - t0 > 60:
+                break
+            time.sleep(2)
+        assert st.returncode == 0, st.stdout + st.stderr + srv.log()[-1500:]
+        assert "WATCHDOG" not in srv.log()

@@ -1,0 +1,151 @@
+"""The emulated Pico (pico-rig) from the project: find it, play a game on it, serve it.
+
+The rig lives outside the project: the environment variable PICO_RIG names its folder,
+default ../shared/pico-rig relative to the project root.  Used by `make bench-device`
+(tools/bench_device.py) and the rig tests (tests/test_rig.py).
+
+    ROOT                             the project root
+    find_rig() -> folder or None     (a folder holding run_game.sh)
+    play(rig, seed, port, turns=None, extra=()) -> Game   (blocks: whole game or N turns)
+    Serve(rig, port, control=None, extra=())  context manager: the board until stopped
+"""
+import os
+import signal
+import socket
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rig_dir():
+    """The folder PICO_RIG names (default ../shared/pico-rig next to the project)."""
+    d = os.environ.get("PICO_RIG") or os.path.join(ROOT, "..", "shared", "pico-rig")
+    return os.path.abspath(d)
+
+
+def find_rig():
+    """The rig folder when it holds run_game.sh, else None."""
+    d = rig_dir()
+    return d if os.path.isfile(os.path.join(d, "run_game.sh")) else None
+
+
+class Game:
+    """One finished rig run: rc (run_game.sh's exit code: 0 ok, 3 host replay
+    disagrees), log (its printed output), out (the outputs folder or None) and the
+    JSON files of out read on demand (summary(), load(name))."""
+
+    def __init__(self, rc, log, out):
+        self.rc = rc
+        self.log = log
+        self.out = out
+
+    def load(self, name):
+        import json
+        with open(os.path.join(self.out, name)) as f:
+            return json.load(f)
+
+    def summary(self):
+        return self.load("summary.json")
+
+    def replay_agrees(self):
+        """check_replay.py's verdict line: same turns and same final scene."""
+        for line in self.log.splitlines():
+            if line.startswith("host replay of the recorded trace"):
+                return "same turns: yes" in line and "host scene: yes" in line
+        return False
+
+
+def _outputs(log):
+    for line in reversed(log.splitlines()):
+        if line.startswith("outputs: "):
+            return line[len("outputs: "):].strip()
+    return None
+
+
+def play(rig, seed, port, turns=None, extra=(), timeout=1800):
+    """run_game.sh --play --seed SEED --port PORT [--turns N] from the project root;
+    returns the Game when it ends."""
+    cmd = [os.path.join(rig, "run_game.sh"), "--play", "--seed", str(seed),
+           "--port", str(port), "--project", ROOT]
+    if turns:
+        cmd += ["--turns", str(turns)]
+    cmd += list(extra)
+    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    log = r.stdout + r.stderr
+    return Game(r.returncode, log, _outputs(log))
+
+
+class Serve:
+    """run_game.sh in the background with `extra` (default --serve): the board's USB
+    serial at socket://127.0.0.1:port, its control port at `control`.  Stopped (its
+    process group) on exit; log() gives what it printed so far."""
+
+    def __init__(self, rig, port, control=None, extra=None, logfile=None):
+        self.rig = rig
+        self.port = port
+        self.control = control
+        self.extra = ["--serve"] if extra is None else list(extra)
+        self.logfile = logfile
+        self.proc = None
+
+    def __enter__(self):
+        import tempfile
+        cmd = [os.path.join(self.rig, "run_game.sh")] + self.extra + [
+            "--port", str(self.port), "--project", ROOT]
+        if self.control:
+            cmd += ["--control", str(self.control)]
+        if self.logfile is None:
+            fd, self.logfile = tempfile.mkstemp(prefix="rig-serve-", suffix=".log")
+            os.close(fd)
+        self._fh = open(self.logfile, "w")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self._fh, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        return self
+
+    def wait_ready(self, timeout=180.0, boot_ms=3000):
+        """Wait until the rig listens on the board's port (its log says `listening
+        PORT`), then, with a control port, until the board's clock passed boot_ms
+        (main.py's boot takes about 1.8 s of device time).  False on timeout."""
+        t0 = time.time()
+        want = "listening %d" % self.port
+        while want not in self.log():
+            if self.proc.poll() is not None or time.time() - t0 > timeout:
+                return False
+            time.sleep(0.3)
+        if self.control:
+            t = self.ctl({"query": "time"}).get("t_ms", 0)
+            if t < boot_ms:
+                self.ctl({"wait_ms": int(boot_ms - t)}, timeout=timeout)
+        return True
+
+    def ctl(self, msg, timeout=120.0):
+        """Send one JSON line to the control port; returns its JSON reply."""
+        import json
+        s = socket.create_connection(("127.0.0.1", self.control), timeout=timeout)
+        try:
+            s.sendall((json.dumps(msg) + "\n").encode())
+            buf = b""
+            while not buf.endswith(b"\n"):
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+        finally:
+            s.close()
+        return json.loads(buf.decode().splitlines()[0])
+
+    def log(self):
+        with open(self.logfile) as f:
+            return f.read()
+
+    def __exit__(self, *exc):
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(20)
+            except (OSError, subprocess.TimeoutExpired):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+        self._fh.close()
+        return False
