@@ -19,16 +19,14 @@ changes with the same result; `Controller.fast_paths = False` sends every frame
 through the general reading (tests/test_fast_paths.py proves both agree).
 """
 
-from samsara import rules
 from samsara import reading as rd
-from samsara.frame import r_mask, s_mask, extra_mask, pieces_mask
 from samsara.game import Game, Match
 from samsara.geometry import GS, GR, position_name
 from samsara.notation import format_turn, format_roll
 from samsara.position import Position
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
-from samsara.turn import Turn, lane_bit, owner_piece
+from samsara.turn import Turn
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
     GAME_OVER, MOKSHA, STATES  # noqa: F401  (STATES: re-exported)
 
@@ -250,68 +248,18 @@ class Controller:
             lifted.append(lift)
             self.state = MOVING
             self.wait_settle = False
-        elif not (0 <= put <= GR and self._place_fast(put)):
-            self._evaluate()
+        else:
+            res = None
+            if 0 <= put <= GR and self.clean and self.state == MOVING and \
+                    len(lifted) == 1 and t.rem and t.goal < 0:
+                # Fast path of the commonest placement: the marble in the air lands
+                # as a sub-move (samsara.reading.place_fast).
+                res = rd.place_fast(t, self.frame, lifted[0], put)
+            if res is None:
+                self._evaluate()
+            else:
+                self._apply(res)
         self._show()
-
-    def _place_fast(self, x):
-        # Fast path of the commonest placement: the one marble in the air lands on
-        # track field or goal hole x as a completable sub-move of a die left.  The
-        # general reading would accept exactly this: with one marble gone and one new
-        # hole, every candidate of its first step lands on x, and two dice never reach
-        # the same field from the same marble (landing = start + die, +-12).  Returns
-        # False (nothing changed) when the fast path does not apply.
-        t = self.turn
-        lifted = self.view.lifted
-        if not (self.clean and self.state == MOVING and len(lifted) == 1 and
-                t.rem and t.goal < 0):
-            return False
-        o = lifted[0]
-        f = self.frame
-        fr = r_mask(f)
-        fs = s_mask(f)
-        a = t.a
-        b = t.b
-        goal = x >= GS
-        if extra_mask(f) != pieces_mask(a, b) | ((1 << (x - GS)) if goal else 0):
-            return False
-        xi = 24 if goal else x % 24
-        rem = t.rem
-        two = len(rem) == 2
-        og = t.og
-        for i in range(len(rem)):
-            d = rem[i]
-            if i == 1 and d == rem[0]:
-                break
-            if (xi - o % 24 - d) % 12:
-                continue
-            for m in rules.gen_sub_moves(t.r, t.s, a, b, t.mover, d, og, o):
-                if m[2] != x:
-                    continue
-                if goal:
-                    rb, sb = lane_bit(m[3])     # the marble waits in the goal
-                    if m[4] & ~rb != fr or m[5] & ~sb != fs:
-                        continue
-                elif m[4] != fr or m[5] != fs:
-                    continue
-                if two and not rules.ends_turn(m, a, b) and not rules.any_sub_move(
-                        m[4], m[5], m[6], m[7], t.mover, rem[1 - i], og):
-                    return False     # a dead end: the general reading rejects it
-                t.push(m)
-                self.view.lifted = []
-                self.view.wrong = -1
-                self._emit({"ev": "sub", "t": self.now, "move": _fmt(m),
-                            "player": PLAYER[t.mover]})
-                if goal:
-                    self.clean = False
-                    old_p, new_p = owner_piece(m, a, b)
-                    self._begin_goal((False, old_p == new_p, 0))
-                    return True
-                self.clean = True
-                t.set_expected()
-                self.wait_settle = not t.rem
-                return True
-        return False
 
     def _evaluate(self):
         self.clean = False
