@@ -86,7 +86,7 @@ def test_the_tracked_channel_sum_follows_every_redraw():
 
 def test_event_notation_matches_the_notation_module():
     from samsara import rules
-    from samsara.controller import _fmt, NAMES
+    from samsara.reading import fmt as _fmt, NAMES
     from samsara.notation import format_sub_move
     from samsara.geometry import position_name
     from samsara.position import Position

@@ -9,6 +9,7 @@ from samsara.board.Board.  Its parts, one job each:
            them (dice left, position, expected frame, a goal in progress)
     read   samsara.reading: a settled frame read as moves (a pure function)
     dice   samsara.dice_entry.DiceEntry: where the next roll's dice come from
+           (samsara.buttons: what the roll and undo buttons do)
     view   samsara.display.View: the display model drawn by samsara.scene
 
 The controller applies a reading: it changes the turn, moves between the states of
@@ -19,21 +20,20 @@ changes with the same result; `Controller.fast_paths = False` sends every frame
 through the general reading (tests/test_fast_paths.py proves both agree).
 """
 
+from samsara import buttons
 from samsara import reading as rd
 from samsara.game import Game, Match
 from samsara.geometry import GS, GR, position_name
-from samsara.notation import format_turn, format_roll
+from samsara.notation import format_turn
 from samsara.position import Position
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
-from samsara.turn import Turn
+from samsara.turn import Turn, PLAYER
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
-    GAME_OVER, MOKSHA, STATES  # noqa: F401  (STATES: re-exported)
+    GAME_OVER, MOKSHA
 
 MAX_LIFTED = rd.MAX_LIFTED
-PLAYER = ("A", "B")
 NAMES = rd.NAMES
-_fmt = rd.fmt
 
 # The controller's own names of values that live in its parts (see __getattr__).
 _OF_TURN = ("d1", "d2", "used", "rem", "played", "r", "s", "a", "b", "mover", "og",
@@ -146,7 +146,7 @@ class Controller:
         if game.over():
             self._game_over()
         elif roll is not None:
-            self._roll(roll[0], roll[1], "host")
+            buttons.roll(self, roll[0], roll[1], "host")
             for text in played:
                 if not t.rem:
                     break
@@ -374,10 +374,10 @@ class Controller:
             t.drop_goal()
             t.set_played(old[:k] + list(seq))
             for m in reversed(undo):
-                self._emit({"ev": "undo", "t": self.now, "move": _fmt(m),
+                self._emit({"ev": "undo", "t": self.now, "move": rd.fmt(m),
                             "how": "board"})
             for m in added:
-                self._emit({"ev": "sub", "t": self.now, "move": _fmt(m),
+                self._emit({"ev": "sub", "t": self.now, "move": rd.fmt(m),
                             "player": PLAYER[t.mover]})
         if prog is not None:
             self._begin_goal(prog)
@@ -494,101 +494,10 @@ class Controller:
 
     def press(self, now_ms, button, long=False, busy=False):
         """A button press: 'roll' or 'undo' (long: a long press).  busy: the debounce
-        still has unsettled positions.  Rejections become events."""
+        still has unsettled positions.  Rejections become events (samsara.buttons)."""
         self.now = now_ms
-        if button == "roll":
-            self._press_roll(long, busy)
-        elif button == "undo":
-            self._press_undo()
-        else:
-            raise ValueError("unknown button %r (use roll or undo)" % (button,))
+        buttons.press(self, button, long, busy)
         self._show()
-
-    def _roll_blocker(self, busy):
-        st = self.state
-        rem = self.turn.rem
-        if st == REPAIR:
-            return "repair the board first: " + self.view.reason
-        if st == GOAL_PENDING:
-            return "finish the goal first"
-        if st == MOVING:
-            if rem:
-                return "roll before the turn is complete: %s still to play" % (
-                    " and ".join(["die %d" % d for d in rem]))
-            return "the board is not settled"
-        if st not in (WAITING, TURN_COMPLETE):
-            return "no roll in state %s" % st
-        if busy:
-            return "the board is not settled"
-        if self.view.lifted:
-            return "put the marble back on %s first" % position_name(self.view.lifted[0])
-        return None
-
-    def _press_roll(self, long, busy):
-        st = self.state
-        if st == GAME_OVER or st == MOKSHA:
-            if self.match is not None and not self.match.over():
-                self.game = self.match.next_game()
-                self._start_game()
-                self._evaluate()
-                return
-            self._reject("roll", "the game is over: start a new game")
-            return
-        why = self._roll_blocker(busy)
-        if why is not None:
-            self._reject("roll", why)
-            return
-        if self.dice.missing():
-            self._reject("roll", "no dice set by the host")
-            return
-        got = self.dice.press(long)
-        if got is not None:
-            self._roll(got[0], got[1], got[2])
-
-    def _roll(self, d1, d2, source):
-        if self.state == TURN_COMPLETE:
-            self._commit()
-            if self.state != WAITING:
-                return
-        t = self.turn
-        t.roll(d1, d2)
-        self.turn_note = ""
-        self._emit({"ev": "roll", "t": self.now, "dice": [d1, d2],
-                    "player": PLAYER[t.mover], "source": source})
-        g = self.game
-        if g.moksha_roll(d1, d2):
-            self._emit({"ev": "moksha", "t": self.now, "roll": format_roll(d1, d2),
-                        "player": PLAYER[t.mover]})
-            g.apply(d1, d2, [], None)
-            self._emit({"ev": "turn", "t": self.now, "turn": format_turn(d1, d2, []),
-                        "player": PLAYER[t.mover], "position": g.pos.format()})
-            self._game_over()
-            return
-        self.state = MOVING
-        self.clean = True     # a roll needs the settled board to be the position
-
-    def _press_undo(self):
-        if self.dice.undo():
-            return
-        st = self.state
-        t = self.turn
-        if not t.played or (st not in (MOVING, TURN_COMPLETE, GOAL_PENDING) and not (
-                st == REPAIR and self.resume in (MOVING, GOAL_PENDING))):
-            self._reject("undo", "nothing to undo in this turn")
-            return
-        m = t.played[-1]
-        t.drop_goal()
-        t.set_played(t.played[:-1])
-        t.set_expected()
-        self._emit({"ev": "undo", "t": self.now, "move": _fmt(m), "how": "button"})
-        # The board still shows the undone sub-move: repair until it is put back.
-        if self.state == REPAIR:
-            self.resume = MOVING
-        else:
-            self.state = MOVING
-        self.strict = True
-        self._enter_repair("undo: put the marble back on %s" % position_name(m[1]))
-        self._evaluate_repair()
 
     # ---------------------------------------------------------------- display
 

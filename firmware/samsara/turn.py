@@ -25,6 +25,8 @@ from samsara import rules
 from samsara.frame import fill, pieces_mask
 from samsara.geometry import GS, A_TRACK, B_TRACK
 
+PLAYER = ("A", "B")     # the names of player 0 and 1 (mover) in events
+
 
 def lane_bit(p):
     """(r bit, s bit) of track field p (0..47)."""
