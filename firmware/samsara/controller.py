@@ -358,7 +358,15 @@ class Controller:
         prog = res[3]
         old = t.played
         n_old = len(old)
-        if k != n_old or seq:
+        if k == n_old:
+            # Only new sub-moves (the fast placement's case): nothing to take back.
+            if seq:
+                t.drop_goal()
+            for m in seq:
+                t.push(m)
+                self._emit({"ev": "sub", "t": self.now, "move": rd.fmt(m),
+                            "player": PLAYER[t.mover]})
+        else:
             added = list(seq)
             undo = []
             for m in old[k:]:
