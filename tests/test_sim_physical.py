@@ -11,7 +11,7 @@ from samsara.geometry import position_index as P
 from samsara_host.sim import physical as ph
 from samsara_host.sim.driver import Driver, grid_at_or_after, frame_of
 from samsara_host.sim.strategy import choose_greedy, choose_random, evaluate, strategy
-from samsara.reading import sequences
+from samsara.readable import sequences
 from samsara_host.sim.table import Table, slide_path
 from samsara_host import trace as tr
 from samsara.position import START

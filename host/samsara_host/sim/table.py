@@ -36,7 +36,7 @@ from samsara.config import Config
 from samsara.geometry import GS, GR, score_position
 from samsara.notation import format_sub_move
 from samsara.position import Position, START
-from samsara.reading import readings, reads_as_move
+from samsara.readable import readings, reads_as_move
 
 from samsara_host.layout import neighbours
 from samsara_host.sim import physical as ph
@@ -306,7 +306,7 @@ class Table:
         # The holes of `holes` where a marble from `frm` would not read as a move,
         # before or after the planned sub-move, also while the marble on `in_air` (the
         # player's own, for a knock) is lifted: every reading the board could make
-        # (samsara.reading.readings / reads_as_move) must be avoided.
+        # (samsara.readable.readings / reads_as_move) must be avoided.
         c = self.controller
         ok = readings(c.turn, planned)
         bases = [(c.r, c.s)]
