@@ -9,8 +9,7 @@ Rejections become `reject` events, never exceptions.
 """
 
 from samsara.geometry import position_name
-from samsara.notation import format_turn, format_roll
-from samsara.reading import fmt
+from samsara.notation import format_turn, format_roll, format_sub_move
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
     GAME_OVER, MOKSHA
 from samsara.turn import PLAYER
@@ -109,7 +108,7 @@ def _press_undo(c):
     t.drop_goal()
     t.set_played(t.played[:-1])
     t.set_expected()
-    c._emit({"ev": "undo", "t": c.now, "move": fmt(m), "how": "button"})
+    c._emit({"ev": "undo", "t": c.now, "move": format_sub_move(m), "how": "button"})
     # The board still shows the undone sub-move: repair until it is put back.
     if c.state == REPAIR:
         c.resume = MOVING

@@ -24,7 +24,7 @@ from samsara import buttons
 from samsara import reading as rd
 from samsara.game import Game, Match
 from samsara.geometry import GS, GR, position_name
-from samsara.notation import format_turn
+from samsara.notation import format_turn, format_sub_move
 from samsara.position import Position
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
@@ -33,7 +33,6 @@ from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR,
     GAME_OVER, MOKSHA
 
 MAX_LIFTED = rd.MAX_LIFTED
-NAMES = rd.NAMES
 
 # The controller's own names of values that live in its parts (see __getattr__).
 _OF_TURN = ("d1", "d2", "used", "rem", "played", "r", "s", "a", "b", "mover", "og",
@@ -212,10 +211,10 @@ class Controller:
             n = 1
             if (f[one >> 3] >> (one & 7)) & 1:
                 put = one
-                self._emit({"ev": "place", "t": now_ms, "pos": NAMES[one]})
+                self._emit({"ev": "place", "t": now_ms, "pos": position_name(one)})
             else:
                 lift = one
-                self._emit({"ev": "lift", "t": now_ms, "pos": NAMES[one]})
+                self._emit({"ev": "lift", "t": now_ms, "pos": position_name(one)})
         elif changed is not None:
             i = 0
             while i < 8:
@@ -231,7 +230,7 @@ class Controller:
                         else:
                             lift = p
                         self._emit({"ev": "place" if on else "lift", "t": now_ms,
-                                    "pos": NAMES[p]})
+                                    "pos": position_name(p)})
                     x >>= 1
                     b += 1
                 i += 1
@@ -364,7 +363,7 @@ class Controller:
                 t.drop_goal()
             for m in seq:
                 t.push(m)
-                self._emit({"ev": "sub", "t": self.now, "move": rd.fmt(m),
+                self._emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
                             "player": PLAYER[t.mover]})
         else:
             added = list(seq)
@@ -382,10 +381,10 @@ class Controller:
             t.drop_goal()
             t.set_played(old[:k] + list(seq))
             for m in reversed(undo):
-                self._emit({"ev": "undo", "t": self.now, "move": rd.fmt(m),
+                self._emit({"ev": "undo", "t": self.now, "move": format_sub_move(m),
                             "how": "board"})
             for m in added:
-                self._emit({"ev": "sub", "t": self.now, "move": rd.fmt(m),
+                self._emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
                             "player": PLAYER[t.mover]})
         if prog is not None:
             self._begin_goal(prog)
@@ -402,9 +401,9 @@ class Controller:
         m = t.played[-1]
         t.goal = m[2]
         t.goal_events = 0
-        self._emit({"ev": "goal", "t": self.now, "goal": NAMES[m[2]],
+        self._emit({"ev": "goal", "t": self.now, "goal": position_name(m[2]),
                     "player": PLAYER[0 if m[2] == GS else 1],
-                    "score": "%d-%d" % (m[6], m[7]), "ins": NAMES[m[3]]})
+                    "score": "%d-%d" % (m[6], m[7]), "ins": position_name(m[3])})
         self.state = GOAL_PENDING
         self._apply_goal(prog)
 
@@ -415,7 +414,7 @@ class Controller:
         m = t.played[-1]
         if ins_done and not t.goal_events & 1:
             t.goal_events |= 1
-            self._emit({"ev": "reinsert", "t": self.now, "pos": NAMES[m[3]]})
+            self._emit({"ev": "reinsert", "t": self.now, "pos": position_name(m[3])})
         if piece_done and not t.goal_events & 2:
             t.goal_events |= 2
             owner = 0 if m[2] == GS else 1

@@ -33,6 +33,7 @@ except ImportError:  # CPython
 from samsara import rules
 from samsara.frame import r_mask, s_mask, extra_mask, pieces_mask
 from samsara.geometry import GS, popcount24, position_name
+from samsara.notation import format_sub_move
 from samsara.turn import lane_bit, owner_piece
 
 MAX_LIFTED = const(2)   # marbles in the air at once before the board counts as disturbed
@@ -43,7 +44,6 @@ WRONG = const(2)
 REPAIR = const(3)
 _AMBIGUOUS = (AMBIGUOUS,)
 
-NAMES = tuple([position_name(p) for p in range(64)])   # built once: events name holes
 
 
 def bits(r, s):
@@ -63,14 +63,6 @@ def bits(r, s):
         s >>= 1
         i += 1
     return out
-
-
-def fmt(m):
-    """Sub-move notation of m, as samsara.notation.format_sub_move, from the NAMES
-    table (string building is the slow part of an event on the Pico)."""
-    if m[3] >= 0:
-        return "%d:%s-%s*%s" % (m[0], NAMES[m[1]], NAMES[m[2]], NAMES[m[3]])
-    return "%d:%s-%s" % (m[0], NAMES[m[1]], NAMES[m[2]])
 
 
 def in_air(turn, frame):
@@ -455,7 +447,7 @@ def _why_not(turn, o, x):
                                      turn.og, o):
             if m[2] == x and two:
                 other = rem[1] if d == rem[0] else rem[0]
-                return "%s leaves die %d unplayable" % (fmt(m), other)
+                return "%s leaves die %d unplayable" % (format_sub_move(m), other)
     lst = " ".join(["%d:%s" % (d, position_name(t)) for t, d in tl])
     if back >= 0:
         lst = (lst + " " if lst else "") + "back:" + position_name(back)
