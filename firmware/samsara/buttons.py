@@ -62,7 +62,7 @@ def _press_roll(c, long, busy):
     if why is not None:
         c._reject("roll", why)
         return
-    if c.dice.missing():
+    if c.dice.host is None and c.dice.source == "host":
         c._reject("roll", "no dice set by the host")
         return
     got = c.dice.press(long)
@@ -78,7 +78,9 @@ def roll(c, d1, d2, source):
         if c.state != WAITING:
             return
     t = c.turn
-    t.roll(d1, d2)
+    t.d1 = d1
+    t.d2 = d2
+    t.set_played([])
     c.turn_note = ""
     c._emit({"ev": "roll", "t": c.now, "dice": [d1, d2],
              "player": PLAYER[t.mover], "source": source})

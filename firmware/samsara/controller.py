@@ -117,7 +117,8 @@ class Controller:
 
     def _start_game(self):
         self.winner = -2
-        self.dice.reset()
+        self.dice.host = None      # a new game: no host dice, no entry
+        self.dice.entry = 0
         self._new_turn()
         self.state = WAITING
         self.resume = WAITING

@@ -25,20 +25,11 @@ class DiceEntry:
         self.e1 = 1
         self.e2 = 1
 
-    def reset(self):
-        """A new game: no host dice, no entry in progress."""
-        self.host = None
-        self.entry = 0
-
     def set_host(self, d1, d2):
         """Host-set dice for the next roll (each 1..6).  ValueError else."""
         rules.check_die(d1)
         rules.check_die(d2)
         self.host = (d1, d2)
-
-    def missing(self):
-        """True when a roll now has no dice at all (source 'host', none set)."""
-        return self.host is None and self.source == "host"
 
     def press(self, long):
         """The roll button (long: a long press).  Returns (d1, d2, source) of the

@@ -70,25 +70,21 @@ def in_air(turn, frame):
     return bits(turn.r & ~r_mask(frame), turn.s & ~s_mask(frame))
 
 
-def _lifted_only(frame, er, es, ex):
-    # Lifted track holes when the frame is the expected (er, es, ex) minus at most
-    # MAX_LIFTED marbles in the air, else None.
+def read_waiting(turn, frame):
+    """Before the roll (or with nothing to read): the lifted holes (list) when the frame
+    is the turn's expected frame minus at most MAX_LIFTED marbles, else None."""
+    e = turn.expected
+    er = r_mask(e)
+    es = s_mask(e)
     fr = r_mask(frame)
     fs = s_mask(frame)
-    if extra_mask(frame) != ex or fr & ~er or fs & ~es:
+    if extra_mask(frame) != extra_mask(e) or fr & ~er or fs & ~es:
         return None
     lr = er & ~fr
     ls = es & ~fs
     if popcount24(lr) + popcount24(ls) > MAX_LIFTED:
         return None
     return bits(lr, ls)
-
-
-def read_waiting(turn, frame):
-    """Before the roll (or with nothing to read): the lifted holes (list) when the frame
-    is the turn's expected frame minus at most MAX_LIFTED marbles, else None."""
-    e = turn.expected
-    return _lifted_only(frame, r_mask(e), s_mask(e), extra_mask(e))
 
 
 def near_expected(turn, frame):
@@ -388,7 +384,8 @@ def _misfit(turn, fr, fs, fx):
             return (WRONG, x, reason)
         if len(gone) == 1:
             return (REPAIR, "the marble on %s cannot move with %s" %
-                    (position_name(gone[0]), turn.dice_text()))
+                    (position_name(gone[0]), " or ".join([str(d) for d in turn.rem])
+                     or "no die left"))
     if not extra and not gone:
         return (REPAIR, "the board differs from the expected position")
     return (REPAIR, "the board is not a step of a legal move: missing %s, extra %s" %

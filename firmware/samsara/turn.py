@@ -65,12 +65,6 @@ class Turn:
         self.goal_events = 0
         self.set_played([])
 
-    def roll(self, d1, d2):
-        """The turn's roll: d1, d2 in 1..6; nothing played yet."""
-        self.d1 = d1
-        self.d2 = d2
-        self.set_played([])
-
     def set_played(self, played):
         """Make `played` (a list of sub-moves, in order) the accepted sub-moves; every
         derived value is recomputed (module docstring).  Clears no goal state."""
@@ -159,9 +153,3 @@ class Turn:
                 ex &= ~(1 << (self.piece_new - GS))
                 ex |= 1 << (self.piece_old - GS)
         fill(self.expected, r, s, ex)
-
-    def dice_text(self):
-        """'5 or 3' of the dice left, 'no die left'."""
-        if not self.rem:
-            return "no die left"
-        return " or ".join([str(d) for d in self.rem])
