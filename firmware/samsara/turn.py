@@ -23,9 +23,9 @@ by `set_expected`.
 
 from samsara import rules
 from samsara.frame import fill, pieces_mask
-from samsara.geometry import GS, A_TRACK, B_TRACK
+from samsara.geometry import GS, A_TRACK, B_TRACK, PLAYER_NAMES
 
-PLAYER = ("A", "B")     # the names of player 0 and 1 (mover) in events
+PLAYER = tuple(PLAYER_NAMES)    # ("A", "B"): player 0 and 1 (the mover) in events
 
 
 def lane_bit(p):
