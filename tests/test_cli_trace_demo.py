@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
+from samsara import states
 from samsara.position import Position
 from samsara_host import trace as tr
 from samsara_host import svg
@@ -37,7 +38,7 @@ def test_replay_json_is_one_object_with_exactly_the_documented_keys():
     assert obj["turns"] == []
     assert obj["rejected"][0]["t_ms"] == 1650.0
     assert set(obj["rejected"][0]) == {"t_ms", "reason"}
-    assert obj["state"] == "moving" and obj["result"] is None
+    assert obj["state"] == states.MOVING and obj["result"] is None
     assert obj["scene"]["TA"] == "turn"
 
 
@@ -119,7 +120,7 @@ def test_demo_fast_plays_a_whole_game_and_writes_the_svg(tmp_path):
     assert root.tag.endswith("svg")
     # the trace next to it replays to the same record
     res = json.loads(run("trace", "replay", "--json", str(tmp_path / "demo-seed3.jsonl")).stdout)
-    assert res["state"] in ("game_over", "moksha")
+    assert res["state"] in (states.GAME_OVER, states.MOKSHA)
     for note in res["turns"]:
         assert note in out
 

@@ -5,6 +5,7 @@ import pytest
 
 from boardscript import Script, mark_colour
 from samsara import scene as sc
+from samsara import states
 from samsara.dice import Fixed
 from samsara.position import Position
 from samsara.frame import from_position
@@ -20,7 +21,7 @@ TIGHT = "...o.....o.....o.....ooo/...o.....o.....oo....o.o 0-0 A"
 def started(d1=5, d2=3, position=None, **cfg):
     b = Script(position=position, **cfg)
     b.roll(d1, d2)
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     b.clear()
     return b
 
@@ -29,7 +30,7 @@ def started(d1=5, d2=3, position=None, **cfg):
 
 def test_new_game_waits_for_the_roll_with_turn_indicator():
     b = Script()
-    assert b.state == "waiting"
+    assert b.state == states.WAITING
     assert b.position() == START
     assert b.board.scene[78 * 3] > 0 and b.board.scene[79 * 3] == 0   # A's turn LED
     assert not b.lit()
@@ -38,7 +39,7 @@ def test_new_game_waits_for_the_roll_with_turn_indicator():
 def test_roll_event_dice_display_and_moving():
     b = Script()
     b.roll(5, 3)
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     ev = b.of("roll")[-1]
     assert ev["dice"] == [5, 3] and ev["player"] == "A" and ev["source"] == "host"
     assert b.board.controller.remaining_dice() == [5, 3]
@@ -60,7 +61,7 @@ def test_electronic_dice_use_the_injected_random_source():
 def test_host_dice_source_rejects_a_roll_without_dice():
     b = Script(dice="host")
     b.press("roll")
-    assert b.state == "waiting"
+    assert b.state == states.WAITING
     assert "no dice set" in b.rejects()[-1]
 
 
@@ -73,11 +74,11 @@ def test_manual_dice_entry_short_steps_long_moves_on_and_confirms():
     b.press("roll", long=True)            # to die 2
     assert b.board.controller.entry == 2
     b.press("roll")                       # die 2: 1 -> 2
-    assert b.state == "waiting" and not b.of("roll")
+    assert b.state == states.WAITING and not b.of("roll")
     b.press("roll", long=True)            # confirm
     ev = b.of("roll")[-1]
     assert ev["dice"] == [4, 2] and ev["source"] == "manual"
-    assert b.state == "moving"
+    assert b.state == states.MOVING
 
 
 def test_manual_entry_undo_steps_back():
@@ -132,7 +133,7 @@ def test_sub_move_accepted_then_second_die_then_turn_complete():
     s = b.board.scene
     assert s[(64 + 3) * 3 + 0] == b.die_colour(5)[0] >> 2
     b.move("R2", "S17")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     assert b.of("turn_complete")[-1]["turn"] == "53 5:R1-S18 3:R2-S17"
     assert b.position() == "..oooo................../oooooo..........oo...... 0-0 B"
     assert not b.of("turn")              # recorded at the next roll
@@ -156,7 +157,7 @@ def test_roll_before_turn_complete_is_rejected():
     b = started(5, 3)
     b.move("R1", "S18")
     b.roll(2, 2)
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert "die 3 still to play" in b.rejects()[-1]
     assert b.board.controller.remaining_dice() == [3]
 
@@ -165,7 +166,7 @@ def test_roll_while_the_board_is_unsettled_is_rejected():
     b = started(5, 3)
     b.move("R1", "S18")
     b.move("R2", "S17")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     b.raw_set("S17", False)
     b.wait(b.cfg.scan_ms)                    # scanned, not yet settled
     b.board.set_dice(1, 1)
@@ -180,7 +181,7 @@ def test_put_back_where_it_came_from_is_no_move():
     b = started(5, 3)
     b.lift("R1")
     b.place("R1")
-    assert b.state == "moving" and not b.of("sub") and not b.rejects()
+    assert b.state == states.MOVING and not b.of("sub") and not b.rejects()
     assert not b.lit()
     assert b.position() == START
 
@@ -226,14 +227,14 @@ def test_marble_knocked_out_and_put_back_is_nothing():
     b.lift("R3")
     b.wait(900)
     b.place("R3")
-    assert not b.of("sub") and not b.rejects() and b.state == "moving"
+    assert not b.of("sub") and not b.rejects() and b.state == states.MOVING
     assert b.position() == START
 
 
 def test_marble_bumped_into_a_neighbouring_hole_is_a_wrong_placement_then_fixed():
     b = started(5, 3)
     b.move("R6", "R7")
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert b.mark("R7") == sc.WRONG and b.colour("R7") == mark_colour(sc.WRONG)
     assert ("R11", 5) in b.targets() and ("R9", 3) in b.targets()
     assert "R7" in b.rejects()[-1] and "R6" in b.rejects()[-1]
@@ -259,14 +260,14 @@ def test_wrong_marble_moved_that_cannot_move_is_a_repair_naming_it():
     b.lift("S22")
     assert b.mark("S22") == sc.NOMOVE and not b.targets()
     b.place("S23")
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     rep = b.of("repair")[-1]
     assert "S22 cannot move" in rep["reason"]
     assert rep["missing"] == ["S22"] and rep["extra"] == ["S23"]
     assert b.colour("S22") == mark_colour(sc.MISSING)
     assert b.colour("S23") == mark_colour(sc.EXTRA)
     b.move("S23", "S22")
-    assert b.state == "moving" and b.of("repair_end")
+    assert b.state == states.MOVING and b.of("repair_end")
     assert b.position() == GOAL3
 
 
@@ -297,27 +298,27 @@ def test_undo_of_the_earlier_sub_move_keeps_the_later_one():
     b = started(5, 3)
     b.move("R1", "S18")
     b.move("R2", "S17")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     b.move("S18", "R1")                          # the first sub-move taken back
     assert [e["move"] for e in b.of("undo")] == ["5:R1-S18"]
     assert b.board.controller.turn_notation() == "53 3:R2-S17"
     assert b.board.controller.remaining_dice() == [5]
-    assert b.state == "moving"
+    assert b.state == states.MOVING
 
 
 def test_last_sub_move_can_be_undone_in_turn_complete():
     b = started(5, 3)
     b.move("R1", "S18")
     b.move("R2", "S17")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     b.move("S17", "R2")
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert b.board.controller.remaining_dice() == [3]
     # R3 + 3 = R6 is taken and so is its partner S18 (R1 went there): R3 cannot move
     b.lift("R3")
     assert b.mark("R3") == sc.NOMOVE and not b.targets()
     b.place("R7")
-    assert b.state == "repair" and "R3 cannot move with 3" in b.of("repair")[-1]["reason"]
+    assert b.state == states.REPAIR and "R3 cannot move with 3" in b.of("repair")[-1]["reason"]
 
 
 def test_placed_then_moved_on_is_the_second_sub_move_when_legal():
@@ -325,7 +326,7 @@ def test_placed_then_moved_on_is_the_second_sub_move_when_legal():
     b.move("R1", "S18")
     b.move("S18", "S21")
     assert [e["move"] for e in b.of("sub")] == ["5:R1-S18", "3:S18-S21"]
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
 
 
 def test_placed_then_moved_on_is_a_correction_when_not_a_second_sub_move():
@@ -349,7 +350,7 @@ def test_one_marble_through_both_dice_without_settling_in_between():
     assert [e["move"] for e in b.of("sub")] in (["3:R6-R9", "5:R9-R14"],
                                                 ["5:R6-R11", "3:R11-R14"])
     assert not b.of("place")[:-1] or b.of("place")[-1]["pos"] == "R14"
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     assert b.position() == "ooooo........o........../oooooo.................. 0-0 B"
 
 
@@ -360,10 +361,10 @@ def test_undo_button_undoes_last_sub_move_and_asks_to_put_it_back():
     b.move("R1", "S18")
     b.press("undo")
     assert b.of("undo")[-1] == dict(b.of("undo")[-1], move="5:R1-S18", how="button")
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert b.mark("R1") == sc.MISSING and b.mark("S18") == sc.EXTRA
     b.move("S18", "R1")
-    assert b.state == "moving" and b.position() == START
+    assert b.state == states.MOVING and b.position() == START
     assert b.board.controller.remaining_dice() == [5, 3]
 
 
@@ -381,7 +382,7 @@ def test_undo_button_with_nothing_to_undo_is_rejected():
 def goal_started(d2=2):
     b = started(3, d2, position=GOAL3)
     b.move("S22", "GS")
-    assert b.state == "goal_pending"
+    assert b.state == states.GOAL_PENDING
     return b
 
 
@@ -395,10 +396,10 @@ def test_goal_lights_score_field_and_reinsertion_then_either_order():
     # piece first
     b.move("A0", "A1")
     assert b.of("score")[-1]["score"] == 1
-    assert b.state == "goal_pending" and b.mark("A1") == 0 and b.mark("S7") == sc.REINSERT
+    assert b.state == states.GOAL_PENDING and b.mark("A1") == 0 and b.mark("S7") == sc.REINSERT
     b.move("GS", "S7")
     assert b.of("reinsert")[-1]["pos"] == "S7"
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert b.board.controller.remaining_dice() == [2]
     assert b.position() == "ooooo.................../ooooooo................. 1-0 A"
 
@@ -406,41 +407,41 @@ def test_goal_lights_score_field_and_reinsertion_then_either_order():
 def test_goal_reinsertion_first_then_score():
     b = goal_started()
     b.move("GS", "S7")
-    assert b.state == "goal_pending" and b.mark("A1") == sc.SCORE
+    assert b.state == states.GOAL_PENDING and b.mark("A1") == sc.SCORE
     b.move("A0", "A1")
-    assert b.state == "moving"
+    assert b.state == states.MOVING
 
 
 def test_no_other_sub_move_while_goal_pending():
     b = goal_started()
     b.move("R1", "R9")
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert b.board.controller.turn_notation() == "32 3:S22-GS*S7"
     assert "finish the goal first" in b.of("repair")[-1]["reason"]
     b.move("R9", "R1")
-    assert b.state == "goal_pending"
+    assert b.state == states.GOAL_PENDING
 
 
 def test_score_is_authoritative_piece_off_its_field_is_a_repair():
     b = goal_started()
     b.move("A0", "A1")
     b.move("GS", "S7")
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     b.move("A1", "A2")
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert b.mark("A1") == sc.MISSING and b.mark("A2") == sc.EXTRA
     b.move("A2", "A1")
-    assert b.state == "moving"
+    assert b.state == states.MOVING
 
 
 def test_sixth_goal_ends_turn_and_game():
     pos = "ooooo.................../oooooo...............o.. 5-2 A"
     b = started(3, 4, position=pos)
     b.move("S22", "GS")
-    assert b.state == "goal_pending" and b.mark("AC") == sc.SCORE
+    assert b.state == states.GOAL_PENDING and b.mark("AC") == sc.SCORE
     b.move("A5", "AC")
     b.move("GS", "S7")
-    assert b.state == "game_over"
+    assert b.state == states.GAME_OVER
     go = b.of("game_over")[-1]
     assert go["winner"] == "A" and go["how"] == "centre" and go["score"] == "6-2"
     assert b.of("turn")[-1]["turn"] == "43 3:S22-GS*S7"
@@ -454,23 +455,23 @@ def test_sixth_goal_ends_turn_and_game():
 def test_repair_before_the_roll_and_resume():
     b = Script()
     b.move("R1", "R9")
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert b.mark("R1") == sc.MISSING and b.mark("R9") == sc.EXTRA
     b.roll(5, 3)
     assert "repair the board first" in b.rejects()[-1]
     b.move("R9", "R1")
-    assert b.state == "waiting" and b.of("repair_end")
+    assert b.state == states.WAITING and b.of("repair_end")
 
 
 def test_lifted_marble_before_the_roll_is_shown_and_blocks_the_roll():
     b = Script()
     b.lift("R1")
-    assert b.state == "waiting" and b.mark("R1") == sc.NOMOVE
+    assert b.state == states.WAITING and b.mark("R1") == sc.NOMOVE
     b.roll(5, 3)
     assert "R1" in b.rejects()[-1]
     b.place("R1")
     b.roll(5, 3)
-    assert b.state == "moving"
+    assert b.state == states.MOVING
 
 
 def test_repair_mid_turn_resumes_exactly_where_it_was():
@@ -480,12 +481,12 @@ def test_repair_mid_turn_resumes_exactly_where_it_was():
     b.raw_set("R3", False)
     b.raw_set("R4", False)                         # three marbles swept off
     b.wait(30)
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert set(b.of("repair")[-1]["missing"]) == {"R2", "R3", "R4"}
     for h in ("R2", "R3", "R4"):
         b.raw_set(h, True)
     b.wait(200)
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert b.board.controller.turn_notation() == "53 5:R1-S18"
     assert b.board.controller.remaining_dice() == [3]
 
@@ -498,7 +499,7 @@ def test_illegal_position_is_never_accepted():
     b.raw_set("R4", False)
     b.raw_set("R13", True)
     b.wait(200)
-    assert b.state in ("repair", "moving")
+    assert b.state in (states.REPAIR, states.MOVING)
     assert not b.of("sub")
     assert b.position() == START
 
@@ -508,7 +509,7 @@ def test_illegal_position_is_never_accepted():
 def test_moksha_after_the_roll_ends_the_game_in_a_draw():
     b = Script(position=TIGHT)
     b.roll(6, 6)
-    assert b.state == "moksha"
+    assert b.state == states.MOKSHA
     assert b.of("moksha")[-1]["roll"] == "66"
     go = b.of("game_over")[-1]
     assert go["winner"] is None and go["how"] == "moksha"
@@ -523,21 +524,21 @@ def test_match_final_turn_then_second_game_with_the_other_starter():
     b.move("A5", "AC")
     b.move("GS", "S7")
     assert b.of("final_turn")[-1]["player"] == "B"
-    assert b.state == "waiting"
+    assert b.state == states.WAITING
     assert b.board.controller.game.pos.mover == 1
     b.roll(5, 3)
     b.move("S1", "R18")
     b.move("S2", "R17")
-    assert b.state == "game_over"
+    assert b.state == states.GAME_OVER
     go = b.of("game_over")[-1]
     assert go["winner"] == "A" and go["points"] == [6, 0]
     # the second game: B starts; the board must be set up again (a repair)
     b.press("roll")
     assert b.board.controller.match.games[1].starter == 1
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     b.raw[:] = from_position(Position())
     b.wait(200)
-    assert b.state == "waiting" and b.of("repair_end")
+    assert b.state == states.WAITING and b.of("repair_end")
     assert b.board.controller.mover == 1
     b.roll(5, 3)
     b.move("S1", "R18")
@@ -561,7 +562,7 @@ def test_goal_into_the_opponents_goal_moves_the_owners_piece():
     assert b.mark("B1") == sc.SCORE and b.mark("A1") == 0
     b.move("B0", "B1")
     b.move("GR", g["ins"])
-    assert b.state == "moving"
+    assert b.state == states.MOVING
     assert b.position().endswith(" 0-1 A")
 
 
@@ -570,7 +571,7 @@ def test_opponent_goal_forbidden_is_never_lit_nor_accepted():
     b.lift("R22")
     assert ("GR", 3) not in b.targets()
     b.place("GR")
-    assert b.state == "moving" and b.mark("GR") == sc.WRONG
+    assert b.state == states.MOVING and b.mark("GR") == sc.WRONG
     assert "GR is not a target of the marble from R22" in b.rejects()[-1]
     assert b.targets() == [("R24", 2)]
     assert not b.of("sub")
@@ -584,7 +585,7 @@ def test_goal_giving_the_opponent_six_ends_a_single_game_for_the_opponent():
     b.move("R22", "GR")
     b.move("B5", "BC")
     b.move("GR", b.of("goal")[-1]["ins"])
-    assert b.state == "game_over"
+    assert b.state == states.GAME_OVER
     assert b.of("game_over")[-1]["winner"] == "B"
 
 
@@ -593,12 +594,12 @@ def test_undo_button_takes_back_a_goal_and_asks_for_the_board_back():
     b.move("A0", "A1")
     b.press("undo")
     assert b.of("undo")[-1]["move"] == "3:S22-GS*S7"
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     assert b.mark("S22") == sc.MISSING and b.mark("GS") == sc.EXTRA
     assert b.mark("A0") == sc.MISSING and b.mark("A1") == sc.EXTRA
     b.move("A1", "A0")
     b.move("GS", "S22")
-    assert b.state == "moving" and b.position() == GOAL3
+    assert b.state == states.MOVING and b.position() == GOAL3
     assert b.board.controller.remaining_dice() == [3, 2]
 
 
@@ -620,14 +621,14 @@ def test_goal_completed_during_a_repair_with_the_next_marble_already_in_the_air(
     b = goal_started(d2=1)
     b.move("A0", "A1")
     b.lift("S1")                                 # a neighbour knocked out: repair
-    assert b.state == "repair"
+    assert b.state == states.REPAIR
     b.move("GS", "S7")                           # the reinsertion is done meanwhile
     b.lift("R5")                                 # the next sub-move begins
     b.place("S1")                                # the neighbour is back
-    assert b.state == "moving" and b.of("repair_end")
+    assert b.state == states.MOVING and b.of("repair_end")
     assert ("R6", 1) in b.targets()
     b.place("R6")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE
     assert b.of("turn_complete")[-1]["turn"] == "31 3:S22-GS*S7 1:R5-R6"
 
 
@@ -640,13 +641,13 @@ def test_next_due_announces_the_debounce_and_the_turn_completion():
     b.board.tick(b.t + 2, b.raw)                    # seen, settles 150 ms later
     b.t += 2
     assert b.board.next_due() == b.cfg.settle_place_ms
-    while b.state == "moving" and not b.board.controller.wait_settle:
+    while b.state == states.MOVING and not b.board.controller.wait_settle:
         b.t += 2
         b.board.tick(b.t, b.raw)
     assert b.board.next_due() == 0                  # the turn completes next tick
     b.t += 2
     b.board.tick(b.t, b.raw)
-    assert b.state == "turn_complete" and b.board.next_due() == -1
+    assert b.state == states.TURN_COMPLETE and b.board.next_due() == -1
 
 
 def test_goal_through_both_dice_with_the_goal_hole_never_settled():
@@ -663,7 +664,7 @@ def test_goal_through_both_dice_with_the_goal_hole_never_settled():
     b.raw_set("GS", False)
     b.place("S7")
     assert [e["move"] for e in b.of("sub")] == ["2:S22-S24", "1:S24-GS*S7"]
-    assert b.state == "goal_pending" and b.mark("A1") == sc.SCORE
+    assert b.state == states.GOAL_PENDING and b.mark("A1") == sc.SCORE
     assert b.of("reinsert")
     b.move("A0", "A1")
-    assert b.state == "turn_complete"
+    assert b.state == states.TURN_COMPLETE

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "upy"))
 from linkkit import FakeStream, CleanPlayer  # noqa: E402
 from samsara import gamelog as G  # noqa: E402
 from samsara import protocol as P  # noqa: E402
+from samsara import states  # noqa: E402
 from samsara.board import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from samsara.frame import from_position  # noqa: E402
@@ -98,7 +99,7 @@ def test_hundred_power_cuts_in_a_row():
         while not rig.fs.cut:
             b = rig.board
             c = b.controller
-            if c.state in ("game_over", "moksha"):
+            if c.state in (states.GAME_OVER, states.MOKSHA):
                 rig.stream.feed(b'{"cmd":"new_game"}\n')
                 rig.player.tick(50)
                 continue
@@ -140,7 +141,7 @@ def test_hundred_power_cuts_in_a_row():
             # the committed turns are those whose turn records made it to flash
             assert got == precut[:len(got)], (got, precut)
             assert len(got) >= len(precut) - 1, (len(got), len(precut))
-            if rig.board.controller.state == "moving":
+            if rig.board.controller.state == states.MOVING:
                 resumed_mid_turn += 1
         # The players put the board right (the repair scene shows what to move).
         rig.player.frame[:] = rig.board.controller.expected
@@ -169,20 +170,20 @@ def test_resume_rebuilds_record_and_turn_in_progress():
     want_record = list(c.game.record)
     want_pos = c.position().format()
     want_rem = c.remaining_dice()
-    assert c.state == "moving" and want_rem
+    assert c.state == states.MOVING and want_rem
     # a clean power cut (between two writes): the new boot resumes exactly there
     rig2 = Rig(medium, None, rig.player.now + 5000, frame=bytes(rig.player.frame))
     c2 = rig2.board.controller
     assert c2.game.record == want_record
     assert c2.position().format() == want_pos
     assert c2.remaining_dice() == want_rem
-    assert c2.state == "moving"
+    assert c2.state == states.MOVING
     lines = rig2.stream.lines() if rig2.stream.out.endswith(b"\n") else []
     rig2.player.tick(50)
     evs = [x.get("ev") for x in rig2.stream.lines()]
     assert "resume" in evs and "game_start" not in evs
     # and the game plays on to its end in the same log
-    while c2.state not in ("game_over", "moksha"):
+    while c2.state not in (states.GAME_OVER, states.MOKSHA):
         rig2.player.step(lambda n: rng.randrange(n), lambda: (rng.randint(1, 6), rng.randint(1, 6)))
     rig2.player.tick(50)
     assert rig2.link.log.run_gid is None

@@ -113,16 +113,18 @@ def test_the_tracked_channel_sum_follows_every_redraw():
 
 
 def test_event_notation_matches_the_notation_module():
-    from samsara import rules
-    from samsara.controller import _fmt, NAMES
+    # Events name sub-moves and holes with samsara.notation / samsara.geometry's own
+    # text (one definition), also for a goal with its reinsertion.
     from samsara.notation import format_sub_move
-    from samsara.geometry import position_name
-    from samsara.position import Position
-    assert NAMES == tuple(position_name(p) for p in range(64))
-    pos = Position.parse("ooooo......o............/ooooo..................o 0-0 A")
-    n = 0
-    for d in range(1, 7):
-        for m in rules.gen_sub_moves(pos.r, pos.s, pos.a, pos.b, 0, d):
-            assert _fmt(m) == format_sub_move(m)
-            n += 1
-    assert n > 10
+    b = Script(position="ooooo.................../oooooo...............o.. 0-0 A")
+    b.roll(3, 1)
+    b.move("S22", "GS")
+    b.move("GS", "S7")
+    b.move("A0", "A1")
+    b.move("R5", "R6")
+    played = b.board.controller.played
+    assert [e["move"] for e in b.of("sub")] == [format_sub_move(m) for m in played] \
+        == ["3:S22-GS*S7", "1:R5-R6"]
+    assert b.of("goal")[-1]["goal"] == "GS" and b.of("goal")[-1]["ins"] == "S7"
+    assert b.of("reinsert")[-1]["pos"] == "S7"
+    assert [e["pos"] for e in b.of("lift")][:2] == ["S22", "GS"]

@@ -12,6 +12,7 @@ import pytest
 import serial
 
 from samsara import gamelog as G
+from samsara import states
 from samsara import protocol as P
 from samsara import rules
 from samsara.frame import from_position, to_hex as _hex
@@ -49,19 +50,19 @@ class Player:
     def step(self):
         st = self.req("status")
         state = st["state"]
-        if state in ("game_over", "moksha"):
+        if state in (states.GAME_OVER, states.MOKSHA):
             try:
                 self.req("new_game")
             except BoardError as e:
                 assert e.code == "log_full"
             self.put_right()
-        elif state in ("waiting", "turn_complete"):
+        elif state in (states.WAITING, states.TURN_COMPLETE):
             self.req("set_dice", dice=[self.rng.randint(1, 6), self.rng.randint(1, 6)])
             try:
                 self.req("roll")
             except BoardError:
                 self.put_right()   # not settled yet / a marble in the air
-        elif state == "moving" and st["remaining"]:
+        elif state == states.MOVING and st["remaining"]:
             p = Position.parse(self.req("position")["position"])
             subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover,
                                                tuple(st["remaining"]), -1, rules.OWNER_SCORES)
@@ -123,7 +124,7 @@ def test_hello_and_boot_over_a_serial_port(vboard):
     r = cl.request("hello", timeout=3.0)
     assert r["proto"] == P.PROTO and r["board"] == "vtest" and r["name"] == "samsara"
     st = cl.request("status", timeout=3.0)
-    assert st["state"] == "waiting" and st["game"] == 1
+    assert st["state"] == states.WAITING and st["game"] == 1
     assert st["loop"]["period_ms"] <= 5
     s = cl.request("sensors", timeout=3.0)
     assert s["raw"] == s["settled"] and len(s["on"]) == 14   # 12 marbles + 2 pieces

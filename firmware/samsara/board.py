@@ -18,7 +18,7 @@ from samsara.debounce import Debounce
 from samsara.events import EventQueue
 from samsara.frame import from_position
 from samsara.power import PowerLimiter
-from samsara.scene import draw, SCENE_BYTES
+from samsara.scene import Painter, SCENE_BYTES
 
 
 class Board:
@@ -44,6 +44,7 @@ class Board:
         self._limited = bytearray(SCENE_BYTES)
         self._limited_version = -1
         self._drawn = -1
+        self._painter = Painter()
         self._full = True
         self.events.clear()
         self.new_game()
@@ -120,7 +121,7 @@ class Board:
         c = self.controller
         if c.version != self._drawn:
             self._drawn = c.version
-            d = draw(self.scene, c, self._full)
+            d = self._painter.draw(self.scene, c.view, self._full)
             if d < 0:
                 self.scene_sum = sum(self.scene)
             else:

@@ -5,12 +5,10 @@ its header (start position, match, starter), its complete turns, and the roll an
 accepted sub-moves of the turn in progress.  `resume_board` brings a
 samsara.board.Board to exactly that state: the game's record and position, the match's
 first game when this is the second game of a match, and the turn in progress with its
-dice and sub-moves.  The board's own events raised on the way are the caller's to
-drop (they are already in the log).
+dice and sub-moves (through samsara.controller.Controller.restore).  The board's own
+events raised on the way are the caller's to drop (they are already in the log).
 """
 
-from samsara.game import Game
-from samsara.notation import read_sub_move
 from samsara.position import Position
 
 START = "oooooo................../oooooo.................. 0-0 A"
@@ -43,36 +41,18 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
             if prev is not None:
                 for t in prev.state()["turns"]:
                     c.game.play_notation(t)
-            c.game = c.match.next_game()
+            g = c.match.next_game()
         else:
             board.new_game(match=True, starter=_starter(h), now_ms=now_ms)
+            g = c.game
     else:
         start = Position.parse(h.get("start", START))
         board.new_game(position=start, now_ms=now_ms)
-    g = c.game
+        g = c.game
     for t in st["turns"]:
         g.play_notation(t)
-    c._start_game()
-    if g.over():
-        c._game_over()
-    elif st["roll"] is not None:
-        d1, d2 = st["roll"]
-        c.set_dice(d1, d2)
-        c.press(now_ms, "roll")
-        played = []
-        for text in st["subs"]:
-            if not c.rem:
-                break
-            r, s, a, b = c._prefix(len(played))
-            m = read_sub_move(r, s, a, b, c.mover, tuple(c._rem_after(len(played))), text, c.og)
-            played.append(m)
-            c._set_played(list(played))
-        if played:
-            c.state = "moving"
-            c.wait_settle = not c.rem
-    c._set_expected()
-    c._show()
-    board.debounce.reset(now_ms, frame if frame is not None else c.expected)
+    c.restore(g, st["roll"], st["subs"], now_ms)
+    board.debounce.reset(now_ms, frame if frame is not None else c.turn.expected)
     c.on_frame(now_ms, board.debounce.settled)
     board._redraw()
     return g

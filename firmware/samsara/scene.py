@@ -6,9 +6,11 @@ A scene is a bytearray(240): R, G, B (0..255) of each of the 80 logical LEDs
     64..70   die 1 pips, 71..77 die 2 pips (pip order in PIPS below)
     78, 79   turn indicator of player A, of player B
 
-The controller keeps a display model (a mark code per position, the dice, the turn);
-draw() turns it into colours.  draw() allocates nothing.
+The controller keeps a display model (samsara.display: a mark code per position, the
+dice, the turn); a Painter turns it into colours, reading the model only.
 """
+
+from samsara.states import GAME_OVER, MOKSHA
 
 N_LEDS = 80
 SCENE_BYTES = 240
@@ -17,7 +19,7 @@ DIE2_LED = 71
 TURN_A_LED = 78
 TURN_B_LED = 79
 
-# Mark codes of controller.marks (one byte per position 0..63).
+# Mark codes of the display model's marks (one byte per position 0..63).
 NONE = 0
 # 1..6: a legal landing field of the lifted marble for a die of that value
 ORIGIN = 7      # the hole the lifted marble came from
@@ -107,83 +109,96 @@ def _die_colour(value, dim):
     return (COLOURS[i], COLOURS[i + 1], COLOURS[i + 2])
 
 
-def draw(scene, ctrl, full=True):
-    """Render the display model of controller `ctrl` into `scene` (bytearray(240)).
+class Painter:
+    """Draws a display model (samsara.display.View) into scenes, remembering what it
+    drew last (the marked positions, the dice/turn signature and their channel sum) so
+    that the next draw can redraw only what may have changed.  It reads the model and
+    never writes to it.  Allocates nothing but the small signature tuple."""
 
-    Reads ctrl.marks (bytearray(64) of mark codes), ctrl.state, ctrl.d1/d2 (0: none),
-    ctrl.used (bit 0: die 1 played, bit 1: die 2), ctrl.entry (0, or 1/2 while die 1/2
-    is being entered with e1/e2), ctrl.mover, ctrl.winner.  full=False redraws only
-    the positions listed in ctrl.touched (then emptied), and the dice and turn LEDs
-    when they changed.  Returns the change of the scene's channel sum (what the power
-    limiter needs), or -1 after a full redraw (sum unknown: recount)."""
-    marks = ctrl.marks
-    cols = COLOURS
-    delta = 0
-    if full:
-        p = 0
-        while p < 64:
-            c = marks[p] * 3
-            i = p * 3
-            scene[i] = cols[c]
-            scene[i + 1] = cols[c + 1]
-            scene[i + 2] = cols[c + 2]
-            p += 1
-    else:
-        for p in ctrl.touched:
-            c = marks[p] * 3
-            i = p * 3
-            delta += cols[c] + cols[c + 1] + cols[c + 2] - scene[i] - scene[i + 1] \
-                - scene[i + 2]
-            scene[i] = cols[c]
-            scene[i + 1] = cols[c + 1]
-            scene[i + 2] = cols[c + 2]
-    del ctrl.touched[:]
-    state = ctrl.state
-    sig = (state, ctrl.d1, ctrl.d2, ctrl.used, ctrl.entry, ctrl.e1, ctrl.e2, ctrl.mover,
-           ctrl.winner)
-    if not full and sig == ctrl.drawn_sig:
-        return delta
-    ctrl.drawn_sig = sig
-    before = ctrl.drawn_dice_sum
-    after = _draw_dice_turn(scene, ctrl, state)
-    ctrl.drawn_dice_sum = after
-    if full:
-        return -1
-    return delta + after - before
+    def __init__(self):
+        self.marked = ()        # the model's marked positions at the last draw
+        self.sig = None         # dice/turn part of the last draw
+        self.dice_sum = 0       # and its channel sum
+
+    def draw(self, scene, view, full=True):
+        """Render `view` into `scene` (bytearray(240)).
+
+        Reads view.marks (bytearray(64) of mark codes), view.marked, view.state,
+        view.d1/d2 (0: none), view.used (bit 0: die 1 played, bit 1: die 2), view.entry
+        (0, or 1/2 while die 1/2 is being entered with e1/e2), view.mover, view.winner.
+        full=False redraws only the positions marked now or at the last draw, and the
+        dice and turn LEDs when they changed.  Returns the change of the scene's
+        channel sum (what the power limiter needs), or -1 after a full redraw (sum
+        unknown: recount)."""
+        marks = view.marks
+        cols = COLOURS
+        delta = 0
+        if full:
+            p = 0
+            while p < 64:
+                c = marks[p] * 3
+                i = p * 3
+                scene[i] = cols[c]
+                scene[i + 1] = cols[c + 1]
+                scene[i + 2] = cols[c + 2]
+                p += 1
+        else:
+            for lst in (self.marked, view.marked):
+                for p in lst:
+                    c = marks[p] * 3
+                    i = p * 3
+                    delta += cols[c] + cols[c + 1] + cols[c + 2] - scene[i] - \
+                        scene[i + 1] - scene[i + 2]
+                    scene[i] = cols[c]
+                    scene[i + 1] = cols[c + 1]
+                    scene[i + 2] = cols[c + 2]
+        self.marked = view.marked     # the model never changes a marked list it made
+        state = view.state
+        sig = (state, view.d1, view.d2, view.used, view.entry, view.e1, view.e2,
+               view.mover, view.winner)
+        if not full and sig == self.sig:
+            return delta
+        self.sig = sig
+        before = self.dice_sum
+        after = _draw_dice_turn(scene, view, state)
+        self.dice_sum = after
+        if full:
+            return -1
+        return delta + after - before
 
 
-def _draw_dice_turn(scene, ctrl, state):
+def _draw_dice_turn(scene, view, state):
     # Draws LEDs 64..79; returns their channel sum (a die of value v lights v pips).
-    if state == "moksha":
+    if state == MOKSHA:
         r, g, b = MOKSHA_COLOUR
-        _die(scene, DIE1_LED, ctrl.d1, r, g, b)
-        _die(scene, DIE2_LED, ctrl.d2, r, g, b)
+        _die(scene, DIE1_LED, view.d1, r, g, b)
+        _die(scene, DIE2_LED, view.d2, r, g, b)
         put(scene, TURN_A_LED, r, g, b)
         put(scene, TURN_B_LED, r, g, b)
-        return (ctrl.d1 + ctrl.d2 + 2) * (r + g + b)
-    if ctrl.entry:
+        return (view.d1 + view.d2 + 2) * (r + g + b)
+    if view.entry:
         r, g, b = ENTRY_COLOUR
-        if ctrl.entry == 1:
-            _die(scene, DIE1_LED, ctrl.e1, r, g, b)
+        if view.entry == 1:
+            _die(scene, DIE1_LED, view.e1, r, g, b)
             _die(scene, DIE2_LED, 0, 0, 0, 0)
-            total = ctrl.e1 * (r + g + b)
+            total = view.e1 * (r + g + b)
         else:
-            r2, g2, b2 = _die_colour(ctrl.e1, True)
-            _die(scene, DIE1_LED, ctrl.e1, r2, g2, b2)
-            _die(scene, DIE2_LED, ctrl.e2, r, g, b)
-            total = ctrl.e1 * (r2 + g2 + b2) + ctrl.e2 * (r + g + b)
+            r2, g2, b2 = _die_colour(view.e1, True)
+            _die(scene, DIE1_LED, view.e1, r2, g2, b2)
+            _die(scene, DIE2_LED, view.e2, r, g, b)
+            total = view.e1 * (r2 + g2 + b2) + view.e2 * (r + g + b)
     else:
-        r, g, b = _die_colour(ctrl.d1, ctrl.used & 1)
-        _die(scene, DIE1_LED, ctrl.d1, r, g, b)
-        total = ctrl.d1 * (r + g + b)
-        r, g, b = _die_colour(ctrl.d2, ctrl.used & 2)
-        _die(scene, DIE2_LED, ctrl.d2, r, g, b)
-        total += ctrl.d2 * (r + g + b)
+        r, g, b = _die_colour(view.d1, view.used & 1)
+        _die(scene, DIE1_LED, view.d1, r, g, b)
+        total = view.d1 * (r + g + b)
+        r, g, b = _die_colour(view.d2, view.used & 2)
+        _die(scene, DIE2_LED, view.d2, r, g, b)
+        total += view.d2 * (r + g + b)
     put(scene, TURN_A_LED, 0, 0, 0)
     put(scene, TURN_B_LED, 0, 0, 0)
-    if state == "game_over":
+    if state == GAME_OVER:
         r, g, b = WIN_COLOUR
-        w = ctrl.winner
+        w = view.winner
         if w == 0 or w == -1:
             put(scene, TURN_A_LED, r, g, b)
             total += r + g + b
@@ -192,7 +207,7 @@ def _draw_dice_turn(scene, ctrl, state):
             total += r + g + b
         return total
     r, g, b = TURN_COLOUR
-    put(scene, TURN_A_LED if ctrl.mover == 0 else TURN_B_LED, r, g, b)
+    put(scene, TURN_A_LED if view.mover == 0 else TURN_B_LED, r, g, b)
     return total + r + g + b
 
 

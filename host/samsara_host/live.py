@@ -13,6 +13,7 @@ from rich.table import Table as RTable
 from rich.text import Text
 
 from samsara.geometry import position_index, GS, GR, A_TRACK, B_TRACK
+from samsara import states
 from samsara.scene import DIE1_LED, DIE2_LED, TURN_A_LED, TURN_B_LED
 
 ROUND_FULL, ROUND_EMPTY = "\u25cf", "\u25cb"    # ● ○
@@ -211,7 +212,7 @@ def render(table, title=None, lines=8, speed=None):
     side.append("\n")
     side.append_text(dice_text(scene))
     side.append("\n\n state: ", style="dim")
-    side.append(c.state, style="bold magenta" if c.state == "repair" else "bold")
+    side.append(c.state, style="bold magenta" if c.state == states.REPAIR else "bold")
     note = c.turn_notation()
     if note:
         side.append("\n turn:  ", style="dim")

@@ -20,6 +20,7 @@ import json
 from samsara.geometry import position_index, position_name
 from samsara.position import Position, PositionError, START
 from samsara import rules
+from samsara import states
 
 HEADER_KEYS = ("start", "opponent_goal", "seed")
 BUTTONS = ("roll", "undo")
@@ -225,7 +226,7 @@ class Replay:
     def turns(self):
         out = [e["turn"] for _t, e in self.events if e["ev"] == "turn"]
         c = self.board.controller
-        if c.state == "turn_complete":
+        if c.state == states.TURN_COMPLETE:
             out.append(c.turn_notation())
         return out
 

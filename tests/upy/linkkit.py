@@ -10,6 +10,7 @@ reinsertion), on a virtual clock.
 import json
 
 from samsara import rules
+from samsara import states
 from samsara.geometry import GS, GR, A_TRACK, B_TRACK
 from samsara.frame import from_position, put
 
@@ -114,7 +115,7 @@ class CleanPlayer:
         b.set_dice(d1, d2)
         b.press(self.now, "roll")
         self.tick(self.step_ms)
-        if c.state != "moving":
+        if c.state != states.MOVING:
             return None
         p = c.game.pos
         turns = rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2, c.og)
@@ -141,13 +142,13 @@ class CleanPlayer:
         b = self.board
         c = b.controller
         st = c.state
-        if st in ("repair", "goal_pending"):
+        if st in (states.REPAIR, states.GOAL_PENDING):
             self.frame[:] = c.expected
             self.settle()
-            if c.state == st and st == "goal_pending":
+            if c.state == st and st == states.GOAL_PENDING:
                 self.tick(200)
             return st
-        if st == "moving":
+        if st == states.MOVING:
             p = c.position()
             rem = c.remaining_dice()
             if not rem:
@@ -161,7 +162,7 @@ class CleanPlayer:
             self.sub_move(subs[pick(len(subs))], p.a, p.b)
             self.settle()
             return st
-        if st in ("waiting", "turn_complete"):
+        if st in (states.WAITING, states.TURN_COMPLETE):
             d1, d2 = roll()
             self.play_turn(pick, d1, d2, partial=-1 if partial_pick is None else partial_pick())
             return st

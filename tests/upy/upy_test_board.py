@@ -6,6 +6,7 @@ short game works the same as under CPython.
 """
 from heaputil import assert_no_alloc, heap_growth
 
+from samsara import states
 from samsara.board import Board
 from samsara.config import Config
 from samsara.geometry import position_index
@@ -73,7 +74,7 @@ class Kit:
 def test_idle_tick_allocates_nothing_while_waiting():
     k = Kit()
     k.wait(10)
-    assert k.state() == "waiting"
+    assert k.state() == states.WAITING
     k.quiet_ticks()
 
 
@@ -82,7 +83,7 @@ def test_idle_tick_allocates_nothing_while_moving_with_a_marble_lifted():
     k.roll(5, 3)
     k.set("R1", False)
     k.wait(20)
-    assert k.state() == "moving" and k.b.controller.targets
+    assert k.state() == states.MOVING and k.b.controller.targets
     k.quiet_ticks()
 
 
@@ -102,17 +103,17 @@ def test_idle_tick_allocates_nothing_while_goal_pending():
     k = Kit(GOAL3)
     k.roll(3, 2)
     k.move("S22", "GS")
-    assert k.state() == "goal_pending"
+    assert k.state() == states.GOAL_PENDING
     k.quiet_ticks()
     k.move("A0", "A1")
-    assert k.state() == "goal_pending"
+    assert k.state() == states.GOAL_PENDING
     k.quiet_ticks()
 
 
 def test_idle_tick_allocates_nothing_in_repair():
     k = Kit()
     k.move("R1", "R9")
-    assert k.state() == "repair"
+    assert k.state() == states.REPAIR
     k.quiet_ticks()
 
 
@@ -121,7 +122,7 @@ def test_idle_tick_allocates_nothing_in_turn_complete():
     k.roll(5, 3)
     k.move("R1", "S18")
     k.move("R2", "S17")
-    assert k.state() == "turn_complete"
+    assert k.state() == states.TURN_COMPLETE
     k.quiet_ticks()
 
 
@@ -159,12 +160,12 @@ def test_short_game_on_this_vm():
     k.roll(5, 3)
     k.move("R1", "S18")
     k.move("R2", "S17")
-    assert k.state() == "turn_complete"
+    assert k.state() == states.TURN_COMPLETE
     assert k.b.controller.position().format() == \
         "..oooo................../oooooo..........oo...... 0-0 B"
     k.roll(4, 2)
     assert k.b.controller.game.record == ["53 5:R1-S18 3:R2-S17"]
-    assert k.state() == "moving" and k.b.controller.mover == 1
+    assert k.state() == states.MOVING and k.b.controller.mover == 1
 
 
 def test_goal_on_this_vm():
@@ -173,6 +174,6 @@ def test_goal_on_this_vm():
     k.move("S22", "GS")
     k.move("GS", "S7")
     k.move("A0", "A1")
-    assert k.state() == "moving"
+    assert k.state() == states.MOVING
     assert k.b.controller.position().format() == \
         "ooooo.................../ooooooo................. 1-0 A"

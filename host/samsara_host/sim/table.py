@@ -34,9 +34,10 @@ import random
 from samsara import rules
 from samsara.board import Board
 from samsara.config import Config
-from samsara.geometry import GS, GR, popcount24
+from samsara.geometry import GS, GR
 from samsara.notation import format_sub_move
 from samsara.position import Position, START
+from samsara.readable import readings, reads_as_move
 
 from samsara_host.layout import neighbours
 from samsara_host.sim import physical as ph
@@ -66,23 +67,6 @@ def slide_path(frm, to):
     if frm >= 48 or to >= 48 or _lane_row(frm) != _lane_row(to) or to <= frm:
         return []
     return list(range(frm + 1, to))
-
-
-def sequences(r, s, a, b, mover, rem, og):
-    """Lane masks (r, s) reachable from the position by one sub-move of a remaining
-    die, or two (both dice): the frames the board may read as moves.  A goal counts
-    with its marble on the reinsertion field (the board reads that as a goal whose
-    scoring piece is still to move)."""
-    out = set()
-    dice = list(rem)
-    orders = [dice] if len(dice) < 2 or dice[0] == dice[1] else [dice, dice[::-1]]
-    for order in orders:
-        for m in rules.gen_sub_moves(r, s, a, b, mover, order[0], og):
-            out.add((m[4], m[5]))
-            if len(order) == 2:
-                for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, order[1], og):
-                    out.add((m2[4], m2[5]))
-    return out
 
 
 def _without(r, s, p):
@@ -320,37 +304,13 @@ class Table:
     def _pick(self, seq):
         return seq[int(self.rng_noise.random() * len(seq))] if seq else -1
 
-    def _readable(self, planned=None):
-        # Every (r, s) the board could read as this turn's moves: each prefix of the
-        # accepted sub-moves (the board also reads corrections of earlier ones)
-        # followed by one or two legal sub-moves of the dice left after it; with
-        # `planned` (the sub-move being played) also the readings after it.
-        c = self.controller
-        g = c.game.pos
-        out = set()
-        pos = (g.r, g.s, g.a, g.b)
-        left = [c.d1, c.d2]
-        seq = list(c.played) + ([planned] if planned is not None else [])
-        for k in range(len(seq) + 1):
-            if k:
-                m = seq[k - 1]
-                pos = (m[4], m[5], m[6], m[7])
-                if m[0] not in left:
-                    break
-                left.remove(m[0])
-            out.add(pos[:2])
-            if left:
-                out |= sequences(pos[0], pos[1], pos[2], pos[3], g.mover, left, self.og)
-        return out
-
     def _unreadable(self, frm, holes, planned=None, in_air=-1):
         # The holes of `holes` where a marble from `frm` would not read as a move,
         # before or after the planned sub-move, also while the marble on `in_air` (the
-        # player's own, for a knock) is lifted: the board reads a frame F as a move
-        # when some reading Q holds every marble of F and at most two more (marbles
-        # in the air), so every such Q must be avoided.
+        # player's own, for a knock) is lifted: every reading the board could make
+        # (samsara.readable.readings / reads_as_move) must be avoided.
         c = self.controller
-        ok = self._readable(planned)
+        ok = readings(c.turn, planned)
         bases = [(c.r, c.s)]
         if in_air >= 0:
             bases.append(_without(c.r, c.s, in_air))
@@ -365,12 +325,8 @@ class Table:
                     r |= 1 << w
                 else:
                     s |= 1 << (w - 24)
-                for qr, qs in ok:
-                    if not (r & ~qr) and not (s & ~qs) and \
-                            popcount24(qr & ~r) + popcount24(qs & ~s) <= 2:
-                        good = False
-                        break
-                if not good:
+                if reads_as_move(r, s, ok):
+                    good = False
                     break
             if good:
                 out.append(w)

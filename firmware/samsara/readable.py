@@ -1,0 +1,61 @@
+"""What the board can read from a position: the frames that `samsara.reading.read`
+may take as moves of the turn in progress, asked by the simulated players
+(host/samsara_host/sim/table.py) so that a mishap they make is never read as a move.
+They ask this rule instead of keeping a copy of it.  The board itself never imports
+this module.
+"""
+
+from samsara import rules
+from samsara.geometry import popcount24
+from samsara.reading import MAX_LIFTED
+
+
+def sequences(r, s, a, b, mover, rem, og):
+    """Lane masks (r, s) reachable from the position by one sub-move of a die of `rem`,
+    or two (both dice): the frames the board may read as new moves.  A goal counts with
+    its marble on the reinsertion field (read as a goal whose scoring piece is still to
+    move).  A set of (r, s)."""
+    out = set()
+    dice = list(rem)
+    orders = [dice] if len(dice) < 2 or dice[0] == dice[1] else [dice, dice[::-1]]
+    for order in orders:
+        for m in rules.gen_sub_moves(r, s, a, b, mover, order[0], og):
+            out.add((m[4], m[5]))
+            if len(order) == 2:
+                for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, order[1], og):
+                    out.add((m2[4], m2[5]))
+    return out
+
+
+def readings(turn, planned=None):
+    """Every (r, s) the board could read as this turn's moves (a set): each prefix of
+    the accepted sub-moves (the board also reads corrections of earlier ones) followed
+    by one or two legal sub-moves of the dice left after it; with `planned` (a sub-move
+    about to be played) also the readings after it."""
+    g = turn.base
+    out = set()
+    pos = (g.r, g.s, g.a, g.b)
+    left = [turn.d1, turn.d2]
+    seq = list(turn.played) + ([planned] if planned is not None else [])
+    for k in range(len(seq) + 1):
+        if k:
+            m = seq[k - 1]
+            pos = (m[4], m[5], m[6], m[7])
+            if m[0] not in left:
+                break
+            left.remove(m[0])
+        out.add(pos[:2])
+        if left:
+            out |= sequences(pos[0], pos[1], pos[2], pos[3], g.mover, left, turn.og)
+    return out
+
+
+def reads_as_move(r, s, ok):
+    """True when track frame (r, s) can be read as one of `ok` (from `readings`): some
+    reading holds every marble of the frame and at most MAX_LIFTED more (marbles in
+    the air)."""
+    for qr, qs in ok:
+        if not (r & ~qr) and not (s & ~qs) and \
+                popcount24(qr & ~r) + popcount24(qs & ~s) <= MAX_LIFTED:
+            return True
+    return False
