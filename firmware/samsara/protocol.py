@@ -8,7 +8,9 @@ received is ever evaluated as code.
 Runs unchanged on MicroPython (rp2, Unix, WebAssembly) and CPython.  Integers stay
 below 2**16 (CRC-16), so nothing here allocates a big integer on the Pico.
 
-Board side: ``parse_command(line)`` -> ``(name, req_id, args)`` or raises
+The two tables of the protocol: COMMANDS (what the host may send) and EVENTS (what
+the board streams, and which events the game log keeps).  Board side:
+``parse_command(line)`` -> ``(name, req_id, args)`` or raises
 ProtocolError(code, msg, name).  Host side: ``encode_command(name, req_id, args)``,
 ``decode_line(line)``.  Both: ``crc16``, ``b64encode``/``b64decode``.
 """
@@ -86,6 +88,61 @@ COMMANDS = {
 COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", "undo",
                  "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del")
 """Command names in documentation order (what `hello` lists)."""
+
+LOGGED = 1
+"""Flag of EVENTS: the event is written to the game log (docs/gamelog.md)."""
+ENDS = 2
+"""Flag of EVENTS: the event ends a game (the recorder closes its log)."""
+
+EVENTS = (
+    # name, fields besides "ev", flags.  Board core events (docs/controller.md) carry
+    # "t" (ms); the host link's and the recorder's own events do not.
+    ("game_start", ("t", "position", "match", "game"), LOGGED),
+    ("lift", ("t", "pos"), 0),
+    ("place", ("t", "pos"), 0),
+    ("reject", ("t", "what", "reason"), 0),
+    ("roll", ("t", "dice", "player", "source"), LOGGED),
+    ("moksha", ("t", "roll", "player"), LOGGED),
+    ("sub", ("t", "move", "player"), LOGGED),
+    ("undo", ("t", "move", "how"), LOGGED),
+    ("goal", ("t", "goal", "player", "score", "ins"), LOGGED),
+    ("reinsert", ("t", "pos"), LOGGED),
+    ("score", ("t", "player", "score"), LOGGED),
+    ("turn_complete", ("t", "turn", "player"), 0),
+    ("turn", ("t", "turn", "player", "position"), LOGGED),
+    ("final_turn", ("t", "player"), LOGGED),
+    ("repair", ("t", "reason", "missing", "extra"), LOGGED),
+    ("repair_end", ("t",), LOGGED),
+    ("game_over", ("t", "winner", "how", "score", "points"), LOGGED | ENDS),
+    ("match_over", ("t", "totals", "winner"), LOGGED),
+    ("boot", ("proto", "fw", "hash", "board"), 0),
+    ("resume", ("game", "records", "turns", "dropped"), 0),
+    ("log_full", ("unpulled", "free", "need"), 0),
+    ("log_error", ("msg",), 0),
+    ("error", ("msg",), 0),
+    ("dropped", ("lines",), 0),
+)
+"""The event table: (name, fields, flags) of every event line the board sends
+(docs/protocol.md "Events"), flags LOGGED | ENDS.  A field may be missing from one
+event (game_start's "game" is there in a match only); a line cut to fit MAX_OUT is
+{"ev": name, "cut": true}.  NOT_LOGGED, END_EVENTS and the docs follow from it."""
+
+NOT_LOGGED = tuple([e[0] for e in EVENTS if not e[2] & LOGGED])
+"""Events that stream to the host but are not written to the log: not needed to
+rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
+player could make lift/place/reject unbounded.  An event not in EVENTS is logged."""
+
+END_EVENTS = tuple([e[0] for e in EVENTS if e[2] & ENDS])
+"""Events that end a game (the recorder closes the game's log on them)."""
+
+
+def event_spec(name):
+    """(fields, flags) of event `name` from EVENTS, or None for a name not in it."""
+    for e in EVENTS:
+        if e[0] == name:
+            return e[1], e[2]
+    return None
+
 
 _MAX_SMALL = 1 << 30
 

@@ -166,3 +166,26 @@ class CleanPlayer:
             self.play_turn(pick, d1, d2, partial=-1 if partial_pick is None else partial_pick())
             return st
         return st
+
+
+def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boot_ms=None,
+             frame=None):
+    """main.Services over `board` with a game recorder on `log` (a GameLog, or None)
+    and a host link on `stream`: the one event path of main.py, made the current one.
+    boot_ms: also boot it then (the boot line, the log scan, resume or a new game).
+    Its poll(now) is what a loop iteration does for the sinks."""
+    try:
+        import main
+    except ImportError:  # CPython: the samsara package is installed, firmware/ is not on the path
+        import sys
+        import samsara
+        sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
+        import main
+    from samsara.hostlink import HostLink
+    from samsara.recorder import Recorder
+    rec = Recorder(log, board) if log is not None else None
+    svc = main.start_services(board, rec, HostLink(stream, board, None, rec, hooks,
+                                                   board_id, period_ms))
+    if boot_ms is not None:
+        svc.boot(boot_ms, frame)
+    return svc
