@@ -82,24 +82,6 @@ class Services:
             link.core = self
         self.sinks = tuple(sinks)   # bound methods made once, not per event
 
-    def boot(self, now_ms, frame=None, new_game=True):
-        """Start of the loop: the link's boot line, the recorder's log scan and resume;
-        with new_game, a logged new game when nothing was resumed.  Returns the resumed
-        game's number or None."""
-        self.board.clear_events()  # what the board said before the loop is no game to log
-        if self.link is not None:
-            self.link.boot(now_ms)
-        g = None
-        if self.recorder is not None:
-            g = self.recorder.boot(now_ms, frame)
-        if g is None and new_game:
-            from samsara.gamelog import LogFull
-            try:
-                self.new_game()
-            except LogFull:
-                pass  # log_full was announced
-        return g
-
     def dispatch(self, now_ms):
         """Every queued board event to every sink (through handle_event); returns how
         many."""
@@ -121,12 +103,6 @@ class Services:
         link = self.link
         if link is not None:
             link.poll(now_ms)
-
-    def poll(self, now_ms):
-        """dispatch() then serve(): what one loop iteration does for the sinks (the
-        tests drive a board with this)."""
-        self.dispatch(now_ms)
-        self.serve(now_ms)
 
     # -- the door of the host link (samsara.hostlink module docstring) -------------
 

@@ -44,7 +44,7 @@ def test_core_package_imports_no_hardware_module():
 
 
 def test_logged_and_end_lists_follow_the_table():
-    for name, fields, flags in P.EVENTS:
+    for name, fields, flags in P.event_table():
         assert (name in P.NOT_LOGGED) == (not flags & P.LOGGED), name
         assert (name in P.END_EVENTS) == bool(flags & P.ENDS), name
         rec = logrecord.event_record(dict([("ev", name)] + [(f, "x") for f in fields]))
@@ -109,7 +109,7 @@ def test_docs_protocol_lists_every_event_of_the_table():
     text = open(os.path.join(ROOT, "docs", "protocol.md")).read()
     text = text[text.index("## Events"):]
     text = text[:text.index("\n## ", 3)]
-    for name, fields, flags in P.EVENTS:
+    for name, fields, flags in P.event_table():
         row = [line for line in text.splitlines() if line.startswith("| `%s` |" % name)]
         assert row, "docs/protocol.md has no row for event %s" % name
         cells = row[0].split("|")

@@ -11,7 +11,7 @@ The CRC-16/CCITT-FALSE (samsara.protocol.crc16) covers sync, len, type and paylo
 Types: H header (JSON), R roll ("53"), S sub-move ("5:R1-S18"), U undo (sub-move or
 empty), T turn ("53 5:R1-S18 3:R2-S17"), E any other logged event (compact JSON),
 Z end of game (JSON).  Which events are logged at all is the event table of
-samsara.protocol (EVENTS, NOT_LOGGED).
+samsara.protocol (event_table(), NOT_LOGGED).
 
 Runs on MicroPython and CPython; integers stay below 2**16.
 """

@@ -186,6 +186,39 @@ def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boo
     rec = Recorder(log, board) if log is not None else None
     svc = main.start_services(board, rec, HostLink(stream, board, None, rec, hooks,
                                                    board_id, period_ms))
+    svc = ServicesRig(svc)
     if boot_ms is not None:
         svc.boot(boot_ms, frame)
     return svc
+
+
+class ServicesRig:
+    """main.Services with what main.boot and main.Loop.once do around them: boot() (the
+    boot line, the log scan and resume, a logged new game) and poll(now) (the events to
+    every sink, then the link's service).  svc, board, recorder, link: the Services'."""
+
+    def __init__(self, svc):
+        self.svc = svc
+        self.board = svc.board
+        self.recorder = svc.recorder
+        self.link = svc.link
+
+    def boot(self, now_ms, frame=None, new_game=True):
+        """Returns the resumed game's number or None."""
+        svc = self.svc
+        svc.board.clear_events()
+        svc.link.boot(now_ms)
+        g = None
+        if svc.recorder is not None:
+            g = svc.recorder.boot(now_ms, frame)
+        if g is None and new_game:
+            from samsara.gamelog import LogFull
+            try:
+                svc.new_game()
+            except LogFull:
+                pass  # log_full was announced
+        return g
+
+    def poll(self, now_ms):
+        self.svc.dispatch(now_ms)
+        self.svc.serve(now_ms)

@@ -9,22 +9,17 @@ from samsara import gamelog as G
 from samsara.board import Board
 from samsara.config import Config
 from samsara.fsadapter import MemFs
-from samsara.hostlink import HostLink
-from samsara.recorder import Recorder
 from samsara.frame import from_position
-import main
 from mainhooks import MainHooks
 from samsara import logrecord as LR
-from linkkit import FakeStream, CleanPlayer
+from linkkit import FakeStream, CleanPlayer, services
 
 
 def _link(fs=None, **kw):
     board = Board(Config(dice="host", settle_place_ms=30))
     st = FakeStream()
     log = G.GameLog(fs if fs is not None else MemFs(), **kw)
-    rec = Recorder(log, board)
-    link = main.start_services(board, rec, HostLink(st, board, None, rec, None, "test-1", 2))
-    link.boot(0)
+    link = services(st, board, log, None, "test-1", 2, boot_ms=0)
     return link, st, board
 
 
