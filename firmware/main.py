@@ -5,7 +5,8 @@ Boot sequence (boot()):
   2. Drivers from board_config (board.hw.build): scanner, LEDs, buttons.
   3. Board core (samsara.board.Board) with Config from board_config.
   4. Self-test: LED sweep over all 80 LEDs; a few scans give the board's frame.
-  5. resume_from_log(): an unfinished game from the game log (seam, see below);
+  5. open_services() (recorder + host link, the boot line), resume_from_log(): an
+     unfinished game from the game log (seams, see below);
      otherwise a new game from the start position.  The scanned frame is the
      debounce's settled state, so the core compares it with the position and shows a
      repair scene on a mismatch; the sensor check logs what is missing or extra.
@@ -16,10 +17,14 @@ Loop (run()), one iteration every scan period (Config.scan_ms: SCAN_MS = 5 ms):
   watchdog feed -> wait for the next period.  An iteration with no sensor change
   allocates nothing (tests/upy/upy_test_main.py proves it under heap_lock).
 
-Seams for the game log and the USB line protocol (issue 5), filled by their modules:
+Seams for the game log and the USB line protocol (docs/gamelog.md, docs/protocol.md):
+  open_services(board, hw, now_ms)  the game recorder and the host link (Services)
   resume_from_log(board, now_ms, frame) -> position text of a resumed game, or None
-  handle_event(ev, now_ms)          every board event: log it, send it to the host
+  handle_event(ev, now_ms)          every board event: to each sink (recorder, link)
   usb_service(now_ms, board, hw)    non-blocking: read waiting input, act, reply
+
+The loop is the only reader of the board's event queue and the only writer of the LEDs
+(the LED test and the log-full hint are overlays the board core draws).
 
 Under the micropython Unix port with the fakes of tests/fakes on MICROPYPATH this file
 runs a complete simulated game (docs/firmware.md "Running main.py with fakes").
@@ -51,52 +56,165 @@ runs (docs/performance.md "Firmware")."""
 # --------------------------------------------------------------------- seams
 
 
-_link = None  # the USB link and game log keeper (samsara.usblink.UsbLink), or None
+_services = None  # the Services of this boot (game recorder + host link), or None
+
+
+class Services:
+    """The sinks of the board's events and the narrow door the host link gets to the
+    board core.  recorder: samsara.recorder.Recorder or None; link:
+    samsara.hostlink.HostLink or None (it gets this object as its `core`).
+
+    The main loop is the only reader of the board's event queue: Loop.once and the
+    commands below hand every event to handle_event, which gives it to each sink in
+    turn (the recorder first, then the link).  Commands that act on the board (roll,
+    undo, new game, set dice, the LED test) come in here from the link; the events they
+    cause take the same path before the link sends its reply."""
+
+    def __init__(self, board, recorder=None, link=None):
+        self.board = board
+        self.recorder = recorder
+        self.link = link
+        sinks = []
+        if recorder is not None:
+            sinks.append(recorder.on_event)
+        if link is not None:
+            sinks.append(link.on_event)
+            link.core = self
+        self.sinks = tuple(sinks)   # bound methods made once, not per event
+
+    def dispatch(self, now_ms):
+        """Every queued board event to every sink (through handle_event); returns how
+        many."""
+        board = self.board
+        n = 0
+        ev = board.poll_event()
+        while ev is not None:
+            handle_event(ev, now_ms)
+            n += 1
+            ev = board.poll_event()
+        return n
+
+    def serve(self, now_ms):
+        """The once-per-iteration service: the recorder's background step when it has
+        one, then the link's poll (input, one command, output)."""
+        rec = self.recorder
+        if rec is not None and rec.busy:
+            rec.step()
+        link = self.link
+        if link is not None:
+            link.poll(now_ms)
+
+    # -- the door of the host link (samsara.hostlink module docstring) -------------
+
+    def press(self, now_ms, what):
+        """A button press from the host ("roll" / "undo"); its events are dispatched."""
+        self.dispatch(now_ms)
+        try:
+            self.board.press(now_ms, what)
+        finally:
+            self.dispatch(now_ms)
+
+    def set_dice(self, d1, d2):
+        """Host-set dice of the next roll (ValueError unless 1..6)."""
+        self.board.set_dice(d1, d2)
+
+    def led_test(self, now_ms, ms):
+        """The LED test overlay for `ms` ms, from the next tick."""
+        self.board.set_overlay("led_test", now_ms, ms)
+
+    def new_game(self, position=None, match=False, starter=0):
+        """A new game on the board and its log (the recorder closes an unfinished one
+        as abandoned).  position: a position string or None (the start).  Returns the
+        game number (None without a recorder).  CmdError(bad_args) for a bad position;
+        gamelog.LogFull (announced) when the log cannot take the game."""
+        pos = None
+        if position is not None:
+            from samsara.position import Position, PositionError
+            from samsara.hostlink import CmdError
+            from samsara.protocol import E_BAD_ARGS
+            try:
+                pos = Position.parse(position)
+            except PositionError as e:
+                raise CmdError(E_BAD_ARGS, "position: %s" % e)
+        now = self.link.now if self.link is not None else 0
+        self.dispatch(now)  # events of the old game belong to its log
+        gid = None
+        try:
+            if self.recorder is not None:
+                gid = self.recorder.start_game(position, match, starter)
+            self.board.new_game(position=pos, match=match, starter=starter)
+        finally:
+            self.dispatch(now)
+        return gid
+
+
+def start_services(board, recorder=None, link=None):
+    """Services(board, recorder, link) made the ones of this boot (handle_event and
+    usb_service use them); the previous ones' log is closed.  Returns them."""
+    global _services
+    old = _services
+    if old is not None and old.recorder is not None:
+        old.recorder.close()  # the loop is restarted from the REPL
+    _services = Services(board, recorder, link)
+    return _services
+
+
+def open_services(board, hw, now_ms):
+    """Seam for the game log and the USB line protocol (docs/gamelog.md,
+    docs/protocol.md): the game recorder over the log in LOG_DIR and the host link on
+    the USB serial (stdin/stdout), with the drivers' hooks; the link announces itself
+    with the boot line.  A failure leaves the board playing without them."""
+    global _services
+    try:
+        from mainhooks import MainHooks, board_id
+        from samsara.gamelog import GameLog
+        from samsara.hostlink import HostLink, StdioStream
+        from samsara.osfs import OsFs
+        from samsara.recorder import Recorder
+        rec = Recorder(GameLog(OsFs(LOG_DIR)), board)
+        link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
+                        board_id(hw), board.config.scan_ms)
+        start_services(board, rec, link)
+        link.boot(now_ms)
+    except Exception as e:  # the board plays on without log or link rather than not at all
+        print("game log / USB link failed to start: %r" % (e,))
+        _services = None
 
 
 def resume_from_log(board, now_ms, frame):
-    """Seam for the game log: restore the unfinished game in `board`
-    (board.new_game(position, ..., now_ms=now_ms, frame=frame) plus the turn so far)
-    and return its position text, or None when there is none.  `frame` is what the
-    sensors show now (bytearray(8)).  Filled by the game log (docs/gamelog.md): also
-    starts the USB link, which announces itself with a boot event."""
-    global _link
-    if _link is not None and _link.log is not None:
-        _link.log.close()  # the loop is restarted from the REPL
-    _link = None
+    """Seam for the game log: restore the unfinished game in `board` (the recorder's
+    log scan and resume, with the turn so far) and return its position text, or None
+    when there is none.  `frame` is what the sensors show now (bytearray(8))."""
+    svc = _services
+    if svc is None or svc.recorder is None:
+        return None
     try:
-        from samsara.usblink import make_service
-        _link = make_service(board, None, LOG_DIR)
-        if _link.boot(now_ms, new_game=False, frame=frame) is not None:
+        if svc.recorder.boot(now_ms, frame) is not None:
             return board.controller.position().format()
-    except Exception as e:  # the board plays on without log or link rather than not at all
-        print("game log / USB link failed to start: %r" % (e,))
-        _link = None
+    except Exception as e:
+        print("game log failed to resume: %r" % (e,))
     return None
 
 
 def handle_event(ev, now_ms):
-    """Seam for every event dict the board emits (docs/core-api.md): append it to the
-    game log and send it to the host over USB.  Called from the loop, so it must
-    return quickly."""
-    if _link is not None:
-        _link.handle_event(ev)
+    """Seam for every event dict the board emits (docs/core-api.md): hand it to each
+    sink (the game recorder, the host link).  Called from the loop (and for the
+    events of a host command), so it must return quickly."""
+    svc = _services
+    if svc is not None:
+        for sink in svc.sinks:
+            sink(ev)
 
 
 def usb_service(now_ms, board, hw):
     """Seam for the USB line protocol: read whatever input is waiting without blocking,
-    act on complete lines (set dice, new game, calibrate via hw.calibrator, ...) and
-    write the replies.  Called once per loop iteration; a call with nothing to do
-    must allocate nothing.  A Ctrl-C (0x03) raises KeyboardInterrupt out of the loop:
-    the REPL takes the port (docs/protocol.md)."""
-    link = _link
-    if link is not None:
-        if link.hooks is None:
-            from samsara.usblink import MainHooks
-            link.hooks = MainHooks(hw, board)
-            if link.log_full_sent:
-                link.hooks.hint("log_full")  # announced at boot, before the hooks existed
-        link.poll(now_ms)
+    act on at most one complete line and write the replies (Services.serve).  Called
+    once per loop iteration; a call with nothing to do must allocate nothing.  A Ctrl-C
+    (0x03) raises KeyboardInterrupt out of the loop: the REPL takes the port
+    (docs/protocol.md)."""
+    svc = _services
+    if svc is not None:
+        svc.serve(now_ms)
 
 
 # --------------------------------------------------------------------- clock
@@ -289,6 +407,7 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
         led_sweep(hw, clock)
     both, anyon = read_frame(hw, clock)
     now = clock.ticks_ms()
+    open_services(board, hw, now)
     resumed = resume_from_log(board, now, both)
     if resumed is None:
         board.new_game(now_ms=now, frame=both)

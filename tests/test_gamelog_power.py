@@ -13,8 +13,9 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "upy"))
 
-from linkkit import FakeStream, CleanPlayer  # noqa: E402
-from samsara import gamelog as G  # noqa: E402
+from linkkit import FakeStream, CleanPlayer, services  # noqa: E402
+from samsara import gamelog as G
+from samsara import logrecord as LR  # noqa: E402
 from samsara import protocol as P  # noqa: E402
 from samsara import states  # noqa: E402
 from samsara.board import Board  # noqa: E402
@@ -22,20 +23,19 @@ from samsara.config import Config  # noqa: E402
 from samsara.frame import from_position  # noqa: E402
 from samsara.osfs import OsFs  # noqa: E402
 from fakes.memfs import MemFs, CutFs, PowerCut  # noqa: E402
-from samsara.usblink import UsbLink  # noqa: E402
 
 CUTS = int(os.environ.get("SAMSARA_POWER_CUTS", "100"))
 
 
 class Rig:
-    """One boot of the board: Board + UsbLink + GameLog over CutFs(medium, budget)."""
+    """One boot of the board: Board + recorder + host link (main.Services) + GameLog over CutFs(medium, budget)."""
 
     def __init__(self, medium, budget, now, frame=None):
         self.board = Board(Config(dice="host", settle_place_ms=30, settle_lift_ms=8))
         self.stream = FakeStream()
         self.fs = CutFs(medium, budget)
-        self.link = UsbLink(self.stream, self.board, G.GameLog(self.fs, capacity=1 << 22),
-                            None, "cut-1", 10)
+        self.link = services(self.stream, self.board, G.GameLog(self.fs, capacity=1 << 22),
+                             None, "cut-1", 10)
         self.now = now
         self.link.boot(now, frame=frame)
         self.player = CleanPlayer(self.board, now=now, on_tick=self.link.poll,
@@ -108,13 +108,13 @@ def test_hundred_power_cuts_in_a_row():
                             lambda: rng.choice([-1, -1, -1, 0, 1]))
             if rig.fs.cut:
                 break
-            if rig.link.log.run_gid is not None:
-                seen_games.add(rig.link.log.run_gid)
+            if rig.link.recorder.log.run_gid is not None:
+                seen_games.add(rig.link.recorder.log.run_gid)
         cuts += 1
         # The power is gone.  What the flash holds of finished games must survive.
         finished = _finished(medium)
         precut = list(rig.board.controller.game.record)
-        running = rig.link.log.run_gid
+        running = rig.link.recorder.log.run_gid
         now = rig.player.now + 1000
         # Reboot (the reboot itself may be cut again: then boot once more).
         while True:
@@ -131,7 +131,7 @@ def test_hundred_power_cuts_in_a_row():
         rig.fs.budget = None
         for n, data in finished.items():
             assert medium.files.get(n) == bytearray(data), "finished game %s changed" % n
-        log = rig.link.log
+        log = rig.link.recorder.log
         if log.torn:
             torn_seen += 1
         ids = [g[0] for g in log.list()]
@@ -150,7 +150,7 @@ def test_hundred_power_cuts_in_a_row():
     logs = _pull_all(rig.link, rig.stream, rig.player.now + 10)
     assert len(logs) >= 3
     for g, data in logs.items():
-        ok, msg, rp = G.verify(data)
+        ok, msg, rp = LR.verify(data)
         assert ok, (g, msg)
         assert rp.header["game"] == g
     assert set(logs) >= seen_games - {None}
@@ -186,9 +186,9 @@ def test_resume_rebuilds_record_and_turn_in_progress():
     while c2.state not in (states.GAME_OVER, states.MOKSHA):
         rig2.player.step(lambda n: rng.randrange(n), lambda: (rng.randint(1, 6), rng.randint(1, 6)))
     rig2.player.tick(50)
-    assert rig2.link.log.run_gid is None
-    gid, size, st, crc = rig2.link.log.list()[0]
-    ok, msg, rp = G.verify(rig2.link.log.read(gid, 0, size))
+    assert rig2.link.recorder.log.run_gid is None
+    gid, size, st, crc = rig2.link.recorder.log.list()[0]
+    ok, msg, rp = LR.verify(rig2.link.recorder.log.read(gid, 0, size))
     assert ok and rp.ended and rp.turns == c2.game.record
     assert lines is not None
 
@@ -239,6 +239,6 @@ def test_random_torn_offsets_in_many_games(seed):
         for n, d in before.items():
             assert bytes(medium.files[n]) == d
         for gid, size, st, crc in lg.list():
-            ok, msg, _ = G.verify(lg.read(gid, 0, size))
+            ok, msg, _ = LR.verify(lg.read(gid, 0, size))
             assert ok, (gid, msg)
         lg.close()

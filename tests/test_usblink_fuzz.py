@@ -11,13 +11,12 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "upy"))
 
-from linkkit import FakeStream  # noqa: E402
+from linkkit import FakeStream, services  # noqa: E402
 from samsara import gamelog as G  # noqa: E402
 from samsara import protocol as P  # noqa: E402
 from samsara.board import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from fakes.memfs import MemFs  # noqa: E402
-from samsara.usblink import UsbLink  # noqa: E402
 
 _NO_REPL = bytes([b for b in range(256) if b not in (3, 4)])
 POLL_BUDGET_S = 0.02   # CPython; the Pico figure is in docs/performance.md
@@ -26,8 +25,7 @@ POLL_BUDGET_S = 0.02   # CPython; the Pico figure is in docs/performance.md
 def _link():
     board = Board(Config(dice="host", settle_place_ms=30))
     stream = FakeStream()
-    link = UsbLink(stream, board, G.GameLog(MemFs()), None, "fuzz", 2)
-    link.boot(0)
+    link = services(stream, board, G.GameLog(MemFs()), None, "fuzz", 2, boot_ms=0)
     return link, stream
 
 
@@ -43,7 +41,7 @@ def _run(link, stream, chunks, t0=10):
             worst = max(worst, time.perf_counter() - a)
     # drain: everything queued reaches the host
     for _ in range(2000):
-        if not stream.inp and not link.pending_output() and link.rx_scan >= link.rx_n:
+        if not stream.inp and not link.link.pending_output() and link.link.rx_scan >= link.link.rx_n:
             break
         now += 2
         link.poll(now)

@@ -13,6 +13,7 @@ import serial
 
 from samsara import gamelog as G
 from samsara import states
+from samsara import logrecord as LR
 from samsara import protocol as P
 from samsara import rules
 from samsara.frame import from_position, to_hex as _hex
@@ -171,7 +172,7 @@ def test_killed_at_random_moments_resumes_and_loses_nothing(vboard):
     games = sorted(set(finished) | {cl.request("status", timeout=3.0)["game"]} - {None})
     turns = 0
     for g in games:
-        ok, msg, rp = G.verify(_pull(cl, g))
+        ok, msg, rp = LR.verify(_pull(cl, g))
         assert ok, (g, msg)
         turns += len(rp.turns)
     print("virtual board: %d kills, %d resumed, %d games, %d turns logged"
@@ -214,7 +215,7 @@ def test_idle_stdio_poll_allocates_nothing_on_micropython(tmp_path):
     script = tmp_path / "idle.py"
     script.write_text(
         "import micropython\n"
-        "from samsara.usblink import StdioStream\n"
+        "from samsara.hostlink import StdioStream\n"
         "s = StdioStream()\n"
         "buf = bytearray(300)\n"
         "n = 0\n"

@@ -173,8 +173,7 @@ def measure(folder=None):
     # (4) the link: idle poll, a 256-byte command line, a log chunk
     from samsara.board import Board
     from samsara.config import Config
-    from samsara.usblink import UsbLink
-    from linkkit import FakeStream
+    from linkkit import FakeStream, services
     lg2.close()
     small = G.GameLog(MemFs())
     small.boot()
@@ -184,8 +183,7 @@ def measure(folder=None):
     small.end_game()
     board = Board(Config(dice="host"))
     stm = FakeStream()
-    link = UsbLink(stm, board, small, None, "bench", 5)
-    link.boot(0)
+    link = services(stm, board, small, None, "bench", 5, boot_ms=0)
     now = 10
     for _ in range(200):
         now += 5

@@ -8,17 +8,23 @@ object, driven the same way by the Pico's main.py, the simulated board and trace
     board.press(now_ms, "roll")            # buttons: "roll" / "undo", long=True
     board.limited_scene()                  # bytearray(240) for the LED driver
     ev = board.poll_event()                # event dicts, None when empty
+    board.set_overlay("led_test", now_ms, 2000)   # overlays drawn over the scene
 
-A tick in which no raw bit changes and no settle time expires allocates nothing.
+The board is the only writer of the LED scene: overlays (the LED test, the log-full
+hint) are drawn here over the controller's scene and pass the power limiter with it.
+Its event queue has one reader, the main loop (docs/firmware.md "Loop").
+A tick in which no raw bit changes and no settle time expires allocates nothing
+(with or without an overlay running).
 """
 
 from samsara.config import Config
 from samsara.controller import Controller
-from samsara.debounce import Debounce
+from samsara.debounce import Debounce, ticks_diff
 from samsara.events import EventQueue
 from samsara.frame import from_position
 from samsara.power import PowerLimiter
-from samsara.scene import Painter, SCENE_BYTES
+from samsara.states import ENDED
+from samsara.scene import Painter, draw_overlay, SCENE_BYTES, LED_TEST, LOG_FULL, HINT_MS
 
 
 class Board:
@@ -46,6 +52,12 @@ class Board:
         self._drawn = -1
         self._painter = Painter()
         self._full = True
+        self.overlay = 0                # LED_TEST | LOG_FULL bits of the overlays shown
+        self._test_t0 = 0
+        self._test_ms = 0
+        self._test_i = -1
+        self._hint_t = -1               # -1: the blink starts at the next tick
+        self._hint_on = 0
         self.events.clear()
         self.new_game()
 
@@ -81,6 +93,8 @@ class Board:
             c.on_settled(now_ms)
         if c.version != self._drawn:
             self._redraw()
+        if self.overlay:
+            self._step_overlay(now_ms)
 
     def press(self, now_ms, button, long=False):
         """A button press: 'roll' or 'undo'; long=True for a long press (manual dice)."""
@@ -92,16 +106,97 @@ class Board:
         self.controller.set_dice(d1, d2)
 
     def poll_event(self):
-        """The oldest queued event dict, or None."""
+        """The oldest queued event dict, or None.  The main loop is its only caller."""
         return self.events.poll()
 
+    def emit(self, ev):
+        """Queue an event dict from outside the core (the recorder's log_full,
+        log_error, resume, error) so that it takes the one path to every sink."""
+        self.events.push(ev)
+
+    def clear_events(self):
+        """Forget every queued event (the events of a resumed game's replay)."""
+        self.events.clear()
+
+    def set_overlay(self, kind, now_ms=0, ms=2000):
+        """Show overlay `kind` over the scene from the next tick: "led_test" lights the
+        80 LEDs one after the other over `ms` ms (then ends by itself), "log_full"
+        blinks the dice pips amber until clear_overlay("log_full").  Both pass the
+        power limiter.  ValueError for another kind."""
+        if kind == "led_test":
+            self._test_t0 = now_ms
+            self._test_ms = ms if ms > 0 else 1
+            self._test_i = -1
+            self.overlay |= LED_TEST
+        elif kind == "log_full":
+            if not self.overlay & LOG_FULL:
+                self._hint_t = -1
+                self._hint_on = 0
+                self.overlay |= LOG_FULL
+        else:
+            raise ValueError("no overlay %s" % kind)
+
+    def clear_overlay(self, kind):
+        """Stop overlay `kind` ("led_test" or "log_full"); the scene shows again."""
+        bit = LED_TEST if kind == "led_test" else LOG_FULL
+        if self.overlay & bit:
+            self.overlay &= ~bit
+            self.scene_version += 1
+
+    def game_so_far(self):
+        """The running game as the recorder logs it late: (turns, dice, subs,
+        match_game): the complete turns in turn notation, [d1, d2] of the turn being
+        played or None before its roll, that turn's sub-moves so far (notation), the
+        game's number in its match (0: a single game).  None when the game is over."""
+        c = self.controller
+        g = c.game
+        if g is None or c.state in ENDED:
+            return None
+        dice = None
+        subs = []
+        if c.d1:
+            dice = [c.d1, c.d2]
+            subs = c.turn_notation().split(" ")[1:]
+            if subs == ["Moksha"]:
+                subs = []
+        m = c.match
+        return list(g.record), dice, subs, 0 if m is None else len(m.games)
+
     def limited_scene(self):
-        """The scene after the power limiter (a bytearray(240) owned by the board,
-        rewritten only when the scene changed)."""
+        """The scene with its overlay after the power limiter (a bytearray(240) owned by
+        the board, rewritten only when the scene or the overlay changed)."""
         if self._limited_version != self.scene_version:
-            self.limiter.limit(self.scene, self._limited, self.scene_sum)
+            out = self._limited
+            ov = self.overlay
+            if ov & LED_TEST and self._test_i >= 0:
+                self.limiter.limit(out, out, draw_overlay(out, self.scene, LED_TEST,
+                                                          self._test_i))
+            elif ov & LOG_FULL and self._hint_on:
+                self.limiter.limit(out, out, draw_overlay(out, self.scene, LOG_FULL, 1))
+            else:
+                self.limiter.limit(self.scene, out, self.scene_sum)
             self._limited_version = self.scene_version
         return self._limited
+
+    def _step_overlay(self, now_ms):
+        # One tick of the running overlay: a new frame only when it changes.
+        if self.overlay & LED_TEST:
+            i = ticks_diff(now_ms, self._test_t0) * 80 // self._test_ms
+            if i < 0:
+                i = 0
+            if i != self._test_i:
+                if i >= 80:
+                    self.overlay &= ~LED_TEST
+                    self._test_ms = 0
+                    i = -1
+                self._test_i = i
+                self.scene_version += 1
+        elif self.overlay & LOG_FULL:
+            t = self._hint_t
+            if t < 0 or ticks_diff(now_ms, t) >= HINT_MS:
+                self._hint_t = now_ms
+                self._hint_on ^= 1
+                self.scene_version += 1
 
     def next_due(self):
         """ms after the last tick until the board can change without a raw change: the

@@ -226,3 +226,43 @@ def colour_name(r, g, b):
 
 MARK_NAMES = ("off", "die1", "die2", "die3", "die4", "die5", "die6", "origin", "origin",
               "nomove", "red", "missing", "red", "score", "missing", "goal", "score")
+
+
+# ---- overlays: drawn over the scene by the board core (samsara.board.Board.set_overlay)
+
+LED_TEST = 1
+"""Overlay: the LED test, one logical LED after the other lit dim white, all others
+dark (the `led_test` command, docs/protocol.md)."""
+LOG_FULL = 2
+"""Overlay: "pull the game logs", all 14 dice pips amber every other HINT_MS over the
+scene (docs/gamelog.md "Log full")."""
+HINT_MS = 500
+"""Blink half-period of the LOG_FULL overlay, ms."""
+TEST_COLOUR = (40, 40, 40)
+HINT_COLOUR = (60, 25, 0)
+
+
+def draw_overlay(out, scene, kind, step):
+    """Draw overlay `kind` into `out` (bytearray(240)) over `scene`: LED_TEST lights
+    only logical LED `step` (0..79); LOG_FULL copies the scene and, when step is 1,
+    paints the dice pips (LEDs 64..77) amber.  Returns the channel sum of `out` (for
+    the power limiter).  Allocates nothing."""
+    n = SCENE_BYTES
+    i = 0
+    if kind == LED_TEST:
+        while i < n:
+            out[i] = 0
+            i += 1
+        r, g, b = TEST_COLOUR
+        put(out, step, r, g, b)
+        return r + g + b
+    while i < n:
+        out[i] = scene[i]
+        i += 1
+    if step:
+        r, g, b = HINT_COLOUR
+        led = DIE1_LED
+        while led < TURN_A_LED:
+            put(out, led, r, g, b)
+            led += 1
+    return sum(out)

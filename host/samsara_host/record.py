@@ -293,8 +293,8 @@ def from_log(data, board=None, allow_torn=False):
     the good records before a torn or damaged one (a running game's copy) instead of
     raising.  Raises RecordError.
     """
-    from samsara import gamelog
-    ok, msg, rp = gamelog.verify(bytes(data))
+    from samsara import logrecord
+    ok, msg, rp = logrecord.verify(bytes(data))
     if not ok and not (allow_torn and rp.header is not None):
         raise RecordError("not a valid game log: %s" % msg)
     h = rp.header or {}
@@ -373,8 +373,8 @@ def load(path, board=None):
         raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
     if not data:
         raise RecordError("%s is empty" % path)
-    from samsara import gamelog
-    if data[0] == gamelog.SYNC:
+    from samsara import logrecord
+    if data[0] == logrecord.SYNC:
         if board is None and re.fullmatch(r"game-\d+\.log(\.part)?", os.path.basename(path)):
             # `logs pull` stores logs as <board>/game-NNNN.log (logpull.local_name).
             board = os.path.basename(os.path.dirname(os.path.abspath(path))) or None

@@ -37,8 +37,9 @@ except ImportError:  # CPython
 _FW_ROOTS = ("samsara", "board", "main", "board_config")
 LATE_IMPORTS = ("board.sr165",)
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
-LINK_IMPORTS = ("samsara.usblink", "samsara.osfs")
-"""... and those the game log and USB link add (main.resume_from_log, make_service)."""
+LINK_IMPORTS = ("mainhooks", "samsara.hostlink", "samsara.recorder", "samsara.gamelog",
+                "samsara.logrecord", "samsara.osfs")
+"""... and those the game recorder and host link add (main.open_services)."""
 
 
 def _qstr_info():
@@ -211,15 +212,17 @@ class Probe:
             if self.link:
                 self._clear_logs()
                 main.LOG_DIR = self.logdir
-                from samsara import usblink
-                usblink.StdioStream = NullStream
+                from samsara import hostlink
+                hostlink.StdioStream = NullStream
             else:
+                main.open_services = _no_services
                 main.resume_from_log = _no_log
                 main.usb_service = _no_usb
                 main.handle_event = _no_event
             main.led_sweep(s.hw, s.clock, 0)
             s.both, s.anyon = main.read_frame(s.hw, s.clock)
             s.now = s.clock.ticks_ms()
+            main.open_services(s.board, s.hw, s.now)
             s.resumed = main.resume_from_log(s.board, s.now, s.both)
             return "link_and_log" if self.link else "no_link"
         if st == 9:
@@ -259,6 +262,10 @@ class Result:
 
 def _any(board):
     return True
+
+
+def _no_services(board, hw, now_ms):
+    return None
 
 
 def _no_log(board, now_ms, frame):

@@ -87,6 +87,10 @@ def _no_usb(now_ms, board, hw):
     return None
 
 
+def _no_services(board, hw, now_ms):
+    return None
+
+
 def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None,
          link=False, frame=None, keep_events=True):
     """Build the rig and boot main.py on it (no players yet).  Returns a Result with
@@ -108,7 +112,8 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     r.world.set_frame(frame if frame is not None else from_position(pos))
     res = Result()
     res.events = []
-    res.saved = (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR)
+    res.saved = (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR,
+                 main.open_services)
     forward = main.handle_event if link else None
 
     res.dice_seen = []   # (dice rolled, lit pips of die 1 and 2, turn LEDs lit) per roll
@@ -131,7 +136,8 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
         return None
 
     def restore():
-        main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR = res.saved
+        (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR,
+         main.open_services) = res.saved
 
     res.restore = restore
     main.handle_event = collect
@@ -139,6 +145,7 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
         main.LOG_DIR = tmp_path("logs")
     else:
         main.usb_service = _no_usb
+        main.open_services = _no_services
         main.resume_from_log = no_log
     if start:
         main.resume_from_log = resume

@@ -1,6 +1,6 @@
 """Test kit for the game log and the USB link (runs under MicroPython and CPython).
 
-FakeStream: the byte-stream adapter of samsara.usblink with an input queue the test
+FakeStream: the byte-stream adapter of samsara.hostlink with an input queue the test
 fills and an output the test reads.  CleanPlayer: plays complete turns on a
 samsara.board.Board by changing its sensor frame the way a careful person moves
 marbles (lift, settle, place, settle; goals with the scoring piece and the
@@ -167,3 +167,59 @@ class CleanPlayer:
             self.play_turn(pick, d1, d2, partial=-1 if partial_pick is None else partial_pick())
             return st
         return st
+
+
+def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boot_ms=None,
+             frame=None):
+    """main.Services over `board` with a game recorder on `log` (a GameLog, or None)
+    and a host link on `stream`: the one event path of main.py, made the current one.
+    boot_ms: also boot it then (the boot line, the log scan, resume or a new game).
+    Its poll(now) is what a loop iteration does for the sinks."""
+    try:
+        import main
+    except ImportError:  # CPython: the samsara package is installed, firmware/ is not on the path
+        import sys
+        import samsara
+        sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
+        import main
+    from samsara.hostlink import HostLink
+    from samsara.recorder import Recorder
+    rec = Recorder(log, board) if log is not None else None
+    svc = main.start_services(board, rec, HostLink(stream, board, None, rec, hooks,
+                                                   board_id, period_ms))
+    svc = ServicesRig(svc)
+    if boot_ms is not None:
+        svc.boot(boot_ms, frame)
+    return svc
+
+
+class ServicesRig:
+    """main.Services with what main.boot and main.Loop.once do around them: boot() (the
+    boot line, the log scan and resume, a logged new game) and poll(now) (the events to
+    every sink, then the link's service).  svc, board, recorder, link: the Services'."""
+
+    def __init__(self, svc):
+        self.svc = svc
+        self.board = svc.board
+        self.recorder = svc.recorder
+        self.link = svc.link
+
+    def boot(self, now_ms, frame=None, new_game=True):
+        """Returns the resumed game's number or None."""
+        svc = self.svc
+        svc.board.clear_events()
+        svc.link.boot(now_ms)
+        g = None
+        if svc.recorder is not None:
+            g = svc.recorder.boot(now_ms, frame)
+        if g is None and new_game:
+            from samsara.gamelog import LogFull
+            try:
+                svc.new_game()
+            except LogFull:
+                pass  # log_full was announced
+        return g
+
+    def poll(self, now_ms):
+        self.svc.dispatch(now_ms)
+        self.svc.serve(now_ms)

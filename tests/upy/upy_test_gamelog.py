@@ -2,6 +2,7 @@
 (docs/gamelog.md).  Runs under MicroPython and CPython (tests/upy/run.py, pytest)."""
 
 from samsara import gamelog as G
+from samsara import logrecord as LR
 from memfs import MemFs, CutFs, PowerCut
 from samsara.protocol import crc16
 
@@ -48,10 +49,10 @@ def test_record_round_trip_every_type():
            {"ev": "goal", "goal": "GR", "player": "B"}]
     data = bytearray()
     for e in evs:
-        data.extend(G.event_record(e))
-    recs, good = G.parse_records(data)
+        data.extend(LR.event_record(e))
+    recs, good = LR.parse_records(data)
     assert good == len(data)
-    back = [G.record_event(t, p) for t, p in recs]
+    back = [LR.record_event(t, p) for t, p in recs]
     assert back[0] == {"ev": "roll", "dice": [6, 1]}
     assert back[1] == {"ev": "sub", "move": "3:S22-GS*S7"}
     assert back[2] == {"ev": "undo", "move": "3:S22-GS*S7"}
@@ -61,30 +62,30 @@ def test_record_round_trip_every_type():
 
 
 def test_not_logged_and_oversized_events():
-    assert G.event_record({"ev": "lift", "pos": "R1"}) is None
-    assert G.event_record({"ev": "reject", "reason": "x"}) is None
-    big = G.event_record({"ev": "repair", "reason": "y" * 500})
-    t, p = G.parse_records(big)[0][0]
-    assert G.record_event(t, p) == {"ev": "repair", "cut": True}
-    assert len(big) <= G.OVERHEAD + G.E_MAX
+    assert LR.event_record({"ev": "lift", "pos": "R1"}) is None
+    assert LR.event_record({"ev": "reject", "reason": "x"}) is None
+    big = LR.event_record({"ev": "repair", "reason": "y" * 500})
+    t, p = LR.parse_records(big)[0][0]
+    assert LR.record_event(t, p) == {"ev": "repair", "cut": True}
+    assert len(big) <= LR.OVERHEAD + LR.E_MAX
 
 
 def test_torn_last_record_at_every_byte():
     rng = Lcg(7)
     data = bytearray()
     for e in _events(12, rng):
-        data.extend(G.event_record(e))
-    last = G.event_record({"ev": "sub", "move": "6:S20-GS*S12"})
+        data.extend(LR.event_record(e))
+    last = LR.event_record({"ev": "sub", "move": "6:S20-GS*S12"})
     for cut in range(len(last)):
         torn = data + last[:cut]
-        recs, good = G.parse_records(torn)
+        recs, good = LR.parse_records(torn)
         assert good == len(data)
         assert len(recs) == 12
     # a flipped bit in the last record is caught by its CRC
     for i in range(len(last)):
         bad = bytearray(last)
         bad[i] ^= 0x10
-        recs, good = G.parse_records(data + bad)
+        recs, good = LR.parse_records(data + bad)
         assert good == len(data)
 
 
@@ -108,7 +109,7 @@ def test_game_lifecycle_and_names():
     assert st == "done" and ("g000001_%04x.end" % crc) in names
     data = log.read(1, 0, 10000)
     assert len(data) == size and crc16(data) == crc
-    ok, msg, rp = G.verify(data)
+    ok, msg, rp = LR.verify(data)
     assert ok, msg
     assert rp.ended and rp.end["winner"] == "A" and rp.header["start"] == "s"
 
@@ -130,7 +131,7 @@ def test_boot_drops_torn_tail_and_resumes_at_every_cut():
     snapshot = dict((n, bytearray(base.files[n])) for n in base.files)
     ref = _store(base).replay(2).state()
     extra = {"ev": "sub", "move": "4:R9-R13"}
-    rec = G.event_record(extra)
+    rec = LR.event_record(extra)
     for cut in range(len(rec) + 1):
         fs = MemFs()
         for n in snapshot:
@@ -156,7 +157,7 @@ def test_boot_drops_torn_tail_and_resumes_at_every_cut():
             assert bytes(fs.files[n]) == finished[n]
         # the repaired file verifies and takes further records
         assert lg2.log_event({"ev": "roll", "dice": [2, 2]})
-        ok, msg, _rp = G.verify(bytes(fs.files["g000002.run"]))
+        ok, msg, _rp = LR.verify(bytes(fs.files["g000002.run"]))
         assert ok, msg
 
 
@@ -330,7 +331,7 @@ def test_reservation_holds_the_worst_case_game():
     lg.end_game({"how": "end", "note": "n" * 300})
     size = lg.info(1)[0]
     assert size <= lg.need - fs.block, (size, lg.need)
-    ok, msg, rp = G.verify(lg.read(1, 0, size))
+    ok, msg, rp = LR.verify(lg.read(1, 0, size))
     assert ok and len(rp.turns) == 30 and rp.ended
 
 
@@ -345,7 +346,7 @@ def test_a_game_longer_than_the_reservation_keeps_logging_while_room_lasts():
         lg.log_event({"ev": "sub", "move": "1:R3-R4"})
         assert lg.log_event({"ev": "turn", "turn": "21 2:R1-R3 1:R3-R4"})
     lg.end_game()
-    ok, msg, rp = G.verify(lg.read(1, 0, 100000))
+    ok, msg, rp = LR.verify(lg.read(1, 0, 100000))
     assert ok and len(rp.turns) == 60
 
 
@@ -392,7 +393,7 @@ def test_boot_checks_crcs_only_near_the_end():
     rp = lg.boot()
     assert rp is not None and lg.torn == 0
     # ... but the host's verify of a pulled log sees it
-    ok, msg, _rp = G.verify(bytes(data))
+    ok, msg, _rp = LR.verify(bytes(data))
     assert not ok
     # a damaged byte in the last TAIL_CHECK bytes is a torn tail
     lg.close()

@@ -1,4 +1,5 @@
-"""The USB link service (docs/protocol.md) on a real Board with a fake stream.  Runs
+"""The host link and the game recorder (docs/protocol.md, docs/gamelog.md) on a real
+Board with a fake stream, wired by main.py's Services (the one event path).  Runs
 under MicroPython and CPython; the allocation test needs MicroPython's heap_lock."""
 
 import json
@@ -8,16 +9,17 @@ from samsara import gamelog as G
 from samsara.board import Board
 from samsara.config import Config
 from memfs import MemFs
-from samsara.usblink import UsbLink
-from linkkit import FakeStream, CleanPlayer
+from samsara.frame import from_position
+from mainhooks import MainHooks
+from samsara import logrecord as LR
+from linkkit import FakeStream, CleanPlayer, services
 
 
 def _link(fs=None, **kw):
     board = Board(Config(dice="host", settle_place_ms=30))
     st = FakeStream()
     log = G.GameLog(fs if fs is not None else MemFs(), **kw)
-    link = UsbLink(st, board, log, None, "test-1", 2)
-    link.boot(0)
+    link = services(st, board, log, None, "test-1", 2, boot_ms=0)
     return link, st, board
 
 
@@ -41,7 +43,7 @@ def test_boot_announces_and_starts_a_logged_game():
     assert lines[0]["ev"] == "boot" and lines[0]["proto"] == P.PROTO
     assert lines[0]["board"] == "test-1"
     assert [x for x in lines if x.get("ev") == "game_start"]
-    assert link.log.run_gid == 1
+    assert link.recorder.log.run_gid == 1
 
 
 def test_hello_status_position():
@@ -51,7 +53,7 @@ def test_hello_status_position():
     assert r[0]["cmds"] == list(P.COMMAND_NAMES)
     r = _ask(link, st, b'{"cmd":"status"}\r\n')[0]
     assert r["state"] == "waiting" and r["mover"] == "A" and r["score"] == "0-0"
-    assert r["game"] == 1 and r["log"]["need"] == link.log.need
+    assert r["game"] == 1 and r["log"]["need"] == link.recorder.log.need
     r = _ask(link, st, b'{"cmd":"position","id":"p"}\n')[0]
     assert r["position"] == "oooooo................../oooooo.................. 0-0 A"
     assert r["id"] == "p" and r["turns"] == 0
@@ -75,7 +77,7 @@ def test_dice_roll_undo_new_game():
     assert not r["ok"] and r["error"] == "state"
     r = _ask(link, st, b'{"cmd":"new_game","starter":"B"}\n')[0]
     assert r["ok"] and r["game"] == 2
-    assert link.log.list()[0][2] == "done"     # the abandoned game was closed
+    assert link.recorder.log.list()[0][2] == "done"     # the abandoned game was closed
     assert board.controller.position().mover == 1
     r = _ask(link, st, b'{"cmd":"new_game","position":"ooo"}\n')[0]
     assert r["error"] == "bad_args"
@@ -83,9 +85,10 @@ def test_dice_roll_undo_new_game():
 
 def test_hooks_missing_answer_not_supported():
     link, st, board = _link()
-    for cmd in (b"led_test", b"sensors"):
-        r = _ask(link, st, b'{"cmd":"' + cmd + b'"}\n')[0]
-        assert r["error"] == "not_supported", r
+    r = _ask(link, st, b'{"cmd":"sensors"}\n')[0]
+    assert r["error"] == "not_supported", r
+    r = _ask(link, st, b'{"cmd":"led_test"}\n')[0]   # an overlay of the board core now
+    assert r["ok"] and board.overlay
     r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
     assert r["error"] == "not_supported"
 
@@ -134,7 +137,7 @@ def test_one_command_per_poll_and_nothing_lost():
     link, st, board = _link()
     st.feed(b''.join([b'{"cmd":"hello","id":%d}\n' % i for i in range(8)]))
     link.poll(10)
-    assert link.rx_lines == 1
+    assert link.link.rx_lines == 1
     for t in range(40):
         link.poll(20 + t)
     got = [x for x in st.lines() if "re" in x]
@@ -147,7 +150,7 @@ def test_host_not_reading_never_blocks_and_counts_drops():
     for i in range(200):
         st.feed(b'{"cmd":"hello"}\n')
         link.poll(i)
-    assert link.tx_dropped > 0
+    assert link.link.tx_dropped > 0
     st.writable = True
     for i in range(400):
         link.poll(1000 + i)
@@ -174,7 +177,7 @@ def test_pull_a_log_through_the_link():
         if r["eof"]:
             break
     assert len(data) == entry["size"] and P.crc_hex(P.crc16(data)) == entry["crc"]
-    ok, msg, rp = G.verify(data)
+    ok, msg, rp = LR.verify(data)
     assert ok, msg
     assert len(rp.turns) == 2   # the third turn was not committed before the new game
     r = _ask(link, st, b'{"cmd":"log_ack","game":1,"crc":"0000","size":1}\n')[0]
@@ -197,7 +200,7 @@ def test_log_full_is_announced_and_refuses_new_games_until_a_pull():
         assert r["ok"], r
     r = _ask(link, st, b'{"cmd":"new_game"}\n')
     assert r[0]["error"] == "log_full"
-    st2 = link.stream
+    st2 = link.link.stream
     r = _ask(link, st, b'{"cmd":"status"}\n')[0]
     assert r["log"]["full"] and r["log"]["unpulled"] >= 2
     logs = _ask(link, st, b'{"cmd":"logs"}\n')[0]
@@ -283,36 +286,78 @@ class _Hw:
         self.calibrator = None
 
 
-def test_main_hooks_led_test_hint_and_sensors():
-    from samsara.usblink import MainHooks
+def test_led_test_and_log_full_hint_are_overlays_of_the_board():
     link, st, board = _link()
     hw = _Hw()
-    link.hooks = MainHooks(hw, board)
-    r = _ask(link, st, b'{"cmd":"led_test","ms":200}\n')[0]
+    link.link.hooks = MainHooks(hw, board)
+    frame = from_position(board.controller.game.pos)
+    shown = [board.scene_version]
+
+    def run(t0, ms, step=1):
+        # one loop iteration as main.Loop.once does it: tick, LEDs on change, sinks
+        for t in range(0, ms, step):
+            board.tick(t0 + t, frame)
+            if board.scene_version != shown[0]:
+                shown[0] = board.scene_version
+                hw.leds.show(board.limited_scene())
+            link.poll(t0 + t)
+
+    st.feed(b'{"cmd":"led_test","ms":200}\n')
+    run(link.link.now + 1, 300)
+    r = [x for x in st.lines() if "re" in x][0]
     assert r["ok"] and r["ms"] == 200
-    t0 = link.now
-    for t in range(300):
-        link.poll(t0 + t)
     assert len(hw.leds.frames) == 81           # each LED once, one write each, then
     for k in range(80):                        # the board's scene again
         f = hw.leds.frames[k]
         assert f[3 * k:3 * k + 3] == b"\x28\x28\x28" and sum(f) == 120
     assert hw.leds.frames[-1] == bytes(board.limited_scene())   # the board's scene back
-    assert not link.hooks.busy
+    assert not board.overlay
     r = _ask(link, st, b'{"cmd":"sensors"}\n')[0]
     assert r["raw"] == "11" * 8 and len(r["on"]) == 14
     r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
     assert r["error"] == "not_supported"
     n = len(hw.leds.frames)
-    link.hooks.hint("log_full")
-    t0 = link.now
-    for t in range(0, 2000, 5):
-        link.poll(t0 + t)
+    board.set_overlay("log_full")
+    run(link.link.now + 1, 2000, 5)
     blinks = hw.leds.frames[n:]
     assert 3 <= len(blinks) <= 5
     assert blinks[0][3 * 64:3 * 78] == bytes([60, 25, 0]) * 14
-    link.hooks.clear_hint()
+    assert blinks[1] == bytes(board.limited_scene()) or blinks[1][3 * 64:3 * 78] != blinks[0][3 * 64:3 * 78]
+    board.clear_overlay("log_full")
+    run(link.link.now + 1, 10)
     assert hw.leds.frames[-1] == bytes(board.limited_scene())
+    assert hw.leds.frames[-1][3 * 64:3 * 78] != bytes([60, 25, 0]) * 14
+
+
+def test_overlays_pass_the_power_limiter():
+    board = Board(Config(budget_ma=1))         # 12 channel units: everything dims
+    board.set_overlay("led_test", 0, 800)
+    board.tick(5, from_position(board.controller.game.pos))
+    sc = board.limited_scene()
+    assert 0 < sum(sc) <= board.limiter.max_sum and sum(sc[3:]) == 0
+    board.clear_overlay("led_test")
+    board.set_overlay("log_full")
+    board.tick(10, from_position(board.controller.game.pos))
+    assert sum(board.limited_scene()) <= board.limiter.max_sum
+
+
+def test_idle_ticks_with_an_overlay_allocate_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return
+    board = Board(Config())
+    frame = from_position(board.controller.game.pos)
+    board.set_overlay("log_full")
+    for t in range(10):
+        board.tick(t, frame)
+    micropython.heap_lock()
+    try:
+        for t in range(10, 1500, 5):    # blinks twice, no allocation
+            board.tick(t, frame)
+    finally:
+        micropython.heap_unlock()
+    assert board.overlay
 
 
 class _Cal:
@@ -346,11 +391,11 @@ class _Cal:
 
 
 def test_calibrate_steps_through_the_hall_calibrator():
-    from samsara.usblink import MainHooks
+
     link, st, board = _link()
     hw = _Hw()
     hw.calibrator = _Cal()
-    link.hooks = MainHooks(hw, board)
+    link.link.hooks = MainHooks(hw, board)
     r = _ask(link, st, b'{"cmd":"calibrate","step":"occupied"}\n')[0]
     assert r["error"] == "state"
     r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
@@ -372,13 +417,13 @@ def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
     for i in range(2):
         assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
     # full now: the board starts a game by itself (as main.py does at boot)
-    link.log.end_game()
-    board.new_game(now_ms=link.now)
+    link.recorder.log.end_game()
+    board.new_game(now_ms=link.link.now)
     for t in range(10):
-        link.poll(link.now + 1)
+        link.poll(link.link.now + 1)
     evs = [x.get("ev") for x in st.lines()]
-    assert "log_full" in evs and link.unlogged and link.log.run_gid is None
-    pl = CleanPlayer(board, now=link.now + 10, on_tick=link.poll)
+    assert "log_full" in evs and link.recorder.unlogged and link.recorder.log.run_gid is None
+    pl = CleanPlayer(board, now=link.link.now + 10, on_tick=link.poll)
     pl.play_turn(lambda n: 0, 5, 3)
     pl.play_turn(lambda n: 0, 2, 1)        # commits the first turn
     pl.play_turn(lambda n: 0, 6, 4, partial=1)
@@ -388,9 +433,9 @@ def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
     for e in logs:
         _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
                         % (e["game"], e["crc"], e["size"])).encode())
-    assert not link.unlogged and link.log.run_gid is not None
-    gid = link.log.run_gid
-    rp = link.log.replay(gid)
+    assert not link.recorder.unlogged and link.recorder.log.run_gid is not None
+    gid = link.recorder.log.run_gid
+    rp = link.recorder.log.replay(gid)
     assert rp.turns == want and rp.header["late"] == 2
     st_ = rp.state()
     assert st_["roll"] == [6, 4] and len(st_["subs"]) == 1

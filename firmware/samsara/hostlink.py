@@ -1,0 +1,511 @@
+"""The host link: the board side of the USB line protocol (docs/protocol.md).  Its one
+job is the line stream: framing the host's input, dispatching its commands, the replies,
+and the board's events out to the host.  A sink of the main loop's one event path,
+beside the game recorder.
+
+    link = HostLink(stream, board, core, recorder, hooks, board_id="e6614103e7...", period_ms=5)
+    link.boot(now_ms)        # once: the boot line
+    link.on_event(ev)        # every board event, from the main loop: to the host
+    link.poll(now_ms)        # every iteration: at most one host command, then output
+
+`stream` is a small byte-stream adapter: StdioStream (USB serial on the Pico, stdin and
+stdout of the `micropython` Unix port behind a pseudo-terminal) or a test double with
+the same two members:
+
+    read_into(buf, start, maxn) -> bytes read now (0 when none; never blocks)
+    write(buf, start, n)        -> bytes taken now (0 when the port cannot take any)
+
+Input is gathered into one preallocated buffer of protocol.MAX_IN bytes and parsed
+only with json.loads.  Output goes through one preallocated ring of protocol.TX_RING
+bytes, at most protocol.TX_PER_POLL bytes a poll, so a host that does not read never
+blocks the scan loop.  A poll with nothing received and nothing to send allocates
+nothing.  Byte 0x03 raises KeyboardInterrupt (the REPL hand-over; the stream stops
+reading right after it so the bytes behind it reach the REPL); 0x01, 0x02 and 0x04 (REPL
+controls) are dropped with the partial line before them.
+
+The link never takes events off the board's queue and never changes the board itself:
+commands that act on the board go to `core`, the narrow door main.py gives it:
+
+    core.press(now_ms, what)          "roll" / "undo": the press, its events dispatched
+    core.set_dice(d1, d2)
+    core.new_game(position, match, starter) -> game number or None
+                                      (CmdError(bad_args) for a bad position,
+                                       gamelog.LogFull when the log is full)
+    core.led_test(now_ms, ms)         the LED test overlay
+
+and the events they cause come back through on_event before the reply is sent.  The
+board is only read (its controller's public state, position(), game, d1/d2,
+remaining_dice()).  recorder: samsara.recorder.Recorder (the logs commands) or None.
+hooks: the drivers' side (main.py's mainhooks.MainHooks): sensors() -> (raw
+bytearray(8), settled bytearray(8)), calibrate(step) -> dict; a missing hook answers
+not_supported.
+"""
+
+import sys
+
+from samsara import protocol as P
+from samsara import gamelog
+from samsara import version
+
+
+class CmdError(Exception):
+    """A command failed: code (protocol error code) and msg."""
+
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+class StdioStream:
+    """The port as MicroPython sees it: sys.stdin / sys.stdout (USB CDC on the Pico,
+    the pseudo-terminal of the virtual board), polled with select.poll so that
+    nothing blocks.  Also works on CPython (tests)."""
+
+    def __init__(self, inp=None, out=None):
+        import select
+        inp = inp or sys.stdin
+        out = out or sys.stdout
+        self._in = getattr(inp, "buffer", inp)
+        self._out = getattr(out, "buffer", out)
+        self._pin = select.poll()
+        self._pin.register(inp, select.POLLIN)
+        self._pout = select.poll()
+        self._pout.register(out, select.POLLOUT)
+        self._IN = select.POLLIN
+        self._OUT = select.POLLOUT
+        self._one = bytearray(1)
+        self._ipoll = hasattr(self._pin, "ipoll")
+
+    def _ready(self, p, mask):
+        if self._ipoll:
+            for _o, ev in p.ipoll(0):  # allocation-free on MicroPython
+                return ev & mask
+            return 0
+        for _o, ev in p.poll(0):
+            return ev & mask
+        return 0
+
+    def read_into(self, buf, start, maxn):
+        n = 0
+        one = self._one
+        while n < maxn and self._ready(self._pin, self._IN):
+            k = self._in.readinto(one)  # pyright: ignore[reportAttributeAccessIssue]  (a byte stream: .buffer on CPython)
+            if not k:
+                break
+            buf[start + n] = one[0]
+            n += 1
+            if one[0] == 0x03:
+                # Stop right at a Ctrl-C: what follows (mpremote's Ctrl-A) is the REPL's.
+                break
+        return n
+
+    def write(self, buf, start, n):
+        if not self._ready(self._pout, self._OUT):
+            return 0
+        k = self._out.write(memoryview(buf)[start:start + n])  # pyright: ignore[reportCallIssue, reportArgumentType]
+        if k is None:
+            k = n
+        if hasattr(self._out, "flush"):
+            try:
+                self._out.flush()
+            except Exception:
+                pass
+        return k
+
+
+def _frame_hex(fr):
+    if fr is None:
+        return None
+    return "".join(["%02x" % b for b in fr])
+
+
+def _frame_names(fr):
+    from samsara.geometry import position_name
+    out = []
+    for p in range(64):
+        if (fr[p >> 3] >> (p & 7)) & 1:
+            out.append(position_name(p))
+    return out
+
+
+class HostLink:
+    """The board's end of the USB line protocol (module docstring).
+
+    board: samsara.board.Board (read only); core: the commands door (module
+    docstring) or None; recorder: samsara.recorder.Recorder or None (no logging);
+    hooks: see module docstring.  period_ms: the loop's scan period, for the `status`
+    loop figures.  Counters: rx_lines, rx_errors, tx_dropped (lines), overruns.
+    """
+
+    def __init__(self, stream, board, core=None, recorder=None, hooks=None, board_id="",
+                 period_ms=5, ms_diff=None):
+        self.stream = stream
+        self.board = board
+        self.core = core
+        self.recorder = recorder
+        self.hooks = hooks
+        self.board_id = board_id
+        self.period_ms = period_ms
+        self._diff = ms_diff or _ticks_diff
+        self.rx = bytearray(P.MAX_IN + 1)
+        self.rx_n = 0
+        self.rx_skip = False      # inside an over-long line: drop until LF
+        self.rx_scan = 0          # rx[:rx_scan] was scanned: no LF, no 0x01-0x04
+        self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
+        self.tx = bytearray(P.TX_RING)
+        self.tx_head = 0
+        self.tx_len = 0
+        self.tx_dropped = 0
+        self.rx_lines = 0
+        self.rx_errors = 0
+        self.now = 0
+        self.t0 = None
+        self.last = None
+        self.max_gap = 0
+        self.overruns = 0
+        self._want = None         # a command waits for this event (roll, undo) ...
+        self._got = None          # ... and got it
+        self._why = None          # ... or this reject reason
+
+    # -- output ------------------------------------------------------------------------
+
+    def send(self, obj):
+        """Queue one line (a dict) for the host.  Lines longer than MAX_OUT are replaced
+        by a short one; when the ring is full the line is dropped and counted."""
+        try:
+            line = P.encode(obj)
+        except Exception:
+            line = P.encode({"ev": "error", "msg": "unencodable line"})
+        if len(line) > P.MAX_OUT:
+            if "ev" in obj:
+                line = P.encode({"ev": str(obj.get("ev"))[:32], "cut": True})
+            else:
+                line = P.encode(P.error_reply(obj.get("re"), obj.get("id"), P.E_INTERNAL,
+                                              "reply longer than %d bytes" % P.MAX_OUT))
+        if self.tx_dropped and self._room() >= len(line) + 40:
+            n = self.tx_dropped
+            self.tx_dropped = 0
+            self._put(P.encode({"ev": "dropped", "lines": n}))
+        if self._room() < len(line):
+            self.tx_dropped += 1
+            return False
+        self._put(line)
+        return True
+
+    def _room(self):
+        return P.TX_RING - self.tx_len
+
+    def _put(self, line):
+        ring = self.tx
+        size = P.TX_RING
+        i = (self.tx_head + self.tx_len) % size
+        n = len(line)
+        first = size - i
+        if first >= n:
+            ring[i:i + n] = line
+        else:
+            ring[i:size] = line[:first]
+            ring[0:n - first] = line[first:]
+        self.tx_len += n
+
+    def _flush(self):
+        n = self.tx_len
+        if not n:
+            return
+        if n > P.TX_PER_POLL:
+            n = P.TX_PER_POLL
+        end = P.TX_RING - self.tx_head
+        if n > end:
+            n = end
+        k = self.stream.write(self.tx, self.tx_head, n)
+        if k:
+            self.tx_head = (self.tx_head + k) % P.TX_RING
+            self.tx_len -= k
+
+    def pending_output(self):
+        """Bytes queued for the host."""
+        return self.tx_len
+
+    # -- boot and the event sink -------------------------------------------------------
+
+    def boot(self, now_ms):
+        """Start of the loop: announce it with the boot line."""
+        self.now = now_ms
+        self.t0 = now_ms
+        self.last = None
+        self.send({"ev": "boot", "proto": P.PROTO, "fw": version.VERSION,
+                   "hash": version.HASH, "board": self.board_id})
+
+    def on_event(self, ev):
+        """One board event (from the main loop): to the host.  A command waiting for
+        its event (roll, undo) takes it here too."""
+        if self._want is not None:
+            name = ev.get("ev")
+            if name == self._want and self._got is None:
+                self._got = ev
+            elif name == "reject" and self._why is None:
+                self._why = ev.get("reason")
+        self.send(ev)
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def poll(self, now_ms):
+        """One loop iteration's service: at most one host command, at most TX_PER_POLL
+        bytes written.  Raises KeyboardInterrupt on 0x03."""
+        if self.last is not None:
+            gap = self._diff(now_ms, self.last)
+            if gap > self.max_gap:
+                self.max_gap = gap
+            if gap > 2 * self.period_ms:
+                self.overruns += 1
+        if self.t0 is None:
+            self.t0 = now_ms
+        self.last = now_ms
+        self.now = now_ms
+        self._read()
+        if self.tx_dropped and self._room() >= 64:
+            n = self.tx_dropped
+            self.tx_dropped = 0
+            self._put(P.encode({"ev": "dropped", "lines": n}))
+        self._flush()
+
+    def _read(self):
+        rx = self.rx
+        end = self.rx_n
+        room = P.MAX_IN + 1 - end
+        if room > P.RX_PER_POLL:
+            room = P.RX_PER_POLL
+        if room > 0:
+            end += self.stream.read_into(rx, end, room)
+        i = self.rx_scan
+        if i >= end:
+            self.rx_n = end
+            return  # nothing new: the idle path, no allocation
+        while i < end:
+            c = rx[i]
+            if c == 0x03:
+                self.rx_n = 0
+                self.rx_scan = 0
+                raise KeyboardInterrupt
+            if c == 0x04 or c == 0x01 or c == 0x02:
+                # REPL controls (Ctrl-D, raw REPL on/off, as mpremote sends them around
+                # an exec): drop the byte and the partial line before it.
+                rest = end - i - 1
+                if rest:
+                    rx[0:rest] = rx[i + 1:end]
+                end = rest
+                i = 0
+                self.rx_skip = False
+                self.rx_bad = 0
+                continue
+            if c == 0x0A:
+                rest = end - i - 1
+                if not self.rx_skip:
+                    n = i
+                    if n and rx[n - 1] == 0x0D:
+                        n -= 1
+                    self._line(n)
+                self.rx_skip = False
+                self.rx_bad = 0
+                if rest:
+                    # Bytes after the LF wait for the next poll: one command per poll.
+                    rx[0:rest] = rx[i + 1:end]
+                self.rx_n = rest
+                self.rx_scan = 0
+                return
+            if (c < 0x20 and c != 0x09 and c != 0x0D) or c == 0x7F:
+                if not self.rx_bad:
+                    self.rx_bad = c | 0x100  # the first control byte, for the message
+            i += 1
+        if end > P.MAX_IN:
+            if not self.rx_skip:
+                self.rx_errors += 1
+                self.send(P.error_reply(None, None, P.E_TOO_LONG,
+                                        "line longer than %d bytes" % P.MAX_IN))
+            self.rx_skip = True
+            self.rx_bad = 0
+            end = 0
+            i = 0
+        self.rx_n = end
+        self.rx_scan = i
+
+    def _line(self, n):
+        if n == 0:
+            return  # empty lines are keep-alives
+        self.rx_lines += 1
+        if self.rx_bad:
+            self.rx_errors += 1
+            self.send(P.error_reply(None, None, P.E_BINARY,
+                                    "control byte 0x%02x in line" % (self.rx_bad & 0xFF)))
+            return
+        try:
+            name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
+        except P.ProtocolError as e:
+            self.rx_errors += 1
+            self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
+            return
+        try:
+            fields = getattr(self, "_c_" + name)(args)
+        except CmdError as e:
+            self.send(P.error_reply(name, rid, e.code, e.msg))
+            return
+        except gamelog.LogError as e:
+            self.send(P.error_reply(name, rid, e.code, e.msg))
+            return
+        except Exception as e:  # keep the loop alive, tell the host
+            self.send(P.error_reply(name, rid, P.E_INTERNAL, "%s: %s" % (type(e).__name__, str(e)[:80])))
+            return
+        self.send(P.reply(name, rid, fields))
+
+    # -- commands ----------------------------------------------------------------------
+
+    def _c_hello(self, a):
+        return {"proto": P.PROTO, "fw": version.VERSION, "hash": version.HASH,
+                "board": self.board_id, "name": "samsara", "cmds": list(P.COMMAND_NAMES)}
+
+    def _log_space(self):
+        if self.recorder is None:
+            return {"free": 0, "need": 0, "full": False, "unpulled": 0}
+        return self.recorder.space()
+
+    def _c_status(self, a):
+        c = self.board.controller
+        pos = c.position()
+        rec = self.recorder
+        return {"state": c.state,
+                "game": None if rec is None else rec.log.run_gid,
+                "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
+                "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
+                "log": self._log_space(),
+                "uptime_ms": self._diff(self.now, self.t0 if self.t0 is not None else self.now),
+                "loop": {"period_ms": self.period_ms, "max_ms": self.max_gap,
+                         "overruns": self.overruns}}
+
+    def _c_position(self, a):
+        c = self.board.controller
+        rec = list(c.game.record) if c.game is not None else []
+        return {"position": c.position().format(), "state": c.state,
+                "turns": len(rec), "record": rec[-10:]}
+
+    def _core(self):
+        if self.core is None:
+            raise CmdError(P.E_NOT_SUPPORTED, "this link drives no board")
+        return self.core
+
+    def _press(self, what):
+        # The core presses and dispatches the events through every sink, this link's
+        # on_event included, which keeps the first `what` event (or reject) for the reply.
+        core = self._core()
+        self._want = what
+        self._got = None
+        self._why = None
+        try:
+            core.press(self.now, what)
+        finally:
+            self._want = None
+        got = self._got
+        self._got = None
+        if got is None:
+            raise CmdError(P.E_STATE, self._why or ("%s not possible now" % what))
+        return got
+
+    def _c_roll(self, a):
+        ev = self._press("roll")
+        return {"dice": ev.get("dice")}
+
+    def _c_undo(self, a):
+        ev = self._press("undo")
+        out = {}
+        if "move" in ev:
+            out["move"] = ev["move"]
+        return out
+
+    def _c_set_dice(self, a):
+        d = a["dice"]
+        self._core().set_dice(d[0], d[1])
+        return {"dice": d}
+
+    def _c_new_game(self, a):
+        try:
+            gid = self._core().new_game(a["position"], a["match"],
+                                        0 if a["starter"] == "A" else 1)
+        except gamelog.LogFull:
+            raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
+        return {"game": gid}
+
+    def _hook(self, name):
+        fn = getattr(self.hooks, name, None) if self.hooks is not None else None
+        if fn is None:
+            raise CmdError(P.E_NOT_SUPPORTED, "this board has no %s" % name.replace("_", " "))
+        return fn
+
+    def _c_led_test(self, a):
+        self._core().led_test(self.now, a["ms"])
+        return {"ms": a["ms"]}
+
+    def _c_sensors(self, a):
+        raw, settled = self._hook("sensors")()
+        return {"raw": _frame_hex(raw), "settled": _frame_hex(settled),
+                "on": _frame_names(settled) if settled is not None else []}
+
+    def _c_calibrate(self, a):
+        out = self._hook("calibrate")(a["step"])
+        d = {"step": a["step"]}
+        if out:
+            for k in out:
+                d[k] = out[k]
+        return d
+
+    def _need_log(self):
+        if self.recorder is None:
+            raise CmdError(P.E_NOT_SUPPORTED, "this board keeps no game logs")
+        return self.recorder.log
+
+    def _c_logs(self, a):
+        log = self._need_log()
+        out = []
+        more = False
+        after = a["after"]
+        for gid, size, st, crc in log.list():
+            if gid <= after:
+                continue
+            if len(out) == P.LOGS_PER_PAGE:
+                more = True
+                break
+            out.append({"game": gid, "size": size, "state": st,
+                        "crc": P.crc_hex(crc) if crc >= 0 else None})
+        s = self._log_space()
+        return {"logs": out, "more": more, "free": s["free"], "need": s["need"],
+                "full": s["full"], "unpulled": s["unpulled"]}
+
+    def _c_log_get(self, a):
+        log = self._need_log()
+        gid = a["game"]
+        size, st, _crc = log.info(gid)
+        off = a["offset"]
+        if off > size:
+            raise CmdError(P.E_BAD_ARGS, "offset: beyond the end (%d bytes)" % size)
+        data = log.read(gid, off, a["n"])
+        return {"game": gid, "offset": off, "size": size, "data": P.b64encode(data),
+                "crc": P.crc_hex(P.crc16(data)), "eof": off + len(data) >= size}
+
+    def _c_log_ack(self, a):
+        log = self._need_log()
+        st = log.mark_pulled(a["game"], int(a["crc"], 16), a["size"])
+        self.recorder.after_pull()
+        return {"game": a["game"], "state": st}
+
+    def _c_log_del(self, a):
+        log = self._need_log()
+        log.delete(a["game"], a["force"])
+        self.recorder.after_pull()
+        return {"game": a["game"]}
+
+
+def _ticks_diff(a, b):
+    """Signed a - b of two ms tick values that wrap at 2**30 (time.ticks_ms() on
+    MicroPython), same result as time.ticks_diff; small ints only."""
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+

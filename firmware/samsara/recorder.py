@@ -1,0 +1,209 @@
+"""The game recorder: the log policy (docs/gamelog.md "The service").  Its one job is
+to decide what of the board's events goes into the game log and when a game's log
+starts and ends: a sink of the main loop's one event path, beside the host link.
+
+    rec = Recorder(GameLog(fs), board)
+    rec.boot(now_ms, frame)          # once: log scan, resume the unfinished game
+    rec.start_game(position, match, starter)   # before board.new_game (new_game command)
+    rec.on_event(ev)                 # every board event, from the main loop
+    rec.after_pull()                 # a host pulled or deleted a log: room again?
+    if rec.busy: rec.step()          # background work (the resumed file's CRC)
+
+What is logged follows the event table of samsara.protocol (NOT_LOGGED, END_EVENTS);
+the records are samsara.logrecord's, the files samsara.gamelog's.  The recorder never
+reads the controller: the board's public members (emit, clear_events, set_overlay,
+clear_overlay, game_so_far, config) are all it touches.  Its own events (log_full,
+log_error, error, resume) go into the board's queue with board.emit, so they reach the
+host through the same path as every other event, after the event that caused them.
+"""
+
+from samsara import gamelog
+from samsara.protocol import END_EVENTS
+
+START = "oooooo................../oooooo.................. 0-0 A"
+"""Text of the start position (the header's default "start")."""
+
+
+class Recorder:
+    """The log policy over `log` (samsara.gamelog.GameLog) for `board`
+    (samsara.board.Board).  Attributes: log, log_full_sent (the log_full hint is
+    shown), last_gid (the last game whose log was closed), unlogged (a game runs that
+    the full log could not take), busy (step() has work)."""
+
+    def __init__(self, log, board):
+        self.log = log
+        self.board = board
+        self.og = getattr(getattr(board, "config", None), "opponent_goal", "owner_scores")
+        self.log_full_sent = False
+        self.last_gid = None
+        self.unlogged = False
+        self.busy = False
+        self._start = None       # start position of the unlogged game
+
+    def _emit(self, ev):
+        self.board.emit(ev)
+
+    # -- boot --------------------------------------------------------------------------
+
+    def boot(self, now_ms, frame=None):
+        """Scan the log and resume its unfinished game into the board (its replayed
+        events are dropped).  frame: the settled frame the scanner sees now (None: the
+        logged position).  Emits log_error (scan failed), error (resume failed) and
+        resume.  Returns the resumed game's number or None."""
+        log = self.log
+        rp = None
+        try:
+            rp = log.boot()
+        except Exception as e:
+            self._emit({"ev": "log_error", "msg": "log scan failed: %s" % e})
+        self.busy = True
+        if rp is None:
+            return None
+        board = self.board
+        try:
+            prev = None
+            h = rp.header or {}
+            if h.get("match") and h.get("match_game") == 2 and h.get("prev") is not None:
+                prev = log.replay(h["prev"])
+            # Imported only to resume; main.py drops it again after boot
+            # (BOOT_ONLY_MODULES).
+            from samsara.logresume import resume_board
+            g = resume_board(board, rp, prev, now_ms, frame)
+            board.clear_events()
+            if g.over():
+                log.end_game({"how": "end", "resumed": True})
+        except Exception as e:
+            board.clear_events()
+            self._emit({"ev": "error", "msg": "resume failed: %s" % str(e)[:80]})
+        self._emit({"ev": "resume", "game": rp.game, "records": rp.records,
+                    "turns": len(rp.turns), "dropped": rp.dropped})
+        return rp.game
+
+    def step(self):
+        """One small piece of background work per loop iteration: the CRC of a resumed
+        game's file (GameLog.crc_step).  Clears busy when done or failed (log_error)."""
+        try:
+            self.busy = self.log.crc_step()
+        except Exception as e:
+            self.busy = False
+            self._emit({"ev": "log_error", "msg": "reading the log: %s" % str(e)[:60]})
+
+    def close(self):
+        """Close the running game's file (the loop is restarted from the REPL)."""
+        self.log.close()
+
+    # -- games -------------------------------------------------------------------------
+
+    def start_game(self, position=None, match=False, starter=0):
+        """The log of a game the host starts (call it before board.new_game): an
+        unfinished game's log is closed as abandoned, the new one reserved.
+        position: the position text or None (the start).  Returns the game number.
+        Raises gamelog.LogFull after announcing it (log_full event, LED hint)."""
+        log = self.log
+        if log.run_gid is not None:
+            log.end_game({"how": "abandoned"})
+        header = {"start": position or START, "match": bool(match),
+                  "starter": "AB"[starter], "og": self.og}
+        if match:
+            header["match_game"] = 1
+        try:
+            # A match reserves both its games now, so its second game always logs.
+            gid = log.start_game(header, 2 if match else 1)
+        except gamelog.LogFull as e:
+            self._announce_full(e.space)
+            raise
+        self._clear_full()
+        return gid
+
+    def space(self):
+        """{"free", "need", "full", "unpulled"} of the log (GameLog.space)."""
+        s = self.log.space()
+        return {"free": s["free"], "need": s["need"], "full": s["full"],
+                "unpulled": s["unpulled"]}
+
+    def after_pull(self):
+        """A host marked a log pulled or deleted one: log the unlogged game from the
+        board's memory, or take the log-full hint away when there is room again."""
+        if self.unlogged:
+            self._catch_up()
+        elif self.log_full_sent and not self.log.space()["full"]:
+            self._clear_full()
+
+    def _clear_full(self):
+        if self.log_full_sent:
+            self.log_full_sent = False
+            self.board.clear_overlay("log_full")
+
+    def _announce_full(self, space):
+        self._emit({"ev": "log_full", "unpulled": space["unpulled"], "free": space["free"],
+                    "need": space["need"]})
+        self.board.set_overlay("log_full")
+        self.log_full_sent = True
+
+    # -- the sink ----------------------------------------------------------------------
+
+    def on_event(self, ev):
+        """One board event (from the main loop): into the log when it belongs to a
+        logged game (docs/gamelog.md); a game_start with no game logged starts one (the
+        second game of a match, the game main.py starts at boot); an END_EVENTS event
+        closes the game's log.  Failures become a log_error event."""
+        log = self.log
+        name = ev.get("ev")
+        try:
+            if log.run_gid is None:
+                if name != "game_start":
+                    return
+                h = {"start": ev.get("position", START), "match": bool(ev.get("match")),
+                     "og": self.og}
+                if ev.get("match"):
+                    h["match_game"] = ev.get("game", 1)
+                    h["prev"] = self.last_gid
+                try:
+                    log.start_game(h)
+                except gamelog.LogFull as e:
+                    self.unlogged = True
+                    self._start = h["start"]
+                    self._announce_full(e.space)
+                    return
+            log.log_event(ev)
+            if name in END_EVENTS:
+                info = {"how": "end"}
+                for k in ("winner", "how", "score", "points"):
+                    if k in ev:
+                        info[k if k != "how" else "end"] = ev[k]
+                self.last_gid = log.end_game(info)
+                s = log.space()
+                if s["full"]:
+                    self._announce_full(s)
+        except Exception as e:
+            self._emit({"ev": "log_error", "msg": str(e)[:80]})
+
+    def _catch_up(self):
+        # A game that started while the log was full runs unlogged; once a host has
+        # pulled (and room is free again) its log is written from the board's memory:
+        # a header with its start and one turn record per complete turn.
+        log = self.log
+        if log.run_gid is not None:
+            return
+        so_far = self.board.game_so_far()
+        if so_far is None or log.space()["full"]:
+            return
+        turns, dice, subs, match_game = so_far
+        h = {"start": self._start or START, "match": match_game > 0, "og": self.og,
+             "late": len(turns)}
+        if match_game:
+            h["match_game"] = match_game
+            h["prev"] = self.last_gid
+        try:
+            log.start_game(h)
+            for t in turns:
+                log.log_event({"ev": "turn", "turn": t})
+            if dice is not None:
+                log.log_event({"ev": "roll", "dice": dice})
+                for m in subs:
+                    log.log_event({"ev": "sub", "move": m})
+        except Exception as e:
+            self._emit({"ev": "log_error", "msg": str(e)[:80]})
+            return
+        self.unlogged = False
+        self._clear_full()

@@ -1,0 +1,119 @@
+"""The one event path of issue 8 §1: the core package imports no hardware module, the
+event table of samsara.protocol covers every event the firmware emits (with its
+fields), the logged-event lists and docs/protocol.md follow from that table."""
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FW = os.path.join(ROOT, "firmware")
+
+from samsara import protocol as P  # noqa: E402
+from samsara import logrecord  # noqa: E402
+
+
+def test_core_package_imports_no_hardware_module():
+    # A fresh interpreter in which machine, rp2 and neopixel cannot be imported at all.
+    names = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(FW, "samsara", "*.py"))
+                   if not p.endswith("__init__.py"))
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('machine', 'rp2', 'neopixel'):\n"
+        "            raise ImportError('hardware module ' + name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "sys.path.insert(0, " + repr(FW) + ")\n"
+        "import importlib\n"
+        "for n in " + repr(names) + ":\n"
+        "    importlib.import_module('samsara.' + n)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('machine', 'rp2', 'neopixel', 'board')]\n"
+        "assert not bad, bad\n"
+        "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stderr
+    for n in names:
+        text = open(os.path.join(FW, "samsara", n + ".py")).read()
+        for hw in ("machine", "rp2", "neopixel"):
+            assert '__import__("%s")' % hw not in text and "import %s" % hw not in text, (n, hw)
+
+
+def test_logged_and_end_lists_follow_the_table():
+    for name, fields, flags in P.event_table():
+        assert (name in P.NOT_LOGGED) == (not flags & P.LOGGED), name
+        assert (name in P.END_EVENTS) == bool(flags & P.ENDS), name
+        rec = logrecord.event_record(dict([("ev", name)] + [(f, "x") for f in fields]))
+        assert (rec is None) == (not flags & P.LOGGED), name
+    assert P.END_EVENTS == ("game_over",)
+    for gone in ("scene", "hint", "tick", "dice_entry", "sensors", "end", "gameover",
+                 "game_end"):
+        assert P.event_spec(gone) is None
+
+
+def _emitted(events):
+    for ev in events:
+        spec = P.event_spec(ev["ev"])
+        assert spec is not None, "event %s is not in protocol.EVENTS" % ev["ev"]
+        extra = set(ev) - set(spec[0]) - {"ev", "cut"}
+        assert not extra, (ev["ev"], extra)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
+def test_every_event_of_simulated_games_is_in_the_table(seed):
+    from samsara_host.sim.table import Table
+    t = Table(seed=seed, noise=1)
+    t.run()
+    evs = [e for _t, e in t.driver.events]
+    assert any(e["ev"] == "game_over" for e in evs)
+    _emitted(evs)
+
+
+def test_every_event_of_the_traces_is_in_the_table():
+    from samsara_host import trace
+    n = 0
+    for path in sorted(glob.glob(os.path.join(HERE, "traces", "*.jsonl"))):
+        rp = trace.replay(trace.load(path))
+        _emitted([e for _t, e in rp.events])
+        n += 1
+    assert n > 0
+
+
+def test_every_line_of_the_link_and_recorder_is_in_the_table():
+    sys.path.insert(0, os.path.join(HERE, "upy"))
+    from linkkit import FakeStream, services
+    from samsara.board import Board
+    from samsara.config import Config
+    from fakes.memfs import MemFs
+    from samsara.gamelog import GameLog
+    board = Board(Config(dice="host"))
+    st = FakeStream()
+    svc = services(st, board, GameLog(MemFs(), capacity=2 * 4096, max_turns=2,
+                                      turn_budget=256), boot_ms=0)
+    for t in range(10):
+        svc.poll(t)
+    st.feed(b'{"cmd":"new_game"}\n')
+    for t in range(10, 40):
+        svc.poll(t)
+    evs = [x for x in st.lines() if "ev" in x]
+    names = [e["ev"] for e in evs]
+    assert "boot" in names and "log_full" in names
+    _emitted(evs)
+
+
+def test_docs_protocol_lists_every_event_of_the_table():
+    text = open(os.path.join(ROOT, "docs", "protocol.md")).read()
+    text = text[text.index("## Events"):]
+    text = text[:text.index("\n## ", 3)]
+    for name, fields, flags in P.event_table():
+        row = [line for line in text.splitlines() if line.startswith("| `%s` |" % name)]
+        assert row, "docs/protocol.md has no row for event %s" % name
+        cells = row[0].split("|")
+        for f in fields:
+            assert "`%s`" % f in cells[2], (name, f)
+        assert cells[3].strip() == ("yes" if flags & P.LOGGED else "no"), name
+        assert cells[4].strip() == ("yes" if flags & P.ENDS else "no"), name
