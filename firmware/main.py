@@ -3,7 +3,7 @@
 Boot sequence (boot()):
   1. BOOTSEL held -> safe mode: return to the REPL before anything else runs.
   2. Drivers from board_config (board.hw.build): scanner, LEDs, buttons.
-  3. Board core (samsara.board.Board) with Config from board_config.
+  3. Board core (samsara.core.Board) with Config from board_config.
   4. Self-test: LED sweep over all 80 LEDs; a few scans give the board's frame.
   5. open_services() (recorder + host link, the boot line), resume_from_log(): an
      unfinished game from the game log (seams, see below);
@@ -36,7 +36,7 @@ import time
 import board_config
 from board import ticks_diff
 from board import hw as hwmod
-from samsara.board import Board
+from samsara.core import Board
 from samsara.config import Config
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
@@ -47,7 +47,7 @@ SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
 GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
-BOOT_ONLY_MODULES = ("samsara.logresume", "samsara.notation_read")
+BOOT_ONLY_MODULES = ("samsara.storage.logresume", "samsara.rules.notation_read")
 """Modules only the boot needs (resuming a logged game: replaying its notation); on
 MicroPython boot() drops them again, so their bytecode leaves the heap while the game
 runs (docs/performance.md "Firmware")."""
@@ -61,8 +61,8 @@ _services = None  # the Services of this boot (game recorder + host link), or No
 
 class Services:
     """The sinks of the board's events and the narrow door the host link gets to the
-    board core.  recorder: samsara.recorder.Recorder or None; link:
-    samsara.hostlink.HostLink or None (it gets this object as its `core`).
+    board core.  recorder: samsara.storage.recorder.Recorder or None; link:
+    samsara.link.hostlink.HostLink or None (it gets this object as its `core`).
 
     The main loop is the only reader of the board's event queue: Loop.once and the
     commands below hand every event to handle_event, which gives it to each sink in
@@ -104,7 +104,7 @@ class Services:
         if link is not None:
             link.poll(now_ms)
 
-    # -- the door of the host link (samsara.hostlink module docstring) -------------
+    # -- the door of the host link (samsara.link.hostlink module docstring) -------------
 
     def press(self, now_ms, what):
         """A button press from the host ("roll" / "undo"); its events are dispatched."""
@@ -129,9 +129,9 @@ class Services:
         gamelog.LogFull (announced) when the log cannot take the game."""
         pos = None
         if position is not None:
-            from samsara.position import Position, PositionError
-            from samsara.hostlink import CmdError
-            from samsara.protocol import E_BAD_ARGS
+            from samsara.rules.position import Position, PositionError
+            from samsara.link.hostlink import CmdError
+            from samsara.link.protocol import E_BAD_ARGS
             try:
                 pos = Position.parse(position)
             except PositionError as e:
@@ -167,10 +167,10 @@ def open_services(board, hw, now_ms):
     global _services
     try:
         from mainhooks import MainHooks, board_id
-        from samsara.gamelog import GameLog
-        from samsara.hostlink import HostLink, StdioStream
-        from samsara.osfs import OsFs
-        from samsara.recorder import Recorder
+        from samsara.storage.gamelog import GameLog
+        from samsara.link.hostlink import HostLink, StdioStream
+        from samsara.storage.osfs import OsFs
+        from samsara.storage.recorder import Recorder
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board)
         link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
                         board_id(hw), board.config.scan_ms)

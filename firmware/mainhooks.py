@@ -3,14 +3,14 @@
 hardware call of the link out of the core package (firmware/samsara imports no
 hardware module); it lives beside main.py, in the firmware bundle.
 
-    hooks = MainHooks(hw, board)     # hw: board.hw.Hardware, board: samsara.board.Board
+    hooks = MainHooks(hw, board)     # hw: board.hw.Hardware, board: samsara.core.Board
     hooks.sensors()                  # (raw bytearray(8) scanned now, settled frame)
     hooks.calibrate("start")         # the guided Hall calibration, one step
     board_id(hw)                     # "e6614103e7..." (hex of the flash chip's id)
 """
 
-from samsara import protocol as P
-from samsara.hostlink import CmdError
+from samsara.link import protocol as P
+from samsara.link.hostlink import CmdError
 
 
 class MainHooks:

@@ -11,10 +11,10 @@ Runs under CPython (pytest) and MicroPython (tests/upy use the same file via a c
 of the path) as it only uses the firmware core.
 """
 
-from samsara.board import Board
+from samsara.core import Board
 from samsara.config import Config
 from samsara import frame as fr
-from samsara.geometry import position_index
+from samsara.rules.geometry import position_index
 from samsara import scene as sc
 
 
@@ -131,7 +131,7 @@ class Script:
 
     def lit(self):
         """{name: mark} of every position with a mark."""
-        from samsara.geometry import position_name
+        from samsara.rules.geometry import position_name
         m = self.board.controller.marks
         return dict((position_name(p), m[p]) for p in range(64) if m[p])
 

@@ -1,7 +1,7 @@
 """Game logs for host tests: a seeded self-play game written through the firmware's
-own log store (samsara.gamelog over an in-memory file system)."""
+own log store (samsara.storage.gamelog over an in-memory file system)."""
 from fakes.memfs import MemFs
-from samsara.gamelog import GameLog
+from samsara.storage.gamelog import GameLog
 from samsara_host.selfplay import play_game
 
 

@@ -1,7 +1,7 @@
 """Small helpers shared by the rules tests: sub-move lists in notation."""
-from samsara import rules
-from samsara.geometry import position_name
-from samsara.position import Position
+from samsara.rules import moves as rules
+from samsara.rules.geometry import position_name
+from samsara.rules.position import Position
 
 
 def moves_of(position, die, og=rules.OWNER_SCORES, origin=-1):
@@ -18,6 +18,6 @@ def moves_of(position, die, og=rules.OWNER_SCORES, origin=-1):
 
 def turns_of(position, d1, d2, og=rules.OWNER_SCORES):
     """Complete turns as {result position string: turn notation}."""
-    from samsara.game import Game
+    from samsara.rules.game import Game
     g = Game(Position.parse(position), og)
     return {res.format(): note for note, res in g.legal_turns(d1, d2)}

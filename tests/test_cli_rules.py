@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from samsara import rules
+from samsara.rules import moves as rules
 
 SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
 START = "oooooo................../oooooo.................. 0-0 A"
@@ -94,7 +94,7 @@ def test_play_is_seeded_and_complete():
 
 
 def test_play_writes_the_text_record_that_logs_show_and_export_read(tmp_path):
-    from samsara.position import Position
+    from samsara.rules.position import Position
     from samsara_host.record import load
     r = run("rules", "play", "--seed", "4")
     assert r.returncode == 0, r.stderr

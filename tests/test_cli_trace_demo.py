@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from samsara import states
-from samsara.position import Position
+from samsara.rules.position import Position
 from samsara_host import trace as tr
 from samsara_host import svg
 from samsara_host.layout import load_positions, computed_positions, computed_leds, hardware_csv_path

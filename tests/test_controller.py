@@ -7,7 +7,7 @@ from boardscript import Script, mark_colour
 from samsara import scene as sc
 from samsara import states
 from samsara.dice import Fixed
-from samsara.position import Position
+from samsara.rules.position import Position
 from samsara.frame import from_position
 
 START = "oooooo................../oooooo.................. 0-0 A"

@@ -1,5 +1,5 @@
 """The one event path of issue 8 §1: the core package imports no hardware module, the
-event table of samsara.protocol covers every event the firmware emits (with its
+event table of samsara.link.protocol covers every event the firmware emits (with its
 fields), the logged-event lists and docs/protocol.md follow from that table."""
 import glob
 import os
@@ -12,8 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FW = os.path.join(ROOT, "firmware")
 
-from samsara import protocol as P  # noqa: E402
-from samsara import logrecord  # noqa: E402
+from samsara.link import protocol as P# noqa: E402
+from samsara.storage import logrecord# noqa: E402
 
 
 def test_core_package_imports_no_hardware_module():
@@ -86,10 +86,10 @@ def test_every_event_of_the_traces_is_in_the_table():
 def test_every_line_of_the_link_and_recorder_is_in_the_table():
     sys.path.insert(0, os.path.join(HERE, "upy"))
     from linkkit import FakeStream, services
-    from samsara.board import Board
+    from samsara.core import Board
     from samsara.config import Config
     from fakes.memfs import MemFs
-    from samsara.gamelog import GameLog
+    from samsara.storage.gamelog import GameLog
     board = Board(Config(dice="host"))
     st = FakeStream()
     svc = services(st, board, GameLog(MemFs(), capacity=2 * 4096, max_turns=2,

@@ -5,8 +5,8 @@ import pytest
 from samsara.events import EventQueue
 from samsara import frame as fr
 from samsara.config import Config
-from samsara.position import Position
-from samsara.geometry import position_index
+from samsara.rules.position import Position
+from samsara.rules.geometry import position_index
 
 
 def test_queue_is_fifo_and_drops_the_oldest_with_a_counter():

@@ -48,7 +48,7 @@ def _describe(entry, moksha, results):
 
 
 def test_engine_matches_golden_turns():
-    from samsara.rules import turn_results
+    from samsara.rules.moves import turn_results
 
     entries = load_entries()
     assert len(entries) >= 2000

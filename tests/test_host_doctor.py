@@ -111,9 +111,9 @@ def _silent_port(tmp_path):
     (FakeMicroPython(impl="(name='micropython', version=(1, 20, 0), _machine='Pico')"),
      "too old", "1.22 or later"),
     (FakeMicroPython(), "firmware missing", "samsara deploy"),
-    (FakeMicroPython(files={"main.py": b"", "samsara/rules.mpy": b""}, loads=False),
+    (FakeMicroPython(files={"main.py": b"", "samsara/rules/moves.mpy": b""}, loads=False),
      "does not load", "deploy --force"),
-    (FakeMicroPython(files={"main.py": b"", "samsara/rules.mpy": b""},
+    (FakeMicroPython(files={"main.py": b"", "samsara/rules/moves.mpy": b""},
                      loop_error="Traceback...\nOSError: [Errno 5] EIO"),
      "loop stops at once: OSError", "deploy --force"),
 ])
@@ -131,7 +131,7 @@ def test_repl_findings(tmp_path, fake, what, todo):
 
 
 def test_board_in_the_repl_gets_its_loop_restarted(tmp_path):
-    fake = FakeMicroPython(files={"main.py": b"", "samsara/rules.mpy": b""})
+    fake = FakeMicroPython(files={"main.py": b"", "samsara/rules/moves.mpy": b""})
     board = _silent_port(tmp_path)
     hello = board.cmd_hello
 

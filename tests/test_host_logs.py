@@ -187,7 +187,7 @@ def test_monitor_model_follows_events():
     assert not m.event({"ev": "lift", "pos": "R1"})
     assert m.lifted == [0]
     assert m.event({"ev": "sub", "move": "5:R1-S18"}) and m.lifted == []
-    from samsara.game import Game
+    from samsara.rules.game import Game
     g = Game()
     g.play_notation("53 5:R1-S18 3:R2-S17")
     m.event({"ev": "turn", "turn": "53 5:R1-S18 3:R2-S17", "position": g.pos.format()})

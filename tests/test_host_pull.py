@@ -6,7 +6,7 @@ import pytest
 
 from fakeboard import FakeBoard
 from loghelp import game_log
-from samsara import protocol
+from samsara.link import protocol
 from samsara_host import boardlink, logpull
 
 

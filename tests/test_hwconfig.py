@@ -108,7 +108,7 @@ def test_board_config_is_consistent():
 
 def test_names_are_the_rules_engines_and_the_scenes():
     from samsara import scene
-    from samsara.geometry import position_index
+    from samsara.rules.geometry import position_index
     assert len(names.POSITION_NAMES) == 64
     for p, n in enumerate(names.POSITION_NAMES):
         assert position_index(n) == p and names.led_name(p) == n

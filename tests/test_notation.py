@@ -2,11 +2,11 @@
 (docs/rules.md §5)."""
 import pytest
 
-from samsara import rules
-from samsara.geometry import position_index, position_name
-from samsara.notation import (AmbiguousMoveError, IllegalMoveError, NotationError,
+from samsara.rules import moves as rules
+from samsara.rules.geometry import position_index, position_name
+from samsara.rules.notation import (AmbiguousMoveError, IllegalMoveError, NotationError,
                               format_sub_move, parse_sub_move, read_sub_move, read_turn)
-from samsara.position import Position, PositionError, START
+from samsara.rules.position import Position, PositionError, START
 
 START_TEXT = "oooooo................../oooooo.................. 0-0 A"
 

@@ -73,7 +73,7 @@ def test_bad_budget():
 
 
 def test_board_limited_scene_follows_the_scene():
-    from samsara.board import Board
+    from samsara.core import Board
     from samsara.config import Config
     b = Board(Config(budget_ma=1))
     s1 = b.limited_scene()

@@ -1,7 +1,7 @@
 """The worked examples of docs/rules.md §7 and the rulebook's situations."""
 import pytest
 
-from samsara.position import Position, START
+from samsara.rules.position import Position, START
 from rules_helpers import moves_of, turns_of
 
 START_TEXT = "oooooo................../oooooo.................. 0-0 A"
@@ -9,7 +9,7 @@ START_TEXT = "oooooo................../oooooo.................. 0-0 A"
 
 def test_start_position_string():
     # The documented start (docs/rules.md §5) is the engine's one definition.
-    from samsara import position
+    from samsara.rules import position
     assert START.format() == START_TEXT == position.START_TEXT
     assert Position.parse(START_TEXT) == START
 

@@ -2,9 +2,9 @@
 hand in each test's comment (docs/rules.md §1-§4)."""
 import pytest
 
-from samsara import rules
-from samsara.game import Game, Match, GameOverError, side_counts
-from samsara.position import Position
+from samsara.rules import moves as rules
+from samsara.rules.game import Game, Match, GameOverError, side_counts
+from samsara.rules.position import Position
 from rules_helpers import moves_of, turns_of
 
 # Four full double spaces six fields apart ({R2,S14}, {R8,S20}, {R14,S2}, {R20,S8})

@@ -3,10 +3,10 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from samsara import rules
-from samsara.geometry import GS, GR, partner, popcount24
-from samsara.notation import read_turn, format_turn
-from samsara.position import Position, START
+from samsara.rules import moves as rules
+from samsara.rules.geometry import GS, GR, partner, popcount24
+from samsara.rules.notation import read_turn, format_turn
+from samsara.rules.position import Position, START
 
 
 def reached_position(seed, plies):

@@ -113,9 +113,9 @@ def test_the_tracked_channel_sum_follows_every_redraw():
 
 
 def test_event_notation_matches_the_notation_module():
-    # Events name sub-moves and holes with samsara.notation / samsara.geometry's own
+    # Events name sub-moves and holes with samsara.rules.notation / samsara.rules.geometry's own
     # text (one definition), also for a goal with its reinsertion.
-    from samsara.notation import format_sub_move
+    from samsara.rules.notation import format_sub_move
     b = Script(position="ooooo.................../oooooo...............o.. 0-0 A")
     b.roll(3, 1)
     b.move("S22", "GS")

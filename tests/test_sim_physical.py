@@ -5,16 +5,16 @@ import random
 
 import pytest
 
-from samsara.board import Board
+from samsara.core import Board
 from samsara.config import Config
-from samsara.geometry import position_index as P
+from samsara.rules.geometry import position_index as P
 from samsara_host.sim import physical as ph
 from samsara_host.sim.driver import Driver, grid_at_or_after, frame_of
 from samsara_host.sim.player import choose_greedy, choose_random, evaluate, random_pick, strategy
 from samsara.readable import sequences
 from samsara_host.sim.table import Table, slide_path
 from samsara_host import trace as tr
-from samsara.position import START
+from samsara.rules.position import START
 
 
 class Rec:
@@ -133,7 +133,7 @@ def test_strategies_draw_once_and_greedy_prefers_goals():
     rng2.random()
     assert rng.random() == rng2.random()
     # S22 can score with a 3 (docs/rules.md §7): greedy takes the goal.
-    from samsara.position import Position
+    from samsara.rules.position import Position
     g = Position.parse("ooooo.................../oooooo...............o.. 0-0 A")
     turn = choose_greedy(g.r, g.s, g.a, g.b, 0, 3, 1, 0, random_pick(random.Random(1)))
     assert any(m[2] == P("GS") for m in turn)

@@ -17,9 +17,9 @@ import functools
 
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from samsara.game import Game
-from samsara.geometry import position_index, position_name
-from samsara.position import Position
+from samsara.rules.game import Game
+from samsara.rules.geometry import position_index, position_name
+from samsara.rules.position import Position
 from samsara_host import trace as tr
 from samsara_host.layout import neighbours
 from samsara_host.sim.table import Table

@@ -11,14 +11,14 @@ import time
 import pytest
 import serial
 
-from samsara import gamelog as G
+from samsara.storage import gamelog as G
 from samsara import states
-from samsara import logrecord as LR
-from samsara import protocol as P
-from samsara import rules
+from samsara.storage import logrecord as LR
+from samsara.link import protocol as P
+from samsara.rules import moves as rules
 from samsara.frame import from_position, to_hex as _hex
-from samsara.geometry import position_name, GS, GR
-from samsara.position import Position
+from samsara.rules.geometry import position_name, GS, GR
+from samsara.rules.position import Position
 from samsara_host.boardlink import BoardClient, BoardError
 from samsara_host.sim.player import goal_steps
 from samsara_host.virtual_board import VirtualBoard, find_micropython
@@ -215,7 +215,7 @@ def test_idle_stdio_poll_allocates_nothing_on_micropython(tmp_path):
     script = tmp_path / "idle.py"
     script.write_text(
         "import micropython\n"
-        "from samsara.hostlink import StdioStream\n"
+        "from samsara.link.hostlink import StdioStream\n"
         "s = StdioStream()\n"
         "buf = bytearray(300)\n"
         "n = 0\n"

@@ -13,10 +13,10 @@ import random
 import time
 
 from samsara.frame import from_position, to_hex
-from samsara.game import Game
-from samsara.geometry import position_name
-from samsara.notation import read_turn
-from samsara.position import Position
+from samsara.rules.game import Game
+from samsara.rules.geometry import position_name
+from samsara.rules.notation import read_turn
+from samsara.rules.position import Position
 from samsara_host.sim.player import hand_moves
 
 WAIT_S = 5.0       # the longest wait for the board to answer a move

@@ -76,8 +76,8 @@ def _worst_running_game(lg):
 
 def measure(folder=None):
     """The figures as a dict (us, bytes); folder: a scratch folder for the os adapter."""
-    from samsara import gamelog as G
-    from samsara.osfs import OsFs
+    from samsara.storage import gamelog as G
+    from samsara.storage.osfs import OsFs
     from memfs import MemFs  # tests/fakes (test-only, outside the bundle)
     res = {}
 
@@ -171,7 +171,7 @@ def measure(folder=None):
     lg3.close()
 
     # (4) the link: idle poll, a 256-byte command line, a log chunk
-    from samsara.board import Board
+    from samsara.core import Board
     from samsara.config import Config
     from linkkit import FakeStream, services
     lg2.close()

@@ -10,8 +10,8 @@ import subprocess
 import sys
 import tempfile
 
-from samsara import rules
-from samsara.position import START, Position
+from samsara.rules import moves as rules
+from samsara.rules.position import START, Position
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)

@@ -17,11 +17,11 @@ Usage: micropython tools/upy_bench_board.py [GAMES [REPEATS [time|heap]]]
 import gc
 import sys
 
-from samsara.board import Board
+from samsara.core import Board
 from samsara.config import Config
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara.dice import Lcg
-from samsara.geometry import GS, A_TRACK, B_TRACK
+from samsara.rules.geometry import GS, A_TRACK, B_TRACK
 
 try:
     from time import ticks_us, ticks_diff

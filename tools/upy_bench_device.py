@@ -32,7 +32,7 @@ import gc
 import time
 from array import array
 
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara.frame import from_position, position_index, put
 
 ticks_us = time.ticks_us

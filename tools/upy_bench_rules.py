@@ -10,7 +10,7 @@ and after), the peak growth the call can cause; -1 on CPython.
 import gc
 import sys
 
-from samsara import rules
+from samsara.rules import moves as rules
 from bench_corpus import CORPUS
 
 try:

@@ -1,11 +1,11 @@
 """Settings of the board core (docs/core-api.md, docs/debounce.md, docs/leds.md).
 
 One plain object; the Pico's main.py, the simulated board and trace replay build it
-with keyword arguments and pass it to samsara.board.Board.  Unknown keywords raise
+with keyword arguments and pass it to samsara.core.Board.  Unknown keywords raise
 TypeError so that a misspelt setting fails loudly.
 """
 
-from samsara import rules
+from samsara.rules import moves as rules
 
 DICE_SOURCES = ("electronic", "manual", "host")
 

@@ -3,13 +3,13 @@ into accepted moves and events (docs/controller.md has the states, the diagram a
 every event).
 
 The controller never reads a clock or a pin: each call gets now_ms and the settled frame
-from samsara.board.Board.  Its parts, one job each:
+from samsara.core.Board.  Its parts, one job each:
 
     turn   samsara.turn.Turn: the roll, the accepted sub-moves and what follows from
            them (dice left, position, expected frame, a goal in progress)
     read   samsara.reading: a settled frame read as moves (a pure function)
     dice   samsara.dice_entry.DiceEntry: where the next roll's dice come from
-           (samsara.buttons: what the roll and undo buttons do)
+           (samsara.presses: what the roll and undo buttons do)
     view   samsara.display.View: the display model drawn by samsara.scene
 
 The controller applies a reading: it changes the turn, moves between the states of
@@ -20,12 +20,12 @@ changes with the same result; `Controller.fast_paths = False` sends every frame
 through the general reading (tests/test_fast_paths.py proves both agree).
 """
 
-from samsara import buttons
+from samsara import presses
 from samsara import reading as rd
-from samsara.game import Game, Match
-from samsara.geometry import GS, GR, position_name
-from samsara.notation import format_turn, format_sub_move
-from samsara.position import Position
+from samsara.rules.game import Game, Match
+from samsara.rules.geometry import GS, GR, position_name
+from samsara.rules.notation import format_turn, format_sub_move
+from samsara.rules.position import Position
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
 from samsara.turn import Turn, PLAYER
@@ -132,13 +132,13 @@ class Controller:
 
     def restore(self, game, roll=None, played=(), now_ms=0):
         """Bring the controller to a game in progress (the log resume,
-        samsara.logresume): `game` (samsara.game.Game with its record and position as
+        samsara.storage.logresume): `game` (samsara.rules.game.Game with its record and position as
         logged; in a match, the match's current game) and, when roll is (d1, d2), that
         roll made and the sub-moves `played` (notation strings, in order) accepted.
         The events raised on the way are the caller's to drop.  The board is expected
         in the resulting position: feed the settled frame next.  Raises ValueError when
         a sub-move does not replay under the rules."""
-        from samsara.notation import read_sub_move
+        from samsara.rules.notation import read_sub_move
         self.now = now_ms
         self.game = game
         self._start_game()
@@ -146,7 +146,7 @@ class Controller:
         if game.over():
             self._game_over()
         elif roll is not None:
-            buttons.roll(self, roll[0], roll[1], "host")
+            presses.roll(self, roll[0], roll[1], "host")
             for text in played:
                 if not t.rem:
                     break
@@ -161,7 +161,7 @@ class Controller:
     # ---------------------------------------------------------------- queries
 
     def position(self):
-        """samsara.position.Position after the accepted sub-moves; in 'turn_complete'
+        """samsara.rules.position.Position after the accepted sub-moves; in 'turn_complete'
         and later with the next player to move."""
         t = self.turn
         mover = t.mover
@@ -502,9 +502,9 @@ class Controller:
 
     def press(self, now_ms, button, long=False, busy=False):
         """A button press: 'roll' or 'undo' (long: a long press).  busy: the debounce
-        still has unsettled positions.  Rejections become events (samsara.buttons)."""
+        still has unsettled positions.  Rejections become events (samsara.presses)."""
         self.now = now_ms
-        buttons.press(self, button, long, busy)
+        presses.press(self, button, long, busy)
         self._show()
 
     # ---------------------------------------------------------------- display

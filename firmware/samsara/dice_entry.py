@@ -6,7 +6,7 @@ counts the die being entered up (6 wraps to 1); a long press goes on to die 2, a
 long press on die 2 finishes the roll.  The undo button steps back one stage.
 """
 
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara.dice import Lcg
 
 

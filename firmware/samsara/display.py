@@ -18,7 +18,7 @@ A View holds
 
 from samsara import scene as sc
 from samsara.frame import names
-from samsara.geometry import A_TRACK, B_TRACK, position_index
+from samsara.rules.geometry import A_TRACK, B_TRACK, position_index
 from samsara.reading import targets as targets_of
 from samsara.states import REPAIR, WAITING, GOAL_PENDING, MOVING, TURN_COMPLETE, GAME_OVER
 

@@ -1,6 +1,6 @@
 """Frames: the occupancy of the 64 sensor positions as a bytearray(8) (docs/frames.md).
 
-Position p (0..63, the indexes of samsara.geometry and docs/rules.md §6) is bit p & 7
+Position p (0..63, the indexes of samsara.rules.geometry and docs/rules.md §6) is bit p & 7
 of byte p >> 3; a set bit means "a marble or scoring piece is in the hole".  So
 
     bytes 0..2   R1..R24   (the round lane mask is  f[0] | f[1] << 8 | f[2] << 16)
@@ -13,7 +13,7 @@ frame never allocates on the Pico.  Helpers that build names or new frames alloc
 are meant for events, tests and tools, not for the scan loop.
 """
 
-from samsara.geometry import position_name, position_index, GS, A_TRACK, B_TRACK
+from samsara.rules.geometry import position_name, position_index, GS, A_TRACK, B_TRACK
 
 FRAME_BYTES = 8
 
@@ -78,7 +78,7 @@ def fill_position(f, r, s, a, b):
 
 
 def from_position(pos):
-    """A new frame of samsara.position.Position `pos` (marbles and scoring pieces)."""
+    """A new frame of samsara.rules.position.Position `pos` (marbles and scoring pieces)."""
     return fill_position(new_frame(), pos.r, pos.s, pos.a, pos.b)
 
 

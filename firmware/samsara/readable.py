@@ -5,8 +5,8 @@ They ask this rule instead of keeping a copy of it.  The board itself never impo
 this module.
 """
 
-from samsara import rules
-from samsara.geometry import popcount24
+from samsara.rules import moves as rules
+from samsara.rules.geometry import popcount24
 from samsara.reading import MAX_LIFTED
 
 

@@ -30,10 +30,10 @@ except ImportError:  # CPython
     def const(__x):
         return __x
 
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara.frame import r_mask, s_mask, extra_mask, pieces_mask
-from samsara.geometry import GS, popcount24, position_name
-from samsara.notation import format_sub_move
+from samsara.rules.geometry import GS, popcount24, position_name
+from samsara.rules.notation import format_sub_move
 from samsara.turn import lane_bit, owner_piece
 
 MAX_LIFTED = const(2)   # marbles in the air at once before the board counts as disturbed

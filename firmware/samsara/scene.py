@@ -2,7 +2,7 @@
 
 A scene is a bytearray(240): R, G, B (0..255) of each of the 80 logical LEDs
 
-    0..63    the 64 sensor positions (samsara.geometry indexes, docs/rules.md §6)
+    0..63    the 64 sensor positions (samsara.rules.geometry indexes, docs/rules.md §6)
     64..70   die 1 pips, 71..77 die 2 pips (pip order in PIPS below)
     78, 79   turn indicator of player A, of player B
 
@@ -228,7 +228,7 @@ MARK_NAMES = ("off", "die1", "die2", "die3", "die4", "die5", "die6", "origin", "
               "nomove", "red", "missing", "red", "score", "missing", "goal", "score")
 
 
-# ---- overlays: drawn over the scene by the board core (samsara.board.Board.set_overlay)
+# ---- overlays: drawn over the scene by the board core (samsara.core.Board.set_overlay)
 
 LED_TEST = 1
 """Overlay: the LED test, one logical LED after the other lit dim white, all others

@@ -1,9 +1,9 @@
 """The turn in progress: the one place the derived values of a turn come from
 (docs/controller.md "Reading the board").
 
-A Turn is given the position before the turn (`base`, a samsara.position.Position),
+A Turn is given the position before the turn (`base`, a samsara.rules.position.Position),
 the roll (`d1`, `d2`; 0 before the roll) and the sub-moves accepted so far (`played`,
-sub-move tuples of samsara.rules).  Everything else follows from these, and only
+sub-move tuples of samsara.rules.moves).  Everything else follows from these, and only
 `push` computes it:
 
     used        bit 0/1: die 1/2 played
@@ -21,9 +21,9 @@ A goal in progress (state goal_pending) adds `goal` (the goal hole, -1: none), `
 by `set_expected`.
 """
 
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara.frame import fill, pieces_mask
-from samsara.geometry import GS, A_TRACK, B_TRACK, PLAYER_NAMES
+from samsara.rules.geometry import GS, A_TRACK, B_TRACK, PLAYER_NAMES
 
 PLAYER = tuple(PLAYER_NAMES)    # ("A", "B"): player 0 and 1 (the mover) in events
 
@@ -45,7 +45,7 @@ def owner_piece(m, pa, pb):
 
 class Turn:
     """One turn's bookkeeping (module docstring).  og: the opponent-goal option code
-    (samsara.rules.option_code).  Call `reset(position)` to begin a turn."""
+    (samsara.rules.moves.option_code).  Call `reset(position)` to begin a turn."""
 
     def __init__(self, og, position):
         self.og = og
@@ -54,7 +54,7 @@ class Turn:
         self.reset(position)
 
     def reset(self, position):
-        """Begin a turn from `position` (samsara.position.Position): no roll yet."""
+        """Begin a turn from `position` (samsara.rules.position.Position): no roll yet."""
         self.base = position
         self.d1 = 0
         self.d2 = 0

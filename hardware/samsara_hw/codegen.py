@@ -5,7 +5,7 @@ stale.  The tables become bytes objects: one small object each on the Pico's hea
 """
 import os
 
-from samsara.geometry import N_POSITIONS
+from samsara.rules.geometry import N_POSITIONS
 from samsara.scene import PIPS
 from samsara_hw.csvcheck import hardware_dir
 from samsara_hw.gpio import PIN_FUNCTIONS

@@ -1,12 +1,12 @@
 """Names and counts of the board's parts: sensor positions, LEDs, chips, board size.
 
-The position names and their order come from the rules engine (samsara.geometry,
+The position names and their order come from the rules engine (samsara.rules.geometry,
 docs/rules.md §6; the index order is the frame bit order).  The logical LED order is
 docs/leds.md: 0..63 the positions, 64..70 the pips 0..6 of die 1, 71..77 those of
 die 2, 78 and 79 the turn indicators of A and B (samsara.scene's DIE1_LED, DIE2_LED,
 TURN_A_LED, TURN_B_LED).
 """
-from samsara.geometry import N_POSITIONS, position_name
+from samsara.rules.geometry import N_POSITIONS, position_name
 
 POSITION_NAMES = tuple(position_name(p) for p in range(N_POSITIONS))
 """The 64 sensor position names in index order: R1..R24, S1..S24, GS, GR, A0..A5, AC,

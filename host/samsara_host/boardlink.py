@@ -218,7 +218,7 @@ class BoardClient:
     def read_line(self, timeout):
         """The next decoded line (dict) within `timeout` seconds, else None.
         Non-JSON lines go to `noise`."""
-        from samsara import protocol
+        from samsara.link import protocol
         deadline = self.clock() + timeout
         while True:
             i = self._buf.find(b"\n")
@@ -243,7 +243,7 @@ class BoardClient:
 
     def send(self, name, args=None, req_id=None):
         """Write one command line; returns its id."""
-        from samsara import protocol
+        from samsara.link import protocol
         if req_id is None:
             req_id = self._next_id
             self._next_id += 1
@@ -324,7 +324,7 @@ def list_logs(client, timeout=2.0):
 def check_hello(reply):
     """Raise LinkError unless a hello reply is the Samsara firmware with our
     protocol version; returns the reply."""
-    from samsara import protocol
+    from samsara.link import protocol
     if reply.get("name") != "samsara":
         raise LinkError("the board answered hello but is not a Samsara board: %r"
                         % reply.get("name"))

@@ -14,13 +14,13 @@ The board as seen from above, player A at the bottom (docs/rules.md §1):
 
 Round holes are ○ (● with a marble), angular holes □ (■).  A column is one double
 space: R i above or below its partner S i+12, S i with R i+12.  `highlight` fields
-(position indexes, see samsara.geometry) are drawn in yellow, e.g. the fields the last
+(position indexes, see samsara.rules.geometry) are drawn in yellow, e.g. the fields the last
 turn touched.  `render` returns a rich Text; `.plain` is the same picture without
 colour (what tests compare and what a pipe receives).
 """
 from rich.text import Text
 
-from samsara.geometry import GS, GR, position_index
+from samsara.rules.geometry import GS, GR, position_index
 
 ROUND_FULL, ROUND_EMPTY = "\u25cf", "\u25cb"    # ● ○
 SQUARE_FULL, SQUARE_EMPTY = "\u25a0", "\u25a1"  # ■ □
@@ -120,7 +120,7 @@ def render(pos, highlight=(), dice=None, note=None, names=("A", "B")):
 def turn_fields(turn):
     """Position indexes a turn's notation names (froms, tos, reinsertions), to
     highlight; unparsable tokens are ignored."""
-    from samsara.notation import parse_sub_move
+    from samsara.rules.notation import parse_sub_move
     out = set()
     for tok in turn.split()[1:]:
         try:

@@ -8,7 +8,7 @@ desktops; `pip install cairosvg` alone is not enough on Windows or macOS without
 """
 import re
 
-from samsara.geometry import position_name
+from samsara.rules.geometry import position_name
 from samsara_host.boardview import turn_fields
 
 MOVE_COLOUR = "#ffb000"   # fields the turn touched

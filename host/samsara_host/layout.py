@@ -18,7 +18,7 @@ samsara_hw.names' (LED_ONLY_NAMES, led_name).
 """
 import os
 
-from samsara.geometry import position_name, position_index
+from samsara.rules.geometry import position_name, position_index
 from samsara_hw.csvcheck import parse_positions
 
 PITCH_MM = 25.0

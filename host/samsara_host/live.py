@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table as RTable
 from rich.text import Text
 
-from samsara.geometry import position_index, GS, GR, A_TRACK, B_TRACK
+from samsara.rules.geometry import position_index, GS, GR, A_TRACK, B_TRACK
 from samsara import states
 from samsara.scene import DIE1_LED, DIE2_LED, TURN_A_LED, TURN_B_LED
 

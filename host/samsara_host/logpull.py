@@ -6,13 +6,13 @@ appended, in order, so the part file is always a prefix of the board's file.  A 
 that was cut (cable out, board reset, host killed) starts again at the part file's
 length; a finished game's file never changes and a running game's only grows, so the
 prefix stays valid.  At the end the whole file's CRC-16 is compared with the board's
-listing and every record's own check is verified (samsara.logrecord) before the part
+listing and every record's own check is verified (samsara.storage.logrecord) before the part
 file becomes `<dest>` and the board is told `log_ack`.
 """
 import os
 import time
 
-from samsara import protocol
+from samsara.link import protocol
 from samsara_host import boardlink
 
 
@@ -27,9 +27,9 @@ def local_name(board, game):
 
 
 def verify_log(data):
-    """Check every record's own check sum (samsara.logrecord); returns the number of
+    """Check every record's own check sum (samsara.storage.logrecord); returns the number of
     records.  Raises PullError for a damaged file."""
-    from samsara import logrecord
+    from samsara.storage import logrecord
     ok, msg, replay = logrecord.verify(data)
     if not ok:
         raise PullError("the pulled log does not verify: %s" % msg)

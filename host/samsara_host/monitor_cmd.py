@@ -24,7 +24,7 @@ class Model:
     `status`)."""
 
     def __init__(self):
-        from samsara.position import Position
+        from samsara.rules.position import Position
         self.position = Position()
         self.hello = {}
         self.state = "?"
@@ -39,7 +39,7 @@ class Model:
 
     def event(self, ev):
         """Fold one event dict in; returns True when position/status should be asked."""
-        from samsara.geometry import position_index
+        from samsara.rules.geometry import position_index
         from samsara_host.boardview import turn_fields
         self.last.append(ev)
         del self.last[:-10]
@@ -68,7 +68,7 @@ class Model:
         return name in REFRESH
 
     def _set_position(self, text):
-        from samsara.position import Position, PositionError
+        from samsara.rules.position import Position, PositionError
         try:
             self.position = Position.parse(text)
         except PositionError:

@@ -39,9 +39,9 @@ import json
 import os
 import re
 
-from samsara import rules
-from samsara.game import Game
-from samsara.position import Position, PositionError
+from samsara.rules import moves as rules
+from samsara.rules.game import Game
+from samsara.rules.position import Position, PositionError
 
 TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "Seed", "PlayerA", "PlayerB", "Starter",
              "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
@@ -103,7 +103,7 @@ class GameRecord:
     def replay(self, line_numbers=None):
         """Play every turn; returns the list of Steps.  line_numbers: the source line of
         each turn, for error messages."""
-        from samsara.notation import read_turn
+        from samsara.rules.notation import read_turn
         game = Game(self.start, self.option_code(), match=self.is_match(),
                     starter=self.start.mover)
         steps = []
@@ -293,7 +293,7 @@ def from_log(data, board=None, allow_torn=False):
     the good records before a torn or damaged one (a running game's copy) instead of
     raising.  Raises RecordError.
     """
-    from samsara import logrecord
+    from samsara.storage import logrecord
     ok, msg, rp = logrecord.verify(bytes(data))
     if not ok and not (allow_torn and rp.header is not None):
         raise RecordError("not a valid game log: %s" % msg)
@@ -317,7 +317,7 @@ def from_log(data, board=None, allow_torn=False):
     if isinstance(og, dict):
         og = og.get("opponent_goal")
     if isinstance(og, int):
-        from samsara import rules
+        from samsara.rules import moves as rules
         og = rules.OPTION_NAMES[og] if 0 <= og < len(rules.OPTION_NAMES) else None
     tags["OpponentGoal"] = str(og or "owner_scores")
     match = h.get("match")
@@ -373,7 +373,7 @@ def load(path, board=None):
         raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
     if not data:
         raise RecordError("%s is empty" % path)
-    from samsara import logrecord
+    from samsara.storage import logrecord
     if data[0] == logrecord.SYNC:
         if board is None and re.fullmatch(r"game-\d+\.log(\.part)?", os.path.basename(path)):
             # `logs pull` stores logs as <board>/game-NNNN.log (logpull.local_name).

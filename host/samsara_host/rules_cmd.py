@@ -2,9 +2,9 @@
 import json
 import sys
 
-from samsara.position import Position, PositionError
-from samsara import rules
-from samsara.game import Game
+from samsara.rules.position import Position, PositionError
+from samsara.rules import moves as rules
+from samsara.rules.game import Game
 
 
 def add_parser(sub, name, help_text):

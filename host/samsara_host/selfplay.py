@@ -2,8 +2,8 @@
 the benchmark corpus."""
 import random
 
-from samsara.game import Game
-from samsara.rules import OWNER_SCORES
+from samsara.rules.game import Game
+from samsara.rules.moves import OWNER_SCORES
 
 
 def play_game(seed, og=OWNER_SCORES, max_turns=2000, on_turn=None):
@@ -20,7 +20,7 @@ def play_game(seed, og=OWNER_SCORES, max_turns=2000, on_turn=None):
         if on_turn:
             on_turn(game, d1, d2, game.pos)
         p = game.pos
-        from samsara import rules
+        from samsara.rules import moves as rules
         turns = rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2, og)
         if not turns:
             game.apply(d1, d2, [], None)

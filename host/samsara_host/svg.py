@@ -11,7 +11,7 @@ when it exists, else the computed layout, so the picture is the board's real geo
   turn indicators are drawn where their LEDs sit;
 - the connecting lines R12->R13, S12->S13, R24->GR, S24->GS are thin curves.
 """
-from samsara.geometry import (GS, GR, A_TRACK, B_TRACK, position_index, position_name,
+from samsara.rules.geometry import (GS, GR, A_TRACK, B_TRACK, position_index, position_name,
                               score_position)
 from samsara_host.layout import load_positions
 from samsara_hw.names import LED_ONLY_NAMES
@@ -44,7 +44,7 @@ def occupied_positions(position):
 
 
 def render(position, scene=None, title=None, notes=(), layout=None):
-    """SVG text of `position` (samsara.position.Position) with the lit LEDs of `scene`
+    """SVG text of `position` (samsara.rules.position.Position) with the lit LEDs of `scene`
     ({LED or position name: '#rrggbb'}, unlit LEDs left out).  title: a heading line;
     notes: further lines of text under the board (e.g. the result).  layout: the
     (coords, leds, source) triple of load_positions(), loaded when None."""

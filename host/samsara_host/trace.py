@@ -17,9 +17,9 @@ docs/traces.md.
 """
 import json
 
-from samsara.geometry import position_index, position_name
-from samsara.position import Position, PositionError, START
-from samsara import rules
+from samsara.rules.geometry import position_index, position_name
+from samsara.rules.position import Position, PositionError, START
+from samsara.rules import moves as rules
 from samsara import states
 
 HEADER_KEYS = ("start", "opponent_goal", "seed")
@@ -193,7 +193,7 @@ def save(path, trace):
 def start_occupancy(position):
     """Position indexes that read "on" in the settled start of a trace: the marbles'
     fields and each scoring piece on the field of its score (A0/B0 at 0, AC/BC at 6)."""
-    from samsara.geometry import score_position
+    from samsara.rules.geometry import score_position
     out = [p for p in range(48) if position.occupied(p)]
     out.append(score_position(0, position.a))
     out.append(score_position(1, position.b))
@@ -288,7 +288,7 @@ def replay(trace, config=None, on_tick=None):
     """Feed `trace` (a Trace) through a Board with `config` (default: default_config)
     on the virtual clock of samsara_host.sim.driver, past the last input until the
     board is idle.  Returns a Replay."""
-    from samsara.board import Board
+    from samsara.core import Board
     from samsara_host.sim.driver import Driver, frame_of
     cfg = config if config is not None else default_config(trace)
     board = Board(cfg)

@@ -2,7 +2,7 @@
 import json
 import sys
 
-from samsara import rules
+from samsara.rules import moves as rules
 
 
 def add_parser(sub, name, help_text):

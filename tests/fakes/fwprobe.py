@@ -37,8 +37,8 @@ except ImportError:  # CPython
 _FW_ROOTS = ("samsara", "board", "main", "board_config")
 LATE_IMPORTS = ("board.sr165",)
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
-LINK_IMPORTS = ("mainhooks", "samsara.hostlink", "samsara.recorder", "samsara.gamelog",
-                "samsara.logrecord", "samsara.osfs")
+LINK_IMPORTS = ("mainhooks", "samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
+                "samsara.storage.logrecord", "samsara.storage.osfs")
 """... and those the game recorder and host link add (main.open_services)."""
 
 
@@ -159,7 +159,7 @@ class Probe:
         st = self.stage
         if st == 1:
             # The fakes first: their modules are the baseline.  (player imports
-            # samsara.rules, which brings samsara.geometry and samsara.position.)
+            # samsara.rules.moves, which brings samsara.rules.geometry and samsara.rules.position.)
             import bench      # noqa: F401
             import chips      # noqa: F401
             import rig        # noqa: F401
@@ -181,7 +181,7 @@ class Probe:
         import player
         if st == 3:
             from samsara.frame import from_position
-            from samsara.position import Position
+            from samsara.rules.position import Position
             s.rig = rig.Rig(cfg, seed=self.seed + 6)
             s.rig.strip.keep = False      # the fake strip's recording is not firmware heap
             s.rig.world.set_frame(from_position(Position()))
@@ -212,7 +212,7 @@ class Probe:
             if self.link:
                 self._clear_logs()
                 main.LOG_DIR = self.logdir
-                from samsara import hostlink
+                from samsara.link import hostlink
                 hostlink.StdioStream = NullStream
             else:
                 main.open_services = _no_services

@@ -30,7 +30,7 @@ class PlayerError(AssertionError):
 
 
 class ScriptedPlayers:
-    """Both players of one game.  board: samsara.board.Board; world: chips.World;
+    """Both players of one game.  board: samsara.core.Board; world: chips.World;
     clock: bench.Clock; roll_pin: GPIO of the roll button (pressed = net low)."""
 
     def __init__(self, board, world, clock, roll_pin, seed=1, gap_ms=GAP_MS):

@@ -21,7 +21,7 @@ import player
 import rig
 from board import hw as hwmod
 from samsara.frame import from_position
-from samsara.position import Position
+from samsara.rules.position import Position
 
 MAX_TICKS = 400000      # 800 s of virtual time at 2 ms: far more than any game needs
 

@@ -1,17 +1,17 @@
 """Test kit for the game log and the USB link (runs under MicroPython and CPython).
 
-FakeStream: the byte-stream adapter of samsara.hostlink with an input queue the test
+FakeStream: the byte-stream adapter of samsara.link.hostlink with an input queue the test
 fills and an output the test reads.  CleanPlayer: plays complete turns on a
-samsara.board.Board by changing its sensor frame the way a careful person moves
+samsara.core.Board by changing its sensor frame the way a careful person moves
 marbles (lift, settle, place, settle; goals with the scoring piece and the
 reinsertion), on a virtual clock.
 """
 
 import json
 
-from samsara import rules
+from samsara.rules import moves as rules
 from samsara import states
-from samsara.geometry import GS, GR, A_TRACK, B_TRACK
+from samsara.rules.geometry import GS, GR, A_TRACK, B_TRACK
 from samsara.frame import from_position, put
 
 
@@ -182,8 +182,8 @@ def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boo
         import samsara
         sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
         import main
-    from samsara.hostlink import HostLink
-    from samsara.recorder import Recorder
+    from samsara.link.hostlink import HostLink
+    from samsara.storage.recorder import Recorder
     rec = Recorder(log, board) if log is not None else None
     svc = main.start_services(board, rec, HostLink(stream, board, None, rec, hooks,
                                                    board_id, period_ms))
@@ -213,7 +213,7 @@ class ServicesRig:
         if svc.recorder is not None:
             g = svc.recorder.boot(now_ms, frame)
         if g is None and new_game:
-            from samsara.gamelog import LogFull
+            from samsara.storage.gamelog import LogFull
             try:
                 svc.new_game()
             except LogFull:

@@ -7,9 +7,9 @@ short game works the same as under CPython.
 from heaputil import assert_no_alloc, heap_growth
 
 from samsara import states
-from samsara.board import Board
+from samsara.core import Board
 from samsara.config import Config
-from samsara.geometry import position_index
+from samsara.rules.geometry import position_index
 
 GOAL3 = "ooooo.................../oooooo...............o.. 0-0 A"
 TICKS_END = 0x3FFFFFFF  # last value of time.ticks_ms() on MicroPython

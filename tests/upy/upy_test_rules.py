@@ -1,11 +1,11 @@
 """The rules engine under MicroPython: every rule of docs/rules.md, a subset of the
 CPython tests written with builtins only (runs on the Unix and WebAssembly ports)."""
-from samsara import rules
-from samsara.geometry import position_name
-from samsara.position import Position, PositionError, START
-from samsara.notation import (read_turn, format_turn, parse_sub_move, NotationError,
+from samsara.rules import moves as rules
+from samsara.rules.geometry import position_name
+from samsara.rules.position import Position, PositionError, START
+from samsara.rules.notation import (read_turn, format_turn, parse_sub_move, NotationError,
                               IllegalMoveError, AmbiguousMoveError)
-from samsara.game import Game, Match, side_counts
+from samsara.rules.game import Game, Match, side_counts
 
 START_TEXT = "oooooo................../oooooo.................. 0-0 A"
 MOKSHA_66 = ".o.....o.....o.....o.o.o/.o.....o.....o.....oo..o 0-0 A"

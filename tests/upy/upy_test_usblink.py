@@ -4,14 +4,14 @@ under MicroPython and CPython; the allocation test needs MicroPython's heap_lock
 
 import json
 
-from samsara import protocol as P
-from samsara import gamelog as G
-from samsara.board import Board
+from samsara.link import protocol as P
+from samsara.storage import gamelog as G
+from samsara.core import Board
 from samsara.config import Config
 from memfs import MemFs
 from samsara.frame import from_position
 from mainhooks import MainHooks
-from samsara import logrecord as LR
+from samsara.storage import logrecord as LR
 from linkkit import FakeStream, CleanPlayer, services
 
 

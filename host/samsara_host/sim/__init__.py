@@ -1,2 +1,2 @@
 """The simulated board: physical signal model, simulated players and the loop that
-drives the firmware's `samsara.board.Board` with them (docs/simulator.md)."""
+drives the firmware's `samsara.core.Board` with them (docs/simulator.md)."""

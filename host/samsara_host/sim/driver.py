@@ -1,4 +1,4 @@
-"""Feed a `samsara.board.Board` from timed inputs on a virtual clock, the way the Pico's
+"""Feed a `samsara.core.Board` from timed inputs on a virtual clock, the way the Pico's
 main loop feeds it from its scanner and buttons (docs/simulator.md, docs/traces.md).
 
 The scan loop runs at the board's scan period: ticks happen at t = k * scan_ms.  An
@@ -61,7 +61,7 @@ def frame_of(occupied):
 class Driver:
     """Drives `board` with inputs queued by `push_*`.
 
-    board: a samsara.board.Board after new_game; scan_ms: its scan period (ms); frame: the raw frame at time 0 (bytearray(8), the
+    board: a samsara.core.Board after new_game; scan_ms: its scan period (ms); frame: the raw frame at time 0 (bytearray(8), the
     settled start).  record: a list that receives the applied inputs as trace lines, or
     None.  on_tick(driver, t): optional hook after every tick (for displays).
     """
@@ -183,5 +183,5 @@ class Driver:
 
 
 def _name(p):
-    from samsara.geometry import position_name
+    from samsara.rules.geometry import position_name
     return position_name(p)

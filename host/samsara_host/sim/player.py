@@ -25,8 +25,8 @@ hole, then the marble out of the goal onto its reinsertion field and the owner's
 scoring piece one field on (`goal_steps`).  `hand_actions` spells a whole turn as
 (LIFT, p) / (PLACE, p) steps.
 """
-from samsara import rules
-from samsara.geometry import (A_SIDE_R, A_SIDE_S, B_SIDE_R, B_SIDE_S, GR, GS,
+from samsara.rules import moves as rules
+from samsara.rules.geometry import (A_SIDE_R, A_SIDE_S, B_SIDE_R, B_SIDE_S, GR, GS,
                               popcount24, score_position)
 
 LIFT = "lift"

@@ -1,6 +1,6 @@
 """A simulated game: two simulated players at the simulated board (docs/simulator.md).
 
-`Table` owns one `samsara.board.Board` (the firmware core, unchanged), a `Driver` that
+`Table` owns one `samsara.core.Board` (the firmware core, unchanged), a `Driver` that
 feeds it on the scan grid of a virtual clock, a `Physical` signal model and the two
 players' script.  The players look at the board as people do (the dice shown after the
 roll, the state of the turn) and act through their hands only: every input the board
@@ -31,12 +31,12 @@ in tests that is a failure of the board, never something the players work around
 """
 import random
 
-from samsara import rules
-from samsara.board import Board
+from samsara.rules import moves as rules
+from samsara.core import Board
 from samsara.config import Config
-from samsara.geometry import GS, GR
-from samsara.notation import format_sub_move
-from samsara.position import Position, START
+from samsara.rules.geometry import GS, GR
+from samsara.rules.notation import format_sub_move
+from samsara.rules.position import Position, START
 from samsara.readable import readings, reads_as_move
 
 from samsara_host.layout import neighbours

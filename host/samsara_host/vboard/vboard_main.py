@@ -20,7 +20,7 @@ import os
 import board.hw as hwmod
 import vdrivers
 from samsara.frame import from_position
-from samsara.position import START
+from samsara.rules.position import START
 
 
 def _build(cfg, cal_path="hallcal.txt"):

@@ -16,7 +16,7 @@ nothing at once.
 
 import json
 
-from samsara.geometry import position_index
+from samsara.rules.geometry import position_index
 
 
 class FeedScanner:

@@ -13,14 +13,14 @@ ValueError subclasses, tell the causes apart: NotationError (the text is not
 notation), IllegalMoveError (well-formed but not legal here) and AmbiguousMoveError
 (more than one legal reading with different results).
 
-Parsing and replaying live in samsara.notation_read; the functions of the same names
+Parsing and replaying live in samsara.rules.notation_read; the functions of the same names
 here import it when first called.  On the board only formatting runs in the game loop
 (events, the game record); parsing runs at boot to resume a logged game, after which
-main.py drops samsara.notation_read again (docs/performance.md "Firmware": heap).
+main.py drops samsara.rules.notation_read again (docs/performance.md "Firmware": heap).
 """
 
-from samsara.geometry import position_name
-from samsara import rules
+from samsara.rules.geometry import position_name
+from samsara.rules import moves as rules
 
 
 class NotationError(ValueError):
@@ -59,26 +59,26 @@ def format_turn(d1, d2, moves):
 
 
 def parse_sub_move(text):
-    """Parse one sub-move into (die, frm, to, ins) (samsara.notation_read)."""
-    from samsara.notation_read import parse_sub_move as f
+    """Parse one sub-move into (die, frm, to, ins) (samsara.rules.notation_read)."""
+    from samsara.rules.notation_read import parse_sub_move as f
     return f(text)
 
 
 def parse_roll(text):
-    """Parse a roll token such as '53' into (5, 3) (samsara.notation_read)."""
-    from samsara.notation_read import parse_roll as f
+    """Parse a roll token such as '53' into (5, 3) (samsara.rules.notation_read)."""
+    from samsara.rules.notation_read import parse_roll as f
     return f(text)
 
 
 def read_sub_move(r, s, a, b, mover, dice, text, og=rules.OWNER_SCORES):
     """The legal sub-move that `text` names, with a die from `dice`
-    (samsara.notation_read)."""
-    from samsara.notation_read import read_sub_move as f
+    (samsara.rules.notation_read)."""
+    from samsara.rules.notation_read import read_sub_move as f
     return f(r, s, a, b, mover, dice, text, og)
 
 
 def read_turn(r, s, a, b, mover, text, og=rules.OWNER_SCORES):
     """Replay turn notation on a position: ((d1, d2), moves, (r, s, a, b))
-    (samsara.notation_read)."""
-    from samsara.notation_read import read_turn as f
+    (samsara.rules.notation_read)."""
+    from samsara.rules.notation_read import read_turn as f
     return f(r, s, a, b, mover, text, og)

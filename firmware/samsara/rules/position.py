@@ -9,7 +9,7 @@ Position string: ``<R1..R24>/<S1..S24> <scoreA>-<scoreB> <mover>``, e.g. the sta
 ``oooooo................../oooooo.................. 0-0 A``.
 """
 
-from samsara.geometry import popcount24
+from samsara.rules.geometry import popcount24
 
 START_R = 0x3F  # R1..R6
 START_S = 0x3F  # S1..S6

@@ -1,15 +1,15 @@
 """Resume an unfinished game from its log (docs/gamelog.md "Resume").
 
-The boot scan (samsara.gamelog.GameLog.boot) gives a Replay of the unfinished game:
+The boot scan (samsara.storage.gamelog.GameLog.boot) gives a Replay of the unfinished game:
 its header (start position, match, starter), its complete turns, and the roll and
 accepted sub-moves of the turn in progress.  `resume_board` brings a
-samsara.board.Board to exactly that state: the game's record and position, the match's
+samsara.core.Board to exactly that state: the game's record and position, the match's
 first game when this is the second game of a match, and the turn in progress with its
 dice and sub-moves (through samsara.controller.Controller.restore).  The board's own
 events raised on the way are the caller's to drop (they are already in the log).
 """
 
-from samsara.position import Position
+from samsara.rules.position import Position
 
 START = "oooooo................../oooooo.................. 0-0 A"
 
@@ -20,12 +20,12 @@ def _starter(h):
 
 
 def resume_board(board, rp, prev=None, now_ms=0, frame=None):
-    """Rebuild `board` (samsara.board.Board) from Replay `rp`.
+    """Rebuild `board` (samsara.core.Board) from Replay `rp`.
 
     prev: the Replay of the match's first game when rp is the second game of a match
     (header match_game 2), else None.  frame: the board's settled frame now (the
     scanner's), or None to take the position the log says.  Returns the
-    samsara.game.Game being played.  Raises ValueError (notation errors) when the log
+    samsara.rules.game.Game being played.  Raises ValueError (notation errors) when the log
     does not replay under the rules.
     """
     if hasattr(board, "resume"):

@@ -35,7 +35,7 @@ commands that act on the board go to `core`, the narrow door main.py gives it:
 
 and the events they cause come back through on_event before the reply is sent.  The
 board is only read (its controller's public state, position(), game, d1/d2,
-remaining_dice()).  recorder: samsara.recorder.Recorder (the logs commands) or None.
+remaining_dice()).  recorder: samsara.storage.recorder.Recorder (the logs commands) or None.
 hooks: the drivers' side (main.py's mainhooks.MainHooks): sensors() -> (raw
 bytearray(8), settled bytearray(8)), calibrate(step) -> dict; a missing hook answers
 not_supported.
@@ -43,8 +43,8 @@ not_supported.
 
 import sys
 
-from samsara import protocol as P
-from samsara import gamelog
+from samsara.link import protocol as P
+from samsara.storage import gamelog
 from samsara import version
 
 
@@ -121,7 +121,7 @@ def _frame_hex(fr):
 
 
 def _frame_names(fr):
-    from samsara.geometry import position_name
+    from samsara.rules.geometry import position_name
     out = []
     for p in range(64):
         if (fr[p >> 3] >> (p & 7)) & 1:
@@ -132,8 +132,8 @@ def _frame_names(fr):
 class HostLink:
     """The board's end of the USB line protocol (module docstring).
 
-    board: samsara.board.Board (read only); core: the commands door (module
-    docstring) or None; recorder: samsara.recorder.Recorder or None (no logging);
+    board: samsara.core.Board (read only); core: the commands door (module
+    docstring) or None; recorder: samsara.storage.recorder.Recorder or None (no logging);
     hooks: see module docstring.  period_ms: the loop's scan period, for the `status`
     loop figures.  Counters: rx_lines, rx_errors, tx_dropped (lines), overruns.
     """

@@ -16,8 +16,8 @@ Rule option ``og`` (opponent_goal): OWNER_SCORES (0, default) lets the mover ent
 opponent's goal, which scores for its owner; FORBIDDEN (1) makes that sub-move illegal.
 """
 
-from samsara.geometry import GS, GR
-from samsara.position import Position, PositionError, format_position
+from samsara.rules.geometry import GS, GR
+from samsara.rules.position import Position, PositionError, format_position
 
 OWNER_SCORES = 0
 FORBIDDEN = 1

@@ -7,10 +7,10 @@ winner 0 (A), 1 (B) or None (draw); how 'centre' or 'moksha'; points a pair
 single game, where they are informational).
 """
 
-from samsara.geometry import A_SIDE_R, A_SIDE_S, B_SIDE_R, B_SIDE_S, popcount24
-from samsara.position import Position
-from samsara import rules
-from samsara.notation import format_turn, read_turn
+from samsara.rules.geometry import A_SIDE_R, A_SIDE_S, B_SIDE_R, B_SIDE_S, popcount24
+from samsara.rules.position import Position
+from samsara.rules import moves as rules
+from samsara.rules.notation import format_turn, read_turn
 
 
 class GameOverError(Exception):

@@ -1,14 +1,14 @@
 """Parsing and replaying sub-move and turn notation (docs/rules.md §5); formatting and
-the error classes are in samsara.notation, whose parse_sub_move, parse_roll,
+the error classes are in samsara.rules.notation, whose parse_sub_move, parse_roll,
 read_sub_move and read_turn call these.
 
 A module of its own so that the board, which parses notation only at boot (resuming a
 logged game), does not keep this code on its heap while a game runs.
 """
 
-from samsara.geometry import position_index, GS, GR
-from samsara import rules
-from samsara.notation import NotationError, IllegalMoveError, AmbiguousMoveError, format_sub_move
+from samsara.rules.geometry import position_index, GS, GR
+from samsara.rules import moves as rules
+from samsara.rules.notation import NotationError, IllegalMoveError, AmbiguousMoveError, format_sub_move
 
 
 def parse_sub_move(text):

@@ -1,24 +1,24 @@
 """The game log's record format, shared by the board and the host (docs/gamelog.md
 "Records"): encoding, checking and parsing records, the record of an event and the
 event of a record, and the replay of a game's records.  Its one job is the bytes of
-a record; the store of log files on flash is samsara.gamelog.
+a record; the store of log files on flash is samsara.storage.gamelog.
 
 Record (docs/gamelog.md has the byte diagram):
 
     0xA5 | len (1 byte, 0..250) | type (1 ASCII byte) | payload (len bytes) | CRC-16 (2 bytes, big-endian)
 
-The CRC-16/CCITT-FALSE (samsara.protocol.crc16) covers sync, len, type and payload.
+The CRC-16/CCITT-FALSE (samsara.link.protocol.crc16) covers sync, len, type and payload.
 Types: H header (JSON), R roll ("53"), S sub-move ("5:R1-S18"), U undo (sub-move or
 empty), T turn ("53 5:R1-S18 3:R2-S17"), E any other logged event (compact JSON),
 Z end of game (JSON).  Which events are logged at all is the event table of
-samsara.protocol (event_table(), NOT_LOGGED).
+samsara.link.protocol (event_table(), NOT_LOGGED).
 
 Runs on MicroPython and CPython; integers stay below 2**16.
 """
 
 import json
 
-from samsara.protocol import crc16, NOT_LOGGED
+from samsara.link.protocol import crc16, NOT_LOGGED
 
 SYNC = 0xA5
 FMT = 1

@@ -9,24 +9,24 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
     rec.after_pull()                 # a host pulled or deleted a log: room again?
     if rec.busy: rec.step()          # background work (the resumed file's CRC)
 
-What is logged follows the event table of samsara.protocol (NOT_LOGGED, END_EVENTS);
-the records are samsara.logrecord's, the files samsara.gamelog's.  The recorder never
+What is logged follows the event table of samsara.link.protocol (NOT_LOGGED, END_EVENTS);
+the records are samsara.storage.logrecord's, the files samsara.storage.gamelog's.  The recorder never
 reads the controller: the board's public members (emit, clear_events, set_overlay,
 clear_overlay, game_so_far, config) are all it touches.  Its own events (log_full,
 log_error, error, resume) go into the board's queue with board.emit, so they reach the
 host through the same path as every other event, after the event that caused them.
 """
 
-from samsara import gamelog
-from samsara.protocol import END_EVENTS
+from samsara.storage import gamelog
+from samsara.link.protocol import END_EVENTS
 
 START = "oooooo................../oooooo.................. 0-0 A"
 """Text of the start position (the header's default "start")."""
 
 
 class Recorder:
-    """The log policy over `log` (samsara.gamelog.GameLog) for `board`
-    (samsara.board.Board).  Attributes: log, log_full_sent (the log_full hint is
+    """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
+    (samsara.core.Board).  Attributes: log, log_full_sent (the log_full hint is
     shown), last_gid (the last game whose log was closed), unlogged (a game runs that
     the full log could not take), busy (step() has work)."""
 
@@ -67,7 +67,7 @@ class Recorder:
                 prev = log.replay(h["prev"])
             # Imported only to resume; main.py drops it again after boot
             # (BOOT_ONLY_MODULES).
-            from samsara.logresume import resume_board
+            from samsara.storage.logresume import resume_board
             g = resume_board(board, rp, prev, now_ms, frame)
             board.clear_events()
             if g.over():

@@ -1,10 +1,10 @@
 """Game logs on flash: the store of one append-only file per game, torn last records
 dropped at boot, unique game numbers, reservation and rotation (docs/gamelog.md).  Its
-one job is the files; the bytes of a record are samsara.logrecord's, what is logged
-and when a game starts and ends is samsara.recorder's.
+one job is the files; the bytes of a record are samsara.storage.logrecord's, what is logged
+and when a game starts and ends is samsara.storage.recorder's.
 
 Hardware-free: all file access goes through a file-system adapter
-(samsara.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
+(samsara.storage.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
 Runs on MicroPython and CPython; integers stay below 2**30.
 
 File names: ``g<game>.run`` while the game runs, ``g<game>_<crc>.end`` once it ended,
@@ -12,8 +12,8 @@ File names: ``g<game>.run`` while the game runs, ``g<game>_<crc>.end`` once it e
 digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
-from samsara.protocol import crc16
-from samsara.logrecord import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
+from samsara.link.protocol import crc16
+from samsara.storage.logrecord import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
                                T_TURN, T_END, encode_record, record_at, event_record,
                                Replay, _dumps)
 
@@ -98,7 +98,7 @@ def _finished(size, crc, pulled):
 
 
 class GameLog:
-    """The log store over a file-system adapter `fs` (samsara.osfs).
+    """The log store over a file-system adapter `fs` (samsara.storage.osfs).
 
     capacity: bytes of flash the logs may use (counted in fs.block units);
     max_turns, turn_budget: the reservation (reserve_bytes).  Call boot() once before

@@ -8,8 +8,8 @@ c._game_over, c._start_game, c._evaluate, c._enter_repair, c._evaluate_repair).
 Rejections become `reject` events, never exceptions.
 """
 
-from samsara.geometry import position_name
-from samsara.notation import format_turn, format_roll, format_sub_move
+from samsara.rules.geometry import position_name
+from samsara.rules.notation import format_turn, format_roll, format_sub_move
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
     GAME_OVER, MOKSHA
 from samsara.turn import PLAYER
