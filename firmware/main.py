@@ -34,10 +34,10 @@ import gc
 import time
 
 import board_config
-from board import ticks_diff
 from board import hw as hwmod
 from samsara.core import Board
 from samsara.config import Config
+from samsara.debounce import ticks_diff
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
 SCAN_MS = 5            # the Pico's loop period: an idle iteration is estimated at about

@@ -67,7 +67,7 @@ def board_id(hw=None):
         try:
             v = fn()
             if isinstance(v, (bytes, bytearray)):
-                return "".join(["%02x" % b for b in v])
+                return _hex(v)
             return str(v)
         except Exception:
             pass
@@ -80,8 +80,12 @@ def board_id(hw=None):
         pass
     try:
         import machine
-        v = machine.unique_id()
-        return "".join(["%02x" % b for b in v])
+        return _hex(machine.unique_id())
     except Exception:
         pass
     return "pico"
+
+
+def _hex(v):
+    # The id bytes as lower-case hex, two digits a byte.
+    return "".join(["%02x" % b for b in v])

@@ -42,8 +42,9 @@ def _p99(xs):
 def _typical_game(seed, turns=68):
     """Event dicts of a typical game: per turn a roll, two sub-moves, sometimes a goal
     with its reinsertion and score, and the turn record."""
+    from samsara.rules.position import START_TEXT
     x = seed
-    out = [{"ev": "game_start", "t": 0, "position": "oooooo................../oooooo.................. 0-0 A",
+    out = [{"ev": "game_start", "t": 0, "position": START_TEXT,
             "match": False}]
     for k in range(turns):
         x = (x * 1103515245 + 12345) & 0x3FFFFFFF

@@ -15,6 +15,3 @@ Importing this package imports no hardware module; each driver module imports on
 what it uses.
 """
 
-# Wrap-safe tick arithmetic has one definition, in the core (samsara.debounce, small
-# ints only); main.py still imports it from here until it imports samsara.debounce.
-from samsara.debounce import ticks_diff  # noqa: F401

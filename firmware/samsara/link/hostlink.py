@@ -46,6 +46,8 @@ import sys
 from samsara.link import protocol as P
 from samsara.storage import gamelog
 from samsara import version
+from samsara.debounce import ticks_diff
+from samsara.frame import to_hex, names
 
 
 class CmdError(Exception):
@@ -114,21 +116,6 @@ class StdioStream:
         return k
 
 
-def _frame_hex(fr):
-    if fr is None:
-        return None
-    return "".join(["%02x" % b for b in fr])
-
-
-def _frame_names(fr):
-    from samsara.rules.geometry import position_name
-    out = []
-    for p in range(64):
-        if (fr[p >> 3] >> (p & 7)) & 1:
-            out.append(position_name(p))
-    return out
-
-
 class HostLink:
     """The board's end of the USB line protocol (module docstring).
 
@@ -147,7 +134,7 @@ class HostLink:
         self.hooks = hooks
         self.board_id = board_id
         self.period_ms = period_ms
-        self._diff = ms_diff or _ticks_diff
+        self._diff = ms_diff or ticks_diff
         self.rx = bytearray(P.MAX_IN + 1)
         self.rx_n = 0
         self.rx_skip = False      # inside an over-long line: drop until LF
@@ -446,8 +433,9 @@ class HostLink:
 
     def _c_sensors(self, a):
         raw, settled = self._hook("sensors")()
-        return {"raw": _frame_hex(raw), "settled": _frame_hex(settled),
-                "on": _frame_names(settled) if settled is not None else []}
+        return {"raw": None if raw is None else to_hex(raw),
+                "settled": None if settled is None else to_hex(settled),
+                "on": names(settled) if settled is not None else []}
 
     def _c_calibrate(self, a):
         out = self._hook("calibrate")(a["step"])
@@ -501,11 +489,4 @@ class HostLink:
         log.delete(a["game"], a["force"])
         self.recorder.after_pull()
         return {"game": a["game"]}
-
-
-def _ticks_diff(a, b):
-    """Signed a - b of two ms tick values that wrap at 2**30 (time.ticks_ms() on
-    MicroPython), same result as time.ticks_diff; small ints only."""
-    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-
 

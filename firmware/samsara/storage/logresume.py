@@ -9,9 +9,7 @@ dice and sub-moves (through samsara.controller.Controller.restore).  The board's
 events raised on the way are the caller's to drop (they are already in the log).
 """
 
-from samsara.rules.position import Position
-
-START = "oooooo................../oooooo.................. 0-0 A"
+from samsara.rules.position import Position, START_TEXT
 
 
 def _starter(h):
@@ -46,7 +44,7 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
             board.new_game(match=True, starter=_starter(h), now_ms=now_ms)
             g = c.game
     else:
-        start = Position.parse(h.get("start", START))
+        start = Position.parse(h.get("start", START_TEXT))
         board.new_game(position=start, now_ms=now_ms)
         g = c.game
     for t in st["turns"]:

@@ -20,8 +20,7 @@ host through the same path as every other event, after the event that caused the
 from samsara.storage import gamelog
 from samsara.link.protocol import END_EVENTS
 
-START = "oooooo................../oooooo.................. 0-0 A"
-"""Text of the start position (the header's default "start")."""
+from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
 
 class Recorder:
