@@ -22,6 +22,7 @@ from samsara.config import Config
 from samsara.rules import moves as rules
 from samsara.dice import Lcg
 from samsara.rules.geometry import GS, A_TRACK, B_TRACK
+from samsara.states import WAITING, MOVING, TURN_COMPLETE
 
 try:
     from time import ticks_us, ticks_diff
@@ -127,9 +128,9 @@ class Bench:
             b.press(self.t, "roll")
             while b.poll_event() is not None:
                 pass
-            if c.state != "moving":
+            if c.state != MOVING:
                 return turns
-            while c.state == "moving" and c.rem:
+            while c.state == MOVING and c.rem:
                 moves = rules.completable_sub_moves(c.r, c.s, c.a, c.b, c.mover,
                                                     tuple(c.rem), -1, c.og)
                 m = moves[self.pick.next24() % len(moves)]
@@ -149,7 +150,7 @@ class Bench:
             self.wait(200)
             gc.collect()
             turns += 1
-            if c.state not in ("turn_complete", "waiting"):
+            if c.state not in (TURN_COMPLETE, WAITING):
                 return turns
         return turns
 

@@ -246,7 +246,8 @@ class Probe:
                                                cfg.PIN_BTN_ROLL, self.seed)
             s.ticks = 0
             return "fake_players"
-        if s.ticks < MAX_TICKS and s.board.controller.state not in ("game_over", "moksha"):
+        from samsara.states import ENDED   # loaded with main (stage 2)
+        if s.ticks < MAX_TICKS and s.board.controller.state not in ENDED:
             stats = s.loop.run(MAX_TICKS, _any)
             s.ticks = stats.ticks
             return "game"
@@ -327,6 +328,7 @@ def _time(seed, link=False):
     import machine
     import player
     import simgame
+    from samsara.states import ENDED
     # histograms first, while the heap is in one piece (the list they are built from
     # takes 40 KB on the 64-bit port)
     idle = array("H", [0] * 1000)     # histogram, 1 us bins
@@ -400,7 +402,7 @@ def _time(seed, link=False):
     loop.once = timed
     res.players = player.ScriptedPlayers(board, res.rig.world, clock, res.cfg.PIN_BTN_ROLL, seed)
     try:
-        loop.run(simgame.MAX_TICKS, lambda b: b.controller.state in ("game_over", "moksha"))
+        loop.run(simgame.MAX_TICKS, lambda b: b.controller.state in ENDED)
     finally:
         res.restore()
     print("time scan_us %.1f" % scan_us)

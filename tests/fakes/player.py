@@ -34,6 +34,10 @@ class ScriptedPlayers:
     clock: bench.Clock; roll_pin: GPIO of the roll button (pressed = net low)."""
 
     def __init__(self, board, world, clock, roll_pin, seed=1, gap_ms=GAP_MS):
+        # The state names are imported here, with the board already built, so that the
+        # fakes' heap baseline (tests/fakes/fwprobe.py) holds no board-core module.
+        global WAITING, MOVING, TURN_COMPLETE, REPAIR, GAME_OVER, MOKSHA
+        from samsara.states import WAITING, MOVING, TURN_COMPLETE, REPAIR, GAME_OVER, MOKSHA
         self.board = board
         self.world = world
         self.clock = clock
@@ -91,21 +95,21 @@ class ScriptedPlayers:
             self.last_progress = now
         elif now - self.last_progress > STUCK_MS:
             raise PlayerError("board stuck in state %s (%s)" % (st, c.reason))
-        if st == "game_over" or st == "moksha":
+        if st == GAME_OVER or st == MOKSHA:
             if self.planned_for == self.rolls:
                 self.turns += 1
                 self.planned_for = None
             self.done = True
-        elif st == "repair":
+        elif st == REPAIR:
             raise PlayerError("board asks for repair: %s" % c.reason)
-        elif st == "waiting" or st == "turn_complete":
-            if st == "turn_complete" and self.planned_for == self.rolls:
+        elif st == WAITING or st == TURN_COMPLETE:
+            if st == TURN_COMPLETE and self.planned_for == self.rolls:
                 self.turns += 1
                 self.planned_for = None
             self.queue.append(("press", -1))
             self.queue.append(("release", -1))
             self.rolls += 1
-        elif st == "moving" and self.planned_for != self.rolls and not c.played:
+        elif st == MOVING and self.planned_for != self.rolls and not c.played:
             moves = self._choose(c)
             if moves is None:
                 raise PlayerError("no complete turn but the board did not call Moksha")

@@ -22,6 +22,7 @@ import rig
 from board import hw as hwmod
 from samsara.frame import from_position
 from samsara.rules.position import Position
+from samsara.states import ENDED
 
 MAX_TICKS = 400000      # 800 s of virtual time at 2 ms: far more than any game needs
 
@@ -174,7 +175,7 @@ def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
     try:
         res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
                                              res.cfg.PIN_BTN_ROLL, seed)
-        res.loop.run(max_ticks, lambda b: b.controller.state in ("game_over", "moksha"))
+        res.loop.run(max_ticks, lambda b: b.controller.state in ENDED)
         res.loop.run(50)   # 100 ms more: the final scene is shown, the players see the end
     finally:
         res.restore()

@@ -12,6 +12,7 @@ from memfs import MemFs
 from samsara.frame import from_position
 from mainhooks import MainHooks
 from samsara.storage import logrecord as LR
+from samsara.states import WAITING
 from linkkit import FakeStream, CleanPlayer, services
 
 
@@ -52,7 +53,7 @@ def test_hello_status_position():
     assert len(r) == 1 and r[0]["ok"] and r[0]["id"] == 7 and r[0]["proto"] == P.PROTO
     assert r[0]["cmds"] == list(P.COMMAND_NAMES)
     r = _ask(link, st, b'{"cmd":"status"}\r\n')[0]
-    assert r["state"] == "waiting" and r["mover"] == "A" and r["score"] == "0-0"
+    assert r["state"] == WAITING and r["mover"] == "A" and r["score"] == "0-0"
     assert r["game"] == 1 and r["log"]["need"] == link.recorder.log.need
     r = _ask(link, st, b'{"cmd":"position","id":"p"}\n')[0]
     assert r["position"] == "oooooo................../oooooo.................. 0-0 A"

@@ -38,6 +38,8 @@ from samsara.rules.geometry import GS, GR
 from samsara.rules.notation import format_sub_move
 from samsara.rules.position import Position, START
 from samsara.readable import readings, reads_as_move
+from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, GAME_OVER, \
+    MOKSHA, ENDED
 
 from samsara_host.layout import neighbours
 from samsara_host.sim import physical as ph
@@ -214,10 +216,10 @@ class Table:
         c = self.controller
         yield from self._sleep(self._u(ph.THINK_MS))
         nturns = 0
-        while c.state not in ("game_over", "moksha") and nturns < self.max_turns:
+        while c.state not in ENDED and nturns < self.max_turns:
             nturns += 1
             yield from self._roll()
-            if c.state in ("game_over", "moksha"):
+            if c.state in ENDED:
                 break
             yield from self._turn()
         yield from self._sleep(500.0)
@@ -268,12 +270,12 @@ class Table:
 
             def accepted(n=k + 1, want=want):
                 if len(c.played) != n or c.lifted or c.wrong >= 0 or c.state in (
-                        "repair", "goal_pending"):
+                        REPAIR, GOAL_PENDING):
                     return False
                 return (c.r, c.s, c.a, c.b) == want
             yield from self._wait(accepted, "sub-move %s" % format_sub_move(m))
             self.stats.subs += 1
-            if c.state in ("game_over", "moksha"):
+            if c.state in ENDED:
                 return
             got = c.played[-1]
             if got[0] != m[0] and k + 1 < len(plan):
@@ -281,8 +283,8 @@ class Table:
                 # die it left.
                 plan[k + 1:] = self._replan(plan[k + 1:], c.remaining_dice())
             k += 1
-        yield from self._wait(lambda: c.state in ("turn_complete", "game_over", "moksha",
-                                                  "waiting"),
+        yield from self._wait(lambda: c.state in (TURN_COMPLETE, GAME_OVER, MOKSHA,
+                                                  WAITING),
                               "the turn to complete")
 
     def _replan(self, rest, rem):
@@ -411,8 +413,8 @@ class Table:
         # the reinsertion field light up): a marble still rocking in the goal hole
         # has not been seen there yet.
         yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
-        yield from self._wait(lambda: c.state == "goal_pending" or (
-            c.state in ("moving", "turn_complete", "game_over") and c.goal < 0 and
+        yield from self._wait(lambda: c.state == GOAL_PENDING or (
+            c.state in (MOVING, TURN_COMPLETE, GAME_OVER) and c.goal < 0 and
             len(c.played) and c.played[-1][2] == goal), "the goal to light up")
         if len(steps) == 2 and self.rng_noise.random() < 0.5:
             steps.reverse()
@@ -426,6 +428,6 @@ def turns_of(events, controller):
     """Complete turns in play order from a driver's (t, event) list: the `turn` events,
     plus the turn the controller holds complete but not yet committed."""
     out = [e["turn"] for _t, e in events if e["ev"] == "turn"]
-    if controller.state == "turn_complete":
+    if controller.state == TURN_COMPLETE:
         out.append(controller.turn_notation())
     return out
