@@ -49,7 +49,9 @@ class Controller:
     wait_settle (True: call on_settled once the debounce is idle), version (bumped at
     every change of the display model), and, answered by the parts: d1, d2, used, rem,
     played, r, s, a, b, mover, og, goal, expected (turn); lifted, wrong, missing,
-    extra, reason, marks, targets (view); entry, e1, e2 (dice)."""
+    extra, reason, marks, targets (view); entry, e1, e2 (dice).  Transitions used by
+    samsara.presses: emit, reject, start_game, evaluate, evaluate_repair, enter_repair,
+    commit, game_over."""
 
     fast_paths = True     # False: every settled frame goes through the general reading
 
@@ -113,9 +115,11 @@ class Controller:
             self.match = None
             self.game = Game(position, og=og, match=False,
                              starter=None if position is not None else starter)
-        self._start_game()
+        self.start_game()
 
-    def _start_game(self):
+    def start_game(self):
+        """Begin self.game from its position: no dice, state waiting, the
+        `game_start` event (a transition, also used by samsara.presses)."""
         self.winner = -2
         self.dice.host = None      # a new game: no host dice, no entry
         self.dice.entry = 0
@@ -127,7 +131,7 @@ class Controller:
               "match": self.match is not None}
         if self.match is not None:
             ev["game"] = len(self.match.games)
-        self._emit(ev)
+        self.emit(ev)
         self._show()
 
     def restore(self, game, roll=None, played=(), now_ms=0):
@@ -141,10 +145,10 @@ class Controller:
         from samsara.rules.notation import read_sub_move
         self.now = now_ms
         self.game = game
-        self._start_game()
+        self.start_game()
         t = self.turn
         if game.over():
-            self._game_over()
+            self.game_over()
         elif roll is not None:
             presses.roll(self, roll[0], roll[1], "host")
             for text in played:
@@ -189,12 +193,14 @@ class Controller:
 
     # ------------------------------------------------------------- events etc.
 
-    def _emit(self, ev):
+    def emit(self, ev):
+        """Queue event dict `ev` (docs/controller.md "Events")."""
         self.events.push(ev)
 
-    def _reject(self, what, reason):
+    def reject(self, what, reason):
+        """Refuse request `what` ("roll", "undo"): the reason shown, a `reject` event."""
         self.view.reason = reason
-        self._emit({"ev": "reject", "t": self.now, "what": what, "reason": reason})
+        self.emit({"ev": "reject", "t": self.now, "what": what, "reason": reason})
 
     # ---------------------------------------------------------- frame intake
 
@@ -212,10 +218,10 @@ class Controller:
             n = 1
             if (f[one >> 3] >> (one & 7)) & 1:
                 put = one
-                self._emit({"ev": "place", "t": now_ms, "pos": position_name(one)})
+                self.emit({"ev": "place", "t": now_ms, "pos": position_name(one)})
             else:
                 lift = one
-                self._emit({"ev": "lift", "t": now_ms, "pos": position_name(one)})
+                self.emit({"ev": "lift", "t": now_ms, "pos": position_name(one)})
         elif changed is not None:
             i = 0
             while i < 8:
@@ -230,15 +236,15 @@ class Controller:
                             put = p
                         else:
                             lift = p
-                        self._emit({"ev": "place" if on else "lift", "t": now_ms,
-                                    "pos": position_name(p)})
+                        self.emit({"ev": "place" if on else "lift", "t": now_ms,
+                                   "pos": position_name(p)})
                     x >>= 1
                     b += 1
                 i += 1
         t = self.turn
         lifted = self.view.lifted
         if n != 1 or not self.fast_paths:
-            self._evaluate()
+            self.evaluate()
         elif 0 <= lift < 48 and self.clean and len(lifted) < MAX_LIFTED \
                 and (self.state == MOVING or self.state == TURN_COMPLETE) \
                 and (t.r if lift < 24 else t.s) >> (lift % 24) & 1:
@@ -256,43 +262,47 @@ class Controller:
                 # as a sub-move (samsara.reading.place_fast).
                 res = rd.place_fast(t, self.frame, lifted[0], put)
             if res is None:
-                self._evaluate()
+                self.evaluate()
             else:
                 self._apply(res)
         self._show()
 
-    def _evaluate(self):
+    def evaluate(self):
+        """Read the settled frame in the current state and apply the reading (or
+        enter repair)."""
         self.clean = False
         st = self.state
         if st == GAME_OVER or st == MOKSHA:
             return
         if st == REPAIR:
-            self._evaluate_repair()
+            self.evaluate_repair()
             return
         t = self.turn
         if st == WAITING:
             res = rd.read_waiting(t, self.frame)
             if res is None:
-                self._enter_repair(self._waiting_reason())
+                self.enter_repair(self._waiting_reason())
             else:
                 self.view.lifted = res
             return
         if st == GOAL_PENDING:
             res = rd.read_goal(t, self.frame)
             if res is None:
-                self._enter_repair("finish the goal first: only the scoring piece and the "
-                                   "marble in the goal may move")
+                self.enter_repair("finish the goal first: only the scoring piece and the "
+                                  "marble in the goal may move")
             else:
                 self._apply_goal(res)
             return
         # moving or turn complete
         res = rd.read(t, self.frame)
         if res[0] == rd.REPAIR:
-            self._enter_repair(res[1])
+            self.enter_repair(res[1])
         else:
             self._apply(res)
 
-    def _evaluate_repair(self):
+    def evaluate_repair(self):
+        """In repair: back to the state before it (`repair_end`) once the frame reads
+        again, else update the repair marks."""
         back = self.resume
         t = self.turn
         ok = None
@@ -311,10 +321,11 @@ class Controller:
             return
         self.strict = False
         self.state = back
-        self._emit({"ev": "repair_end", "t": self.now})
-        self._evaluate()
+        self.emit({"ev": "repair_end", "t": self.now})
+        self.evaluate()
 
-    def _enter_repair(self, reason):
+    def enter_repair(self, reason):
+        """Go to state repair with `reason` (text shown, in the `repair` event)."""
         if self.state != REPAIR:
             self.resume = self.state
         self.state = REPAIR
@@ -324,8 +335,8 @@ class Controller:
         v.wrong = -1
         v.reason = reason
         v.repair_marks(self.turn.expected, self.frame)
-        self._emit({"ev": "repair", "t": self.now, "reason": reason,
-                    "missing": v.missing, "extra": v.extra})
+        self.emit({"ev": "repair", "t": self.now, "reason": reason,
+                   "missing": v.missing, "extra": v.extra})
 
     def _waiting_reason(self):
         if self.state == WAITING and self.turn.d1 == 0:
@@ -350,7 +361,7 @@ class Controller:
             if kind == rd.WRONG:
                 x = res[1]
                 if prev_wrong != x or v.reason != res[2]:
-                    self._reject("place", res[2])
+                    self.reject("place", res[2])
                 v.wrong = x
             return
         k = res[1]
@@ -364,8 +375,8 @@ class Controller:
                 t.drop_goal()
             for m in seq:
                 t.push(m)
-                self._emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
-                            "player": PLAYER[t.mover]})
+                self.emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
+                           "player": PLAYER[t.mover]})
         else:
             added = list(seq)
             undo = []
@@ -382,11 +393,11 @@ class Controller:
             t.drop_goal()
             t.set_played(old[:k] + list(seq))
             for m in reversed(undo):
-                self._emit({"ev": "undo", "t": self.now, "move": format_sub_move(m),
-                            "how": "board"})
+                self.emit({"ev": "undo", "t": self.now, "move": format_sub_move(m),
+                           "how": "board"})
             for m in added:
-                self._emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
-                            "player": PLAYER[t.mover]})
+                self.emit({"ev": "sub", "t": self.now, "move": format_sub_move(m),
+                           "player": PLAYER[t.mover]})
         if prog is not None:
             self._begin_goal(prog)
             return
@@ -402,9 +413,9 @@ class Controller:
         m = t.played[-1]
         t.goal = m[2]
         t.goal_events = 0
-        self._emit({"ev": "goal", "t": self.now, "goal": position_name(m[2]),
-                    "player": PLAYER[0 if m[2] == GS else 1],
-                    "score": "%d-%d" % (m[6], m[7]), "ins": position_name(m[3])})
+        self.emit({"ev": "goal", "t": self.now, "goal": position_name(m[2]),
+                   "player": PLAYER[0 if m[2] == GS else 1],
+                   "score": "%d-%d" % (m[6], m[7]), "ins": position_name(m[3])})
         self.state = GOAL_PENDING
         self._apply_goal(prog)
 
@@ -415,12 +426,12 @@ class Controller:
         m = t.played[-1]
         if ins_done and not t.goal_events & 1:
             t.goal_events |= 1
-            self._emit({"ev": "reinsert", "t": self.now, "pos": position_name(m[3])})
+            self.emit({"ev": "reinsert", "t": self.now, "pos": position_name(m[3])})
         if piece_done and not t.goal_events & 2:
             t.goal_events |= 2
             owner = 0 if m[2] == GS else 1
-            self._emit({"ev": "score", "t": self.now, "player": PLAYER[owner],
-                        "score": m[6] if owner == 0 else m[7]})
+            self.emit({"ev": "score", "t": self.now, "player": PLAYER[owner],
+                       "score": m[6] if owner == 0 else m[7]})
         t.goal_step(ins_done, piece_done)
         self.view.lifted = []
         if ins_done and piece_done:
@@ -432,7 +443,7 @@ class Controller:
             if lifted:
                 # the goal is complete and a marble of the next sub-move is already
                 # in the air: read the board as moving
-                self._evaluate()
+                self.evaluate()
         else:
             self.state = GOAL_PENDING
             self.wait_settle = False
@@ -453,30 +464,33 @@ class Controller:
         note = self.turn_notation()
         if note != self.turn_note:
             self.turn_note = note
-            self._emit({"ev": "turn_complete", "t": now_ms, "turn": note,
-                        "player": PLAYER[t.mover]})
+            self.emit({"ev": "turn_complete", "t": now_ms, "turn": note,
+                       "player": PLAYER[t.mover]})
         g = self.game.pos
         if (t.a == 6 and g.a < 6) or (t.b == 6 and g.b < 6) or self.game.final_turn:
-            self._commit()
+            self.commit()
         self._show()
 
-    def _commit(self):
-        # Record the complete turn in the game; game end, or the next player's wait.
+    def commit(self):
+        """Record the complete turn in the game (`turn` event); then the game's end, or
+        the next player's wait."""
         g = self.game
         t = self.turn
         note = g.apply(t.d1, t.d2, t.played, (t.r, t.s, t.a, t.b))
-        self._emit({"ev": "turn", "t": self.now, "turn": note, "player": PLAYER[t.mover],
-                    "position": g.pos.format()})
+        self.emit({"ev": "turn", "t": self.now, "turn": note, "player": PLAYER[t.mover],
+                   "position": g.pos.format()})
         if g.over():
-            self._game_over()
+            self.game_over()
             return
         self._new_turn()
         self.state = WAITING
         self.turn.set_expected()
         if g.final_turn:
-            self._emit({"ev": "final_turn", "t": self.now, "player": PLAYER[g.pos.mover]})
+            self.emit({"ev": "final_turn", "t": self.now, "player": PLAYER[g.pos.mover]})
 
-    def _game_over(self):
+    def game_over(self):
+        """The game has a result: state game_over or moksha, the `game_over` event (and
+        `match_over` at a match's end).  Nothing while the game has no result."""
         g = self.game
         res = g.result
         if res is None:
@@ -485,14 +499,14 @@ class Controller:
         self.winner = -1 if w is None else w
         self.turn.rem = []
         self.state = MOKSHA if how == "moksha" else GAME_OVER
-        self._emit({"ev": "game_over", "t": self.now,
-                    "winner": None if w is None else PLAYER[w], "how": how,
-                    "score": "%d-%d" % (g.pos.a, g.pos.b), "points": [pts[0], pts[1]]})
+        self.emit({"ev": "game_over", "t": self.now,
+                   "winner": None if w is None else PLAYER[w], "how": how,
+                   "score": "%d-%d" % (g.pos.a, g.pos.b), "points": [pts[0], pts[1]]})
         if self.match is not None and self.match.over():
             ta, tb = self.match.totals()
             mw = self.match.winner()
-            self._emit({"ev": "match_over", "t": self.now, "totals": [ta, tb],
-                        "winner": None if mw is None else PLAYER[mw]})
+            self.emit({"ev": "match_over", "t": self.now, "totals": [ta, tb],
+                       "winner": None if mw is None else PLAYER[mw]})
 
     # ---------------------------------------------------------------- buttons
 

@@ -101,6 +101,18 @@ class Board:
         self.controller.press(now_ms, button, long, self.debounce.busy > 0)
         self._redraw()
 
+    def restore(self, game, roll=None, played=(), now_ms=0, frame=None):
+        """Bring the board to a game in progress (the log resume,
+        samsara.storage.logresume): the controller's restore (game, roll, played: see
+        samsara.controller.Controller.restore), the debounce settled on `frame`
+        (bytearray(8); None: the position the turn expects), the scene redrawn.
+        ValueError when a sub-move does not replay under the rules."""
+        c = self.controller
+        c.restore(game, roll, played, now_ms)
+        self.debounce.reset(now_ms, frame if frame is not None else c.turn.expected)
+        c.on_frame(now_ms, self.debounce.settled)
+        self._redraw()
+
     def set_dice(self, d1, d2):
         """Host-set dice: the values of the next roll.  ValueError unless 1..6."""
         self.controller.set_dice(d1, d2)

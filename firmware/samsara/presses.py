@@ -3,8 +3,8 @@ itself with its Moksha test, the next game of a match, and undo of the last sub-
 (docs/controller.md "Transitions in words", "Dice").
 
 Functions of a samsara.controller.Controller `c`: they change its state and turn and
-emit through it (c._emit, c._reject), and use its transitions (c._commit,
-c._game_over, c._start_game, c._evaluate, c._enter_repair, c._evaluate_repair).
+emit through it (c.emit, c.reject), and use its transitions (c.commit,
+c.game_over, c.start_game, c.evaluate, c.enter_repair, c.evaluate_repair).
 Rejections become `reject` events, never exceptions.
 """
 
@@ -53,17 +53,17 @@ def _press_roll(c, long, busy):
     if st == GAME_OVER or st == MOKSHA:
         if c.match is not None and not c.match.over():
             c.game = c.match.next_game()
-            c._start_game()
-            c._evaluate()
+            c.start_game()
+            c.evaluate()
             return
-        c._reject("roll", "the game is over: start a new game")
+        c.reject("roll", "the game is over: start a new game")
         return
     why = _roll_blocker(c, busy)
     if why is not None:
-        c._reject("roll", why)
+        c.reject("roll", why)
         return
     if c.dice.host is None and c.dice.source == "host":
-        c._reject("roll", "no dice set by the host")
+        c.reject("roll", "no dice set by the host")
         return
     got = c.dice.press(long)
     if got is not None:
@@ -74,7 +74,7 @@ def roll(c, d1, d2, source):
     """Roll d1, d2 (source: 'host', 'manual' or 'electronic') on controller c: a
     complete turn is recorded first; no complete turn with this roll is Moksha."""
     if c.state == TURN_COMPLETE:
-        c._commit()
+        c.commit()
         if c.state != WAITING:
             return
     t = c.turn
@@ -82,16 +82,16 @@ def roll(c, d1, d2, source):
     t.d2 = d2
     t.set_played([])
     c.turn_note = ""
-    c._emit({"ev": "roll", "t": c.now, "dice": [d1, d2],
-             "player": PLAYER[t.mover], "source": source})
+    c.emit({"ev": "roll", "t": c.now, "dice": [d1, d2],
+            "player": PLAYER[t.mover], "source": source})
     g = c.game
     if g.moksha_roll(d1, d2):
-        c._emit({"ev": "moksha", "t": c.now, "roll": format_roll(d1, d2),
-                 "player": PLAYER[t.mover]})
+        c.emit({"ev": "moksha", "t": c.now, "roll": format_roll(d1, d2),
+                "player": PLAYER[t.mover]})
         g.apply(d1, d2, [], None)
-        c._emit({"ev": "turn", "t": c.now, "turn": format_turn(d1, d2, []),
-                 "player": PLAYER[t.mover], "position": g.pos.format()})
-        c._game_over()
+        c.emit({"ev": "turn", "t": c.now, "turn": format_turn(d1, d2, []),
+                "player": PLAYER[t.mover], "position": g.pos.format()})
+        c.game_over()
         return
     c.state = MOVING
     c.clean = True     # a roll needs the settled board to be the position
@@ -104,18 +104,18 @@ def _press_undo(c):
     t = c.turn
     if not t.played or (st not in (MOVING, TURN_COMPLETE, GOAL_PENDING) and not (
             st == REPAIR and c.resume in (MOVING, GOAL_PENDING))):
-        c._reject("undo", "nothing to undo in this turn")
+        c.reject("undo", "nothing to undo in this turn")
         return
     m = t.played[-1]
     t.drop_goal()
     t.set_played(t.played[:-1])
     t.set_expected()
-    c._emit({"ev": "undo", "t": c.now, "move": format_sub_move(m), "how": "button"})
+    c.emit({"ev": "undo", "t": c.now, "move": format_sub_move(m), "how": "button"})
     # The board still shows the undone sub-move: repair until it is put back.
     if c.state == REPAIR:
         c.resume = MOVING
     else:
         c.state = MOVING
     c.strict = True
-    c._enter_repair("undo: put the marble back on %s" % position_name(m[1]))
-    c._evaluate_repair()
+    c.enter_repair("undo: put the marble back on %s" % position_name(m[1]))
+    c.evaluate_repair()

@@ -357,6 +357,11 @@ class State:
             self._client = BoardClient(open_port(self.port, timeout=self.timeout))
         return self._client
 
+    @property
+    def connected(self):
+        """True once the port is open (the client was made), without opening it."""
+        return self._client is not None
+
     def hello(self, timeout=2.0):
         """hello, checked (check_hello)."""
         return check_hello(self.client.request("hello", timeout=timeout))

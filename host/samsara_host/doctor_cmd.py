@@ -219,7 +219,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
                            "answers now (firmware %s, board %s)"
                            % (hello.get("fw"), hello.get("board"))))
     except boardlink.LinkError as e:
-        noise = list(state.client.noise) if state._client else []
+        noise = list(state.client.noise) if state.connected else []
         out.append(Finding(FAIL, "the firmware's loop does not start: %s%s" % (
             e, "; last output: %s" % noise[-1][:120] if noise else ""),
             "Run `samsara deploy --force`; if it persists, `mpremote connect PORT resume "

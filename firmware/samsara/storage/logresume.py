@@ -5,7 +5,7 @@ its header (start position, match, starter), its complete turns, and the roll an
 accepted sub-moves of the turn in progress.  `resume_board` brings a
 samsara.core.Board to exactly that state: the game's record and position, the match's
 first game when this is the second game of a match, and the turn in progress with its
-dice and sub-moves (through samsara.controller.Controller.restore).  The board's own
+dice and sub-moves (through samsara.core.Board.restore).  The board's own
 events raised on the way are the caller's to drop (they are already in the log).
 """
 
@@ -26,8 +26,6 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
     samsara.rules.game.Game being played.  Raises ValueError (notation errors) when the log
     does not replay under the rules.
     """
-    if hasattr(board, "resume"):
-        return board.resume(rp, prev, now_ms, frame)
     h = rp.header or {}
     st = rp.state()
     c = board.controller
@@ -49,8 +47,5 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
         g = c.game
     for t in st["turns"]:
         g.play_notation(t)
-    c.restore(g, st["roll"], st["subs"], now_ms)
-    board.debounce.reset(now_ms, frame if frame is not None else c.turn.expected)
-    c.on_frame(now_ms, board.debounce.settled)
-    board._redraw()
+    board.restore(g, st["roll"], st["subs"], now_ms, frame)
     return g
