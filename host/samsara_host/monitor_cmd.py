@@ -11,12 +11,15 @@ import json
 import sys
 import time
 
+from samsara.link.protocol import event_table, LOGGED
 from samsara_host import boardlink
 
-REFRESH = ("roll", "sub", "undo", "turn", "turn_complete", "goal", "reinsert", "score",
-           "game_start", "game_over", "moksha", "repair", "repair_end", "final_turn",
-           "match_over", "boot", "resume")
-"""Events after which the position and status are asked again."""
+REFRESH = tuple([name for name, _fields, flags in event_table() if flags & LOGGED]) + (
+    "turn_complete", "boot", "resume")
+"""Events after which the position and status are asked again, from the protocol's
+event table (samsara.link.protocol.event_table): every logged event (each one changes
+the game), turn_complete (the state), boot and resume (a board (re)started).  The
+others (lift, place, reject, the log's and the link's notices) change neither."""
 
 
 class Model:
