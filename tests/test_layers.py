@@ -1,0 +1,114 @@
+"""The tree shows the layers (issue 8 §4, docs/architecture.md "Layers"): each module
+under firmware/samsara imports only from the layers its own layer may use, and from a
+short list of MicroPython built-in modules (no hardware module, no driver, nothing of
+main.py's).  The imports are read from the source (ast), function-level ones included;
+tests/test_event_path.py also imports every module with the hardware modules blocked.
+
+The allowed arrows (docs/architecture.md has them as a table):
+
+    rules          -> rules
+    core           -> core, rules
+    storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
+    link.protocol  -> nothing (the tables both ends share)
+    link.hostlink  -> link.protocol, storage, core, rules
+"""
+import ast
+import glob
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PKG = os.path.join(ROOT, "firmware", "samsara")
+
+ALLOWED = {
+    "rules": {"rules"},
+    "core": {"core", "rules"},
+    "storage": {"storage", "rules", "link.protocol"},
+    "link.protocol": set(),
+    "link.hostlink": {"link.protocol", "storage", "core", "rules"},
+}
+"""Layer -> the layers its modules may import (besides the built-ins below)."""
+
+BUILTINS = {"array", "binascii", "ubinascii", "json", "micropython", "os", "uos",
+            "select", "sys", "time", "gc", "struct", "errno"}
+"""Modules of MicroPython itself that the core package may import."""
+
+
+def _modules():
+    """{dotted module name: path} of every module under firmware/samsara."""
+    out = {}
+    for p in glob.glob(os.path.join(PKG, "**", "*.py"), recursive=True):
+        rel = os.path.relpath(p, os.path.dirname(PKG))[:-3].replace(os.sep, ".")
+        if rel.endswith(".__init__"):
+            rel = rel[:-len(".__init__")]
+        out[rel] = p
+    return out
+
+
+def _layer(mod):
+    parts = mod.split(".")
+    if len(parts) >= 2 and parts[1] in ("rules", "storage"):
+        return parts[1]
+    if len(parts) >= 2 and parts[1] == "link":
+        return "link." + parts[2] if len(parts) > 2 else "link.protocol"
+    return "core"
+
+
+def _imports(path, modules):
+    """The modules that the file at `path` imports (samsara ones resolved to modules:
+    `from samsara.rules import moves` is samsara.rules.moves)."""
+    tree = ast.parse(open(path).read(), path)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "%s: relative import" % path
+            base = node.module
+            for a in node.names:
+                sub = base + "." + a.name
+                out.append(sub if sub in modules else base)
+    return out
+
+
+def test_the_layer_map_covers_every_module():
+    layers = {_layer(m) for m in _modules() if m != "samsara" and m != "samsara.link"}
+    assert layers == set(ALLOWED)
+
+
+def test_each_layer_imports_only_what_it_may():
+    modules = _modules()
+    bad = []
+    for mod, path in sorted(modules.items()):
+        if mod in ("samsara", "samsara.link", "samsara.rules", "samsara.storage"):
+            continue            # package markers: empty
+        mine = _layer(mod)
+        for imp in _imports(path, modules):
+            top = imp.split(".")[0]
+            if top != "samsara":
+                if top not in BUILTINS:
+                    bad.append("%s imports %s (not a built-in of the core package)" % (mod, imp))
+                continue
+            if imp == "samsara":
+                continue
+            theirs = _layer(imp)
+            if theirs != mine and theirs not in ALLOWED[mine]:
+                bad.append("%s (%s) imports %s (%s)" % (mod, mine, imp, theirs))
+    assert not bad, "\n".join(bad)
+
+
+def test_the_packages_are_empty_markers():
+    for pkg in ("", "rules", "storage", "link"):
+        text = open(os.path.join(PKG, pkg, "__init__.py")).read()
+        tree = ast.parse(text)
+        assert all(isinstance(n, ast.Expr) for n in tree.body), pkg   # a docstring at most
+
+
+def test_the_rules_engine_reads_nothing_of_the_board():
+    # The strongest rule spelled out: the rules engine runs with nothing else around.
+    modules = _modules()
+    for mod, path in modules.items():
+        if _layer(mod) == "rules":
+            for imp in _imports(path, modules):
+                assert not imp.startswith("samsara.") or imp.startswith("samsara.rules"), \
+                    (mod, imp)
