@@ -112,3 +112,21 @@ def test_the_rules_engine_reads_nothing_of_the_board():
             for imp in _imports(path, modules):
                 assert not imp.startswith("samsara.") or imp.startswith("samsara.rules"), \
                     (mod, imp)
+
+
+def test_docs_architecture_lists_every_module_in_its_place():
+    # docs/architecture.md "The places and their modules": one table a folder, a row a
+    # module; a module added, moved or removed shows here.
+    text = open(os.path.join(ROOT, "docs", "architecture.md")).read()
+    text = text[text.index("## The places and their modules"):]
+    for folder in ("firmware/samsara/rules/", "firmware/samsara/", "firmware/samsara/storage/",
+                   "firmware/samsara/link/", "firmware/board/", "hardware/samsara_hw/"):
+        head = "### `%s`" % folder
+        assert head in text, head
+        part = text[text.index(head) + len(head):]
+        part = part[:part.index("\n### ")] if "\n### " in part else part
+        listed = set(line.split("|")[1].strip().strip("`") for line in part.splitlines()
+                     if line.startswith("| `"))
+        have = set(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, folder, "*.py"))
+                   if not p.endswith("__init__.py"))
+        assert listed == have, (folder, sorted(listed ^ have))

@@ -1,4 +1,6 @@
-"""Finding and opening the board's serial port (docs/host-tool.md).
+"""The host's end of the USB link (docs/host-tool.md, docs/protocol.md): finding and
+opening the board's serial port, and talking the line protocol over it (BoardClient:
+one request and its reply at a time, the events that stream in between).
 
 Every host command reaches the board through `open_port(url)`, which is
 `serial.serial_for_url`: a device path (`/dev/ttyACM0`, `COM5`, a pseudo-terminal of
