@@ -247,3 +247,12 @@ def test_the_built_bundle_carries_its_hash(tmp_path):
     version = dict(files)[VERSION_MPY]
     assert digest.encode() in version and b"dev" not in version
     assert "bundle %s" % digest in r.stdout
+
+
+def test_deploy_names_the_bundle_hash_the_board_will_report():
+    from samsara_host.deploy_cmd import bundle_hash, bundle_line, VERSION_MPY
+    files = [("main.py", b"x"), ("samsara/core.mpy", b"y")]
+    digest = bundle_hash(files)
+    stamped = files + [(VERSION_MPY, b"HASH " + digest.encode())]
+    assert "Bundle %s: `samsara ports`" % digest in bundle_line(stamped)
+    assert "not stamped" in bundle_line(files + [(VERSION_MPY, b"dev")])
