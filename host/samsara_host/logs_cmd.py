@@ -35,7 +35,21 @@ def add_parser(sub, name, help_text):
                     help="seconds to wait for a board that went away mid-pull (default 30)")
     pl.add_argument("--no-ack", action="store_true",
                     help="do not mark the logs as pulled on the board")
+    pl.add_argument("--names", nargs=2, metavar=("A", "B"),
+                    help="the players' names, stored with each pulled game "
+                         "(see `logs tag`)")
     pl.set_defaults(func=cmd_pull)
+
+    tg = lsub.add_parser("tag", help="set a game's player names, event, site or date",
+                         description="Set the tags of a pulled game in its sidecar file "
+                         "FILE.tags; the game's own bytes (moves, checksums) stay as "
+                         "they are.  `logs export` and `logs show` show them.")
+    tg.add_argument("file", help="a pulled log, or a record exported as JSON or text")
+    tg.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
+    tg.add_argument("--event", help="the event, e.g. 'Club night'")
+    tg.add_argument("--site", help="where it was played")
+    tg.add_argument("--date", help="the date played, YYYY.MM.DD")
+    tg.set_defaults(func=cmd_tag)
 
     ex = lsub.add_parser("export", help="a game record as JSON, text, SVG or PNG")
     ex.add_argument("file", help="a pulled log, or a record exported as JSON or text")
@@ -174,6 +188,7 @@ def cmd_pull(args):
                         r["reconnects"], "" if r["reconnects"] == 1 else "s")
                 bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
                                   % (game, r["size"], r["records"], r["crc"], r["path"], note))
+                _stamp(bar.console, r["path"], args.names)
     finally:
         state.close()
     return 1 if failed else 0
@@ -220,6 +235,52 @@ def _progress(out, Progress, *columns):
         return _NoBar(out)
     return Progress(*(c() if c.__name__ != "TextColumn" else c("{task.description}")
                       for c in columns), console=out, transient=True)
+
+
+def _stamp(console, path, names):
+    # The date of the pull and the names, in the game's tags sidecar (gametags).
+    from samsara_host import gametags
+    try:
+        tags = gametags.stamp_pull(path, names)
+    except (gametags.TagError, OSError) as e:
+        _err("pull", "could not write the tags of %s: %s" % (path, e))
+        return
+    console.print("  tags: %s" % ", ".join('%s "%s"' % kv for kv in sorted(tags.items())),
+                  highlight=False)
+
+
+# ---- tag -----------------------------------------------------------------------------
+
+def cmd_tag(args):
+    from samsara_host import gametags, record
+    tags = {}
+    if args.names:
+        tags["PlayerA"], tags["PlayerB"] = args.names
+    for key, value in (("Event", args.event), ("Site", args.site), ("Date", args.date)):
+        if value is not None:
+            tags[key] = value
+    if not tags:
+        _err("tag", "nothing to change: give --names A B, --event, --site or --date")
+        return 2
+    try:
+        gametags.check(tags)
+    except gametags.TagError as e:
+        _err("tag", e)
+        return 2
+    try:
+        rec = gametags.load_tagged(args.file)   # only a game gets tags
+        merged = gametags.update(args.file, tags)
+    except record.RecordError as e:
+        _err("tag", "%s: %s" % (args.file, e))
+        return 1
+    except OSError as e:
+        _err("tag", "cannot write %s: %s" % (gametags.sidecar(args.file), e.strerror or e))
+        return 1
+    rec.tags.update(merged)
+    print("%s: %s" % (gametags.sidecar(args.file),
+                      ", ".join('%s "%s"' % (k, rec.tags[k]) for k in gametags.EDITABLE
+                                if k in rec.tags)))
+    return 0
 
 
 # ---- export --------------------------------------------------------------------------
@@ -269,13 +330,13 @@ def check_export_options(args):
 
 
 def cmd_export(args):
-    from samsara_host import export, record
+    from samsara_host import export, gametags, record
     problem = check_export_options(args)
     if problem:
         _err("export", problem)
         return 2
     try:
-        rec = record.load(args.file)
+        rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("export", "%s: %s" % (args.file, e))
         return 1
@@ -332,6 +393,9 @@ def frame(rec, k):
     t = Text()
     head = " ".join('%s %s' % (key, rec.tags[key]) for key in ("Game", "Board", "Date")
                     if key in rec.tags)
+    pa, pb = rec.tags.get("PlayerA", "?"), rec.tags.get("PlayerB", "?")
+    if (pa, pb) != ("?", "?"):
+        head += "  A %s vs B %s" % (pa, pb)
     t.append("%s  [%d/%d]\n" % (head or "Samsara game", k, n), style="bold")
     t.append_text(boardview.render(pos, hl, note=note))
     if k == n:
@@ -357,9 +421,9 @@ def _read_key():
 
 def cmd_show(args, read_key=None, console=None):
     from rich.console import Console
-    from samsara_host import record
+    from samsara_host import gametags, record
     try:
-        rec = record.load(args.file)
+        rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("show", "%s: %s" % (args.file, e))
         return 1
