@@ -28,8 +28,51 @@ def turn_scene(notation):
     return scene
 
 
-def pictures(record):
-    """[(title, svg text)]: the start, then the board after each turn."""
+def sub_moves(notation):
+    """[(die, from name, to name, reinsertion name or None)] of a turn's notation;
+    unreadable tokens are left out."""
+    from samsara.rules.notation import parse_sub_move
+    out = []
+    for tok in notation.split()[1:]:
+        try:
+            die, frm, to, ins = parse_sub_move(tok)
+        except ValueError:
+            continue
+        out.append((die, position_name(frm), position_name(to),
+                    position_name(ins) if ins >= 0 else None))
+    return out
+
+
+def caption(step, names=("A", "B")):
+    """The turn in words, e.g. 'Turn 12: A rolled 5 3, R4 to R9, S20 to S23'; a goal
+    says who scores and where the marble goes back ('S22 to GS: A scores, the marble
+    back on S7'); a roll without a complete turn says so (Moksha)."""
+    roll = step.notation.split()[0] if step.notation else ""
+    who = names[step.player]
+    head = "Turn %d: %s rolled %s" % (step.number, who, " ".join(roll))
+    moves = sub_moves(step.notation)
+    if not moves:
+        return head + ", no complete turn (Moksha)"
+    parts = []
+    for _die, frm, to, ins in moves:
+        words = "%s to %s" % (frm, to)
+        if to in ("GS", "GR"):
+            words += " (%s scores, the marble back on %s)" % (
+                names[0] if to == "GS" else names[1], ins or "?")
+        parts.append(words)
+    return "%s, %s" % (head, ", ".join(parts))
+
+
+def _names(record):
+    pa, pb = record.tags.get("PlayerA", "?"), record.tags.get("PlayerB", "?")
+    return ("A" if pa in ("", "?") else "A (%s)" % pa,
+            "B" if pb in ("", "?") else "B (%s)" % pb)
+
+
+def pictures(record, legend=True):
+    """[(caption, svg text)]: the start, then the board after each turn, each with an
+    arrow per sub-move, the roll on the dice, the turn in words and (legend) a key to
+    the colours."""
     from samsara_host import svg
     from samsara_host.layout import load_positions
     layout = load_positions()
@@ -37,16 +80,23 @@ def pictures(record):
         record.replay()
     game = record.tags.get("Game", "")
     head = "Game %s" % game if game else "Samsara"
-    out = [("%s: start" % head, svg.render(record.start, None, "%s: start, %s to move"
-                                           % (head, "AB"[record.start.mover]),
-                                           (), layout))]
+    names = _names(record)
+    players = "%s vs %s" % names if names != ("A", "B") else None
+    first = "%s: the start, %s to move" % (head, names[record.start.mover])
+    out = [(first, svg.render(record.start, None, first, [players] if players else [],
+                              layout, legend=legend))]
     for s in record.steps:
-        title = "%s, turn %d: %s %s" % (head, s.number, "AB"[s.player], s.notation)
-        notes = ["score %d-%d" % (s.position.a, s.position.b)]
+        title = caption(s, names)
+        notes = ["score: A %d, B %d" % (s.position.a, s.position.b),
+                 "record: %d. %s %s" % (s.number, "AB"[s.player], s.notation)]
         if s is record.steps[-1] and record.result is not None:
             notes.append(record.summary())
-        out.append((title, svg.render(s.position, turn_scene(s.notation), title, notes,
-                                      layout)))
+        roll = s.notation.split()[0] if s.notation else ""
+        dice = (int(roll[0]), int(roll[1])) if len(roll) == 2 and roll.isdigit() else None
+        out.append((title, svg.render(
+            s.position, turn_scene(s.notation), "%s. %s" % (head, title), notes, layout,
+            arrows=[(f, t) for _d, f, t, _i in sub_moves(s.notation)], dice=dice,
+            legend=legend)))
     return out
 
 
