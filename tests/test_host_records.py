@@ -181,4 +181,4 @@ def test_export_html_is_one_self_contained_file(tmp_path, capsys, logged):
     assert "<script>" in text and "ArrowRight" in text
     assert not re.search(r'(src|href)="(https?:)?//', text)   # nothing from the internet
     assert "Anna" in text and "Ben" in text
-    assert "Turn 1: A rolled" in text
+    assert "Turn 1: A (Anna) rolled" in text

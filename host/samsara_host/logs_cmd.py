@@ -51,11 +51,16 @@ def add_parser(sub, name, help_text):
     tg.add_argument("--date", help="the date played, YYYY.MM.DD")
     tg.set_defaults(func=cmd_tag)
 
-    ex = lsub.add_parser("export", help="a game record as JSON, text, SVG or PNG")
+    ex = lsub.add_parser("export", help="a game record as JSON, text, SVG, PNG, an animated "
+                         "GIF or one HTML page")
     ex.add_argument("file", help="a pulled log, or a record exported as JSON or text")
-    ex.add_argument("--format", choices=("json", "text", "svg", "png"), default="text")
-    ex.add_argument("--out", help="output file (json/text, strip) or folder (one picture "
-                    "per turn); default: stdout for json/text, next to FILE for pictures")
+    ex.add_argument("--format", choices=("json", "text", "svg", "png", "gif", "html"),
+                    default="text", help="json/text: the record; svg/png: a picture per "
+                    "turn (or --strip); gif: an animation, one frame per turn; html: one "
+                    "self-contained page to step through the game (default text)")
+    ex.add_argument("--out", help="output file (json/text, strip, gif, html) or folder (one "
+                    "picture per turn); default: stdout for json/text, next to FILE for "
+                    "pictures")
     ex.add_argument("--strip", action="store_true",
                     help="svg/png: all turns in one picture instead of one file per turn")
     ex.add_argument("--columns", type=whole(1), default=None,
@@ -312,17 +317,20 @@ def _write(path, data):
 
 
 PICTURE_FORMATS = ("svg", "png")
+GAME_FORMATS = ("gif", "html")   # the whole game (or --turns) in one file
 
 
 def check_export_options(args):
-    """None, or the one-line problem with options that do not fit the format (--strip,
-    --columns and --turns are for pictures)."""
+    """None, or the one-line problem with options that do not fit the format (--strip
+    and --columns are for svg/png, --turns for pictures, GIF and HTML)."""
     if args.format in PICTURE_FORMATS:
         if args.columns is not None and not args.strip:
             return "--columns is for --strip"
         return None
-    for flag, given in (("--strip", args.strip), ("--columns", args.columns is not None),
-                        ("--turns", args.turns)):
+    checks = [("--strip", args.strip), ("--columns", args.columns is not None)]
+    if args.format not in GAME_FORMATS:
+        checks.append(("--turns", args.turns))
+    for flag, given in checks:
         if given:
             return "%s is for pictures (--format %s), not --format %s" % (
                 flag, " or ".join(PICTURE_FORMATS), args.format)
@@ -358,6 +366,13 @@ def cmd_export(args):
     stem = os.path.splitext(os.path.basename(args.file))[0]
     base = os.path.dirname(os.path.abspath(args.file))
     try:
+        if args.format in GAME_FORMATS:
+            path = args.out or os.path.join(base, "%s.%s" % (stem, args.format))
+            _write(path, export.gif(pics) if args.format == "gif"
+                   else export.html(rec, pics))
+            print("wrote %s (%d %s, turns %d-%d)" % (
+                path, len(pics), "frames" if args.format == "gif" else "pictures", lo, hi))
+            return 0
         if args.strip:
             svg = export.strip([s for _t, s in pics], columns=args.columns or 4)
             path = args.out or os.path.join(base, "%s-strip.%s" % (stem, args.format))
