@@ -204,7 +204,8 @@ def test_a_damaged_part_file_is_discarded_with_a_note_and_the_pull_goes_on(tmp_p
     path.parent.mkdir(parents=True)
     bad = bytearray(data[:1000])
     bad[500] ^= 0x55
-    (str(path) + ".part") and open(str(path) + ".part", "wb").write(bytes(bad))
+    with open(str(path) + ".part", "wb") as f:
+        f.write(bytes(bad))
     try:
         r = run("logs", "pull", "--port", board.port, "--dest", str(dest))
     finally:
