@@ -13,10 +13,15 @@ toolchain notes); a .mpy with native or viper code would only load on the matchi
 version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py, which
 the Pico compiles at import); the build fails on native/viper code anywhere else.
 
+samsara/version.mpy is compiled last with HASH set to the bundle's hash (SHA-256 over
+every other file, `bundle_hash`), so a board running this bundle says so in `hello`.
+
 Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR]
 Exit code 1 when a file fails to compile or the bundle is over the 100 KB budget.
 """
+import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,7 +70,57 @@ def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
             if r.returncode != 0:
                 raise RuntimeError("mpy-cross failed on %s:\n%s" % (path, r.stderr.strip()))
         made.append((os.path.relpath(dst, out), os.path.getsize(dst)))
+    digest = stamp_hash(mpy_cross, src, out)
+    if digest:
+        made = [(rel, os.path.getsize(os.path.join(out, rel))) for rel, _size in made]
     return made
+
+
+VERSION_MPY = "samsara/version.mpy"
+
+
+def bundle_hash(out):
+    """12 hex digits naming the bundle in folder `out`: SHA-256 over every file's path
+    and SHA-256, samsara/version.mpy (which carries the hash) left out.  The same as
+    samsara_host.deploy_cmd.bundle_hash."""
+    files = []
+    for root, dirs, names in os.walk(out):
+        for n in names:
+            full = os.path.join(root, n)
+            rel = os.path.relpath(full, out).replace(os.sep, "/")
+            if rel != VERSION_MPY:
+                with open(full, "rb") as f:
+                    files.append((rel, f.read()))
+    h = hashlib.sha256()
+    for rel, data in sorted(files):
+        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:12]
+
+
+def stamp_hash(mpy_cross, src, out):
+    """Compile samsara/version.py again with HASH = bundle_hash(out), so that the
+    board's `hello` names the bundle it runs (docs/protocol.md "Versions").  Returns
+    the hash, or None when the bundle has no version module."""
+    target = os.path.join(out, *VERSION_MPY.split("/"))
+    if not os.path.exists(target):
+        return None
+    digest = bundle_hash(out)
+    with open(os.path.join(src, "samsara", "version.py")) as f:
+        text, n = re.subn(r'(?m)^HASH = .*$', 'HASH = "%s"' % digest, f.read())
+    if n != 1:
+        raise RuntimeError("%s has no `HASH = ...` line to stamp"
+                           % os.path.join(src, "samsara", "version.py"))
+    stamped = os.path.join(out, "samsara", "version-stamped.py")
+    with open(stamped, "w") as f:
+        f.write(text)
+    try:
+        r = subprocess.run([mpy_cross, "-march=armv6m", "-o", target, "-s",
+                            "samsara/version.py", stamped], capture_output=True, text=True)
+    finally:
+        os.remove(stamped)
+    if r.returncode != 0:
+        raise RuntimeError("mpy-cross failed on the version stamp:\n%s" % r.stderr.strip())
+    return digest
 
 
 def report(made, out=OUT):
@@ -100,6 +155,9 @@ def main(argv):
         return 1
     lines, total = report(made, out)
     print("\n".join(lines))
+    if any(rel.replace(os.sep, "/") == VERSION_MPY for rel, _size in made):
+        print("bundle %s (the hash `hello` reports once it runs on the board)"
+              % bundle_hash(out))
     if total > BUDGET:
         print("bundle is over the %d KB budget" % (BUDGET // 1024))
         return 1

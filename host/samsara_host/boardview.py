@@ -6,7 +6,7 @@ The board as seen from above, player A at the bottom (docs/rules.md §1):
     R     ○  ○  ○  ○  ○  ○  ○  ○  ○  ○  ○  ○    GR    top outer: R13..R24
     S     ■  ■  ■  ■  ■  ■  □  □  □  □  □  □          top inner: S1..S12
           1  2  3  4  5  6  7  8  9 10 11 12
-    A 0 ●○○○○○◇   ◇○○○○○● 0 B                          scoring tracks, centre between
+    A 0 ◆□□□□□◇   ◇○○○○○◆ 0 B                          scoring tracks (tracks_text)
          12 11 10  9  8  7  6  5  4  3  2  1
     R     ○  ○  ○  ○  ○  ○  ●  ●  ●  ●  ●  ●          bottom inner: R12..R1
     GS  S  □  □  □  □  □  □  □  □  □  □  □  □         bottom outer: S24..S13
@@ -25,6 +25,7 @@ from samsara.rules.geometry import GS, GR, position_index
 ROUND_FULL, ROUND_EMPTY = "\u25cf", "\u25cb"    # ● ○
 SQUARE_FULL, SQUARE_EMPTY = "\u25a0", "\u25a1"  # ■ □
 CENTRE = "\u25c7"  # ◇
+PIECE = "\u25c6"   # ◆ a scoring piece
 CELL = 3
 
 TOP_OUTER = ["R%d" % i for i in range(13, 25)]
@@ -58,19 +59,35 @@ def _row(pos, names, lane, left, right, highlight):
     return t
 
 
-def _track(score, player):
-    # Six own fields (score 0..5) then the centre (score 6); the piece sits on one.
-    cells = []
-    for k in range(7):
-        if k == score:
-            cells.append(("\u25c6" if k == 6 else ROUND_FULL, "bold green"))
-        else:
-            cells.append((CENTRE if k == 6 else ROUND_EMPTY, "dim"))
-    if player == 1:
-        cells.reverse()
-    t = Text()
-    for ch, style in cells:
-        t.append(ch, style=style)
+def tracks_text(a, b, full=None, style=None, names=("A", "B")):
+    """The two scoring tracks on one line, the one drawing of them used by the demo
+    panel (samsara_host.live), `monitor` and `logs show`:
+
+        A 0 \u25c6\u25a1\u25a1\u25a1\u25a1\u25a1\u25c7   \u25c7\u25cb\u25cb\u25cb\u25cb\u25cb\u25c6 0 B
+
+    A's track is angular (\u25a1), B's round (\u25cb), as on the board; each has six own
+    fields (score 0..5) and its centre field \u25c7 (score 6), A's from the left, B's from
+    the right; a scoring piece is \u25c6.  a, b: the scores shown as numbers.
+    full(player, k): is there a piece on field k (0..6) of player 0/1's track (default:
+    k is the score); style(player, k, full): a rich style for the cell, or None for the
+    default (bold yellow for a piece, dim for an empty field).  Returns a rich Text."""
+    scores = (a, b)
+    t = Text("%s %d " % (names[0], a))
+    for player in (0, 1):
+        ks = range(7) if player == 0 else range(6, -1, -1)
+        if player == 1:
+            t.append("   ")
+        for k in ks:
+            on = full(player, k) if full is not None else k == scores[player]
+            if on:
+                ch = PIECE
+            elif k == 6:
+                ch = CENTRE
+            else:
+                ch = SQUARE_EMPTY if player == 0 else ROUND_EMPTY
+            st = style(player, k, on) if style is not None else None
+            t.append(ch, style=st or ("bold yellow" if on else "dim"))
+    t.append(" %d %s" % (b, names[1]))
     return t
 
 
@@ -90,11 +107,8 @@ def render(pos, highlight=(), dice=None, note=None, names=("A", "B")):
     lines.append(_row(pos, TOP_OUTER, "R", "    R ", gr, hl))
     lines.append(_row(pos, TOP_INNER, "S", "    S ", "", hl))
     lines.append(_labels(TOP_INNER))
-    centre = Text("    A %d " % pos.a)
-    centre.append_text(_track(pos.a, 0))
-    centre.append("   ")
-    centre.append_text(_track(pos.b, 1))
-    centre.append(" %d B" % pos.b)
+    centre = Text("    ")
+    centre.append_text(tracks_text(pos.a, pos.b))
     lines.append(centre)
     lines.append(_labels(BOTTOM_INNER))
     lines.append(_row(pos, BOTTOM_INNER, "R", "    R ", "", hl))

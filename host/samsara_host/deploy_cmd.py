@@ -367,4 +367,17 @@ def run(args):
     out.print("%d written and verified (SHA-256), %d unchanged; %s" % (
         len(report["written"]), len(report["skipped"]),
         "board reset" if not args.no_reset else "board left in the REPL"))
+    out.print(bundle_line(files))
     return 0
+
+
+def bundle_line(files):
+    """The line that tells which bundle was deployed: its hash, which the board's
+    `hello` (so `samsara ports` and `samsara doctor`) reports once it runs it."""
+    digest = bundle_hash(files)
+    version = dict(files).get(VERSION_MPY)
+    if version is not None and digest.encode() in version:
+        return ("Bundle %s: `samsara ports` and `samsara doctor` show this hash once the "
+                "board runs the new files" % digest)
+    return ("Bundle %s (not stamped into samsara/version.mpy: the board reports the hash "
+            "of its version module, build with `make firmware`)" % digest)

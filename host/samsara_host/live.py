@@ -14,6 +14,8 @@ from rich.text import Text
 
 from samsara.rules.geometry import position_index, GS, GR, A_TRACK, B_TRACK
 from samsara import states
+from samsara.rules.notation import format_roll
+from samsara_host.boardview import tracks_text
 from samsara.scene import DIE1_LED, DIE2_LED, TURN_A_LED, TURN_B_LED
 
 ROUND_FULL, ROUND_EMPTY = "\u25cf", "\u25cb"    # ● ○
@@ -80,6 +82,18 @@ def _labels(names, left):
     return Text(left + "".join("%3s" % n[1:] for n in names), style="dim")
 
 
+def _track_field(player, k):
+    return (A_TRACK if player == 0 else B_TRACK) + k
+
+
+def _track_score(frame, player):
+    # The field of the player's track the sensors find a piece on (0 when none).
+    for k in range(7):
+        if _on(frame, _track_field(player, k)):
+            return k
+    return 0
+
+
 def board_text(frame, scene):
     """The board as a rich Text: frame = the raw frame (bytearray(8)), scene = the LED
     scene (bytearray(240), logical LED order)."""
@@ -98,15 +112,11 @@ def board_text(frame, scene):
         _row(frame, scene, TOP_INNER, False, "    S "),
         _labels(TOP_INNER, pad),
     ]
-    centre = Text("   A ", style="bold")
-    for k in range(7):
-        s, st = _cell(frame, scene, A_TRACK + k, False)
-        centre.append(s, style=st)
-    centre.append("  ")
-    for k in range(6, -1, -1):
-        s, st = _cell(frame, scene, B_TRACK + k, True)
-        centre.append(s, style=st)
-    centre.append(" B", style="bold")
+    centre = Text("    ")
+    centre.append_text(tracks_text(_track_score(frame, 0), _track_score(frame, 1),
+                                   full=lambda player, k: _on(frame, _track_field(player, k)),
+                                   style=lambda player, k, full: _cell(
+                                       frame, scene, _track_field(player, k), False)[1]))
     lines.append(centre)
     lines.append(_labels(BOTTOM_INNER, pad))
     lines.append(_row(frame, scene, BOTTOM_INNER, True, "    R "))
@@ -145,6 +155,25 @@ def dice_text(scene):
     return out
 
 
+def score_words(score, names=("A", "B")):
+    """'A 2, B 1' for an event's score text '2-1' (A's score first): each player named
+    with their own score.  Text that is not two numbers is returned as it is."""
+    parts = str(score).split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return str(score)
+    return "%s %s, %s %s" % (names[0], parts[0], names[1], parts[1])
+
+
+def turn_line(c):
+    """The panel's turn line for Controller `c`: the turn so far ('' before the roll);
+    a roll with nothing played yet is '52 (to play)', and '52 Moksha' only when the
+    roll had no complete turn (the controller's state is moksha)."""
+    t = c.turn
+    if t.d1 and not t.played and c.state != states.MOKSHA:
+        return "%s (to play)" % format_roll(t.d1, t.d2)
+    return c.turn_notation()
+
+
 def describe_event(e):
     """One short line for an event dict of the board's stream, or None to skip it."""
     k = e["ev"]
@@ -153,8 +182,8 @@ def describe_event(e):
     if k == "sub":
         return "%s plays %s" % (e.get("player", "?"), e["move"])
     if k == "goal":
-        return "goal in %s: %s scores (%s), reinsert on %s" % (
-            e["goal"], e["player"], e["score"], e["ins"])
+        return "goal in %s: %s scores: %s; reinsert on %s" % (
+            e["goal"], e["player"], score_words(e["score"]), e["ins"])
     if k == "score":
         return "scoring piece of %s moved to %s" % (e["player"], e["score"])
     if k == "reinsert":
@@ -175,8 +204,8 @@ def describe_event(e):
         return "Moksha: %s has no complete turn" % e.get("roll", "")
     if k == "game_over":
         if e["winner"] is None:
-            return "game over: draw by %s (%s)" % (e["how"], e["score"])
-        return "game over: %s wins (%s)" % (e["winner"], e["score"])
+            return "game over: draw by %s: %s" % (e["how"], score_words(e["score"]))
+        return "game over: %s wins: %s" % (e["winner"], score_words(e["score"]))
     return None
 
 
@@ -213,7 +242,7 @@ def render(table, title=None, lines=8, speed=None):
     side.append_text(dice_text(scene))
     side.append("\n\n state: ", style="dim")
     side.append(c.state, style="bold magenta" if c.state == states.REPAIR else "bold")
-    note = c.turn_notation()
+    note = turn_line(c)
     if note:
         side.append("\n turn:  ", style="dim")
         side.append(note)

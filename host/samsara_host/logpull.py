@@ -49,7 +49,9 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
 
     entry: the game's dict from the `logs` listing (size, crc, state) or None to ask.
     progress: callable(done_bytes, size) or None.  ack: send `log_ack` for a finished
-    game once it verified.  Returns {"path", "size", "crc", "records", "resumed_at"}.
+    game once it verified.  Returns {"path", "size", "crc", "records", "resumed_at",
+    "discarded"}: discarded is the length of a damaged part file of an earlier pull
+    that was thrown away (the whole log was then pulled again), else 0.
     Raises PullError; boardlink.Disconnected / NoReply pass through so the caller can
     reconnect and call again (the part file makes it resume).
     """
@@ -61,6 +63,40 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
         entry = found[0]
     part = dest + ".part"
     os.makedirs(os.path.dirname(os.path.abspath(dest)), exist_ok=True)
+    discarded = 0
+    while True:
+        whole, resumed_at = _fetch(client, game, part, entry, progress, chunk, timeout)
+        crc = protocol.crc_hex(protocol.crc16(whole))
+        finished = entry.get("state") != "running"
+        problem = None
+        if finished and (entry.get("size") != len(whole) or entry.get("crc") != crc):
+            problem = ("game %d: pulled %d bytes with CRC %s, the board lists %s bytes "
+                       "with CRC %s; the partial copy was deleted, pull again"
+                       % (game, len(whole), crc, entry.get("size"), entry.get("crc")))
+        else:
+            try:
+                records = verify_log(whole)
+            except PullError as e:
+                problem = str(e)
+        if problem is None:
+            break
+        os.remove(part)
+        if resumed_at and not discarded:
+            # The part file of an earlier pull was damaged (not a prefix of the
+            # board's file): it is gone now; pull the whole log once more.
+            discarded = resumed_at
+            continue
+        raise PullError(problem)
+    os.replace(part, dest)
+    if ack and finished:
+        client.request("log_ack", timeout=timeout, game=game, crc=crc, size=len(whole))
+    return {"path": dest, "size": len(whole), "crc": crc, "records": records,
+            "resumed_at": resumed_at, "discarded": discarded}
+
+
+def _fetch(client, game, part, entry, progress, chunk, timeout):
+    # Append the board's chunks to `part` from its length on, to the end of the log;
+    # returns (the part file's bytes, the offset the pull resumed at).
     offset = os.path.getsize(part) if os.path.exists(part) else 0
     expect_size = entry.get("size")
     if entry.get("state") != "running" and isinstance(expect_size, int) \
@@ -69,7 +105,6 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
         offset = 0
     resumed_at = offset
     bad = 0
-    size = expect_size or 0
     while True:
         try:
             r = client.request("log_get", timeout=timeout, game=game, offset=offset, n=chunk)
@@ -105,24 +140,7 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
         if not data:
             raise PullError("the board sent an empty chunk at byte %d before the end" % offset)
     with open(part, "rb") as f:
-        whole = f.read()
-    crc = protocol.crc_hex(protocol.crc16(whole))
-    finished = entry.get("state") != "running"
-    if finished and (entry.get("size") != len(whole) or entry.get("crc") != crc):
-        os.remove(part)
-        raise PullError("game %d: pulled %d bytes with CRC %s, the board lists %s bytes with "
-                        "CRC %s; the partial copy was deleted, pull again"
-                        % (game, len(whole), crc, entry.get("size"), entry.get("crc")))
-    try:
-        records = verify_log(whole)
-    except PullError:
-        os.remove(part)
-        raise
-    os.replace(part, dest)
-    if ack and finished:
-        client.request("log_ack", timeout=timeout, game=game, crc=crc, size=len(whole))
-    return {"path": dest, "size": len(whole), "crc": crc, "records": records,
-            "resumed_at": resumed_at}
+        return f.read(), resumed_at
 
 
 def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,

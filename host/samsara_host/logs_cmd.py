@@ -8,6 +8,7 @@ import os
 import sys
 
 from samsara_host import boardlink
+from samsara_host.argtypes import seconds, whole
 
 DEFAULT_DEST = "samsara-logs"
 
@@ -30,20 +31,40 @@ def add_parser(sub, name, help_text):
     pl.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
     pl.add_argument("--dest", default=DEFAULT_DEST, help="folder to store logs in "
                     "(default %(default)s/<board>/game-NNNN.log)")
-    pl.add_argument("--wait", type=float, default=30.0,
+    pl.add_argument("--wait", type=seconds, default=30.0,
                     help="seconds to wait for a board that went away mid-pull (default 30)")
     pl.add_argument("--no-ack", action="store_true",
                     help="do not mark the logs as pulled on the board")
+    pl.add_argument("--names", nargs=2, metavar=("A", "B"),
+                    help="the players' names, stored with each pulled game "
+                         "(see `logs tag`)")
     pl.set_defaults(func=cmd_pull)
 
-    ex = lsub.add_parser("export", help="a game record as JSON, text, SVG or PNG")
+    tg = lsub.add_parser("tag", help="set a game's player names, event, site or date",
+                         description="Set the tags of a pulled game in its sidecar file "
+                         "FILE.tags; the game's own bytes (moves, checksums) stay as "
+                         "they are.  `logs export` and `logs show` show them.")
+    tg.add_argument("file", help="a pulled log, or a record exported as JSON or text")
+    tg.add_argument("--names", nargs=2, metavar=("A", "B"), help="the players' names")
+    tg.add_argument("--event", help="the event, e.g. 'Club night'")
+    tg.add_argument("--site", help="where it was played")
+    tg.add_argument("--date", help="the date played, YYYY.MM.DD")
+    tg.set_defaults(func=cmd_tag)
+
+    ex = lsub.add_parser("export", help="a game record as JSON, text, SVG, PNG, an animated "
+                         "GIF or one HTML page")
     ex.add_argument("file", help="a pulled log, or a record exported as JSON or text")
-    ex.add_argument("--format", choices=("json", "text", "svg", "png"), default="text")
-    ex.add_argument("--out", help="output file (json/text, strip) or folder (one picture "
-                    "per turn); default: stdout for json/text, next to FILE for pictures")
+    ex.add_argument("--format", choices=("json", "text", "svg", "png", "gif", "html"),
+                    default="text", help="json/text: the record; svg/png: a picture per "
+                    "turn (or --strip); gif: an animation, one frame per turn; html: one "
+                    "self-contained page to step through the game (default text)")
+    ex.add_argument("--out", help="output file (json/text, strip, gif, html) or folder (one "
+                    "picture per turn); default: stdout for json/text, next to FILE for "
+                    "pictures")
     ex.add_argument("--strip", action="store_true",
                     help="svg/png: all turns in one picture instead of one file per turn")
-    ex.add_argument("--columns", type=int, default=4, help="pictures per row of a strip")
+    ex.add_argument("--columns", type=whole(1), default=None,
+                    help="pictures per row of a strip (default 4)")
     ex.add_argument("--turns", help="svg/png: only these turns, e.g. 10-20 or 0-5 "
                     "(0 is the start)")
     ex.set_defaults(func=cmd_export)
@@ -104,6 +125,10 @@ def cmd_pull(args):
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
     from samsara_host import logpull
     out = Console(soft_wrap=True)
+    problem = check_dest(args.dest)
+    if problem:
+        _err("pull", problem)
+        return 1
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
@@ -131,8 +156,7 @@ def cmd_pull(args):
         return 0
     failed = 0
     try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                      console=out, transient=True) as bar:
+        with _progress(out, Progress, TextColumn, BarColumn, DownloadColumn) as bar:
             for e in sorted(todo, key=lambda e: e["game"]):
                 game = e["game"]
                 dest = os.path.join(args.dest, logpull.local_name(board, game))
@@ -152,7 +176,7 @@ def cmd_pull(args):
                         ack=not args.no_ack)
                 except (logpull.PullError, boardlink.LinkError) as err:
                     failed += 1
-                    bar.console.print("[red]game %d: %s[/red]" % (game, err))
+                    _err("pull", "game %d: %s" % (game, err))
                     continue
                 finally:
                     bar.remove_task(task)
@@ -160,14 +184,108 @@ def cmd_pull(args):
                 note = "acknowledged" if acked else (
                     "still running, pull again when it ends" if e["state"] == "running"
                     else "not acknowledged" if args.no_ack else "pulled before")
+                if r.get("discarded"):
+                    bar.console.print("game %d: the partial copy of an earlier pull (%d "
+                                      "bytes) was damaged: discarded it, pulled the whole "
+                                      "log again" % (game, r["discarded"]))
                 if r.get("reconnects"):
                     note += ", resumed after %d reconnect%s" % (
                         r["reconnects"], "" if r["reconnects"] == 1 else "s")
                 bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
                                   % (game, r["size"], r["records"], r["crc"], r["path"], note))
+                _stamp(bar.console, r["path"], args.names)
     finally:
         state.close()
     return 1 if failed else 0
+
+
+def check_dest(dest):
+    """None when `dest` is (or can be made) a writable folder, else the one-line
+    problem, checked before the board is asked for anything."""
+    if os.path.exists(dest) and not os.path.isdir(dest):
+        return "--dest %s is a file, not a folder" % dest
+    try:
+        os.makedirs(dest, exist_ok=True)
+    except OSError as e:
+        return "--dest %s: cannot make the folder: %s" % (dest, e.strerror or e)
+    if not os.access(dest, os.W_OK | os.X_OK):
+        return "--dest %s: cannot write into the folder" % dest
+    return None
+
+
+class _NoBar:
+    """Progress's stand-in off a terminal: no bar, no blank line left behind."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def add_task(self, *a, **k):
+        return 0
+
+    def update(self, *a, **k):
+        pass
+
+    def remove_task(self, *a):
+        pass
+
+
+def _progress(out, Progress, *columns):
+    if not out.is_terminal:
+        return _NoBar(out)
+    return Progress(*(c() if c.__name__ != "TextColumn" else c("{task.description}")
+                      for c in columns), console=out, transient=True)
+
+
+def _stamp(console, path, names):
+    # The date of the pull and the names, in the game's tags sidecar (gametags).
+    from samsara_host import gametags
+    try:
+        tags = gametags.stamp_pull(path, names)
+    except (gametags.TagError, OSError) as e:
+        _err("pull", "could not write the tags of %s: %s" % (path, e))
+        return
+    console.print("  tags: %s" % ", ".join('%s "%s"' % kv for kv in sorted(tags.items())),
+                  highlight=False)
+
+
+# ---- tag -----------------------------------------------------------------------------
+
+def cmd_tag(args):
+    from samsara_host import gametags, record
+    tags = {}
+    if args.names:
+        tags["PlayerA"], tags["PlayerB"] = args.names
+    for key, value in (("Event", args.event), ("Site", args.site), ("Date", args.date)):
+        if value is not None:
+            tags[key] = value
+    if not tags:
+        _err("tag", "nothing to change: give --names A B, --event, --site or --date")
+        return 2
+    try:
+        gametags.check(tags)
+    except gametags.TagError as e:
+        _err("tag", e)
+        return 2
+    try:
+        rec = gametags.load_tagged(args.file)   # only a game gets tags
+        merged = gametags.update(args.file, tags)
+    except record.RecordError as e:
+        _err("tag", "%s: %s" % (args.file, e))
+        return 1
+    except OSError as e:
+        _err("tag", "cannot write %s: %s" % (gametags.sidecar(args.file), e.strerror or e))
+        return 1
+    rec.tags.update(merged)
+    print("%s: %s" % (gametags.sidecar(args.file),
+                      ", ".join('%s "%s"' % (k, rec.tags[k]) for k in gametags.EDITABLE
+                                if k in rec.tags)))
+    return 0
 
 
 # ---- export --------------------------------------------------------------------------
@@ -183,6 +301,9 @@ def _turn_range(text, n):
             lo = hi = int(text)
     except ValueError:
         raise ValueError("--turns takes N or A-B, e.g. 10-20, not %r" % text)
+    if lo > hi:
+        raise ValueError("--turns %s: the first turn comes after the last (write %d-%d; "
+                         "turns outside 0-%d do not exist)" % (text, hi, lo, n))
     if not (0 <= lo <= hi <= n):
         raise ValueError("--turns %s outside 0-%d" % (text, n))
     return lo, hi
@@ -195,10 +316,35 @@ def _write(path, data):
         f.write(data)
 
 
+PICTURE_FORMATS = ("svg", "png")
+GAME_FORMATS = ("gif", "html")   # the whole game (or --turns) in one file
+
+
+def check_export_options(args):
+    """None, or the one-line problem with options that do not fit the format (--strip
+    and --columns are for svg/png, --turns for pictures, GIF and HTML)."""
+    if args.format in PICTURE_FORMATS:
+        if args.columns is not None and not args.strip:
+            return "--columns is for --strip"
+        return None
+    checks = [("--strip", args.strip), ("--columns", args.columns is not None)]
+    if args.format not in GAME_FORMATS:
+        checks.append(("--turns", args.turns))
+    for flag, given in checks:
+        if given:
+            return "%s is for pictures (--format %s), not --format %s" % (
+                flag, " or ".join(PICTURE_FORMATS), args.format)
+    return None
+
+
 def cmd_export(args):
-    from samsara_host import export, record
+    from samsara_host import export, gametags, record
+    problem = check_export_options(args)
+    if problem:
+        _err("export", problem)
+        return 2
     try:
-        rec = record.load(args.file)
+        rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("export", "%s: %s" % (args.file, e))
         return 1
@@ -220,8 +366,15 @@ def cmd_export(args):
     stem = os.path.splitext(os.path.basename(args.file))[0]
     base = os.path.dirname(os.path.abspath(args.file))
     try:
+        if args.format in GAME_FORMATS:
+            path = args.out or os.path.join(base, "%s.%s" % (stem, args.format))
+            _write(path, export.gif(pics) if args.format == "gif"
+                   else export.html(rec, pics))
+            print("wrote %s (%d %s, turns %d-%d)" % (
+                path, len(pics), "frames" if args.format == "gif" else "pictures", lo, hi))
+            return 0
         if args.strip:
-            svg = export.strip([s for _t, s in pics], columns=max(1, args.columns))
+            svg = export.strip([s for _t, s in pics], columns=args.columns or 4)
             path = args.out or os.path.join(base, "%s-strip.%s" % (stem, args.format))
             _write(path, svg if args.format == "svg" else export.svg_to_png(svg))
             print("wrote %s (%d pictures, turns %d-%d)" % (path, len(pics), lo, hi))
@@ -255,6 +408,9 @@ def frame(rec, k):
     t = Text()
     head = " ".join('%s %s' % (key, rec.tags[key]) for key in ("Game", "Board", "Date")
                     if key in rec.tags)
+    pa, pb = rec.tags.get("PlayerA", "?"), rec.tags.get("PlayerB", "?")
+    if (pa, pb) != ("?", "?"):
+        head += "  A %s vs B %s" % (pa, pb)
     t.append("%s  [%d/%d]\n" % (head or "Samsara game", k, n), style="bold")
     t.append_text(boardview.render(pos, hl, note=note))
     if k == n:
@@ -280,15 +436,19 @@ def _read_key():
 
 def cmd_show(args, read_key=None, console=None):
     from rich.console import Console
-    from samsara_host import record
+    from samsara_host import gametags, record
     try:
-        rec = record.load(args.file)
+        rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("show", "%s: %s" % (args.file, e))
         return 1
     console = console or Console()
     n = len(rec.steps)
-    k = max(0, min(args.turn, n))
+    if not 0 <= args.turn <= n:
+        _err("show", "--turn %d is outside the game: its turns are 0-%d (0 is the start)"
+             % (args.turn, n))
+        return 2
+    k = args.turn
     interactive = read_key is not None or (sys.stdin.isatty() and sys.stdout.isatty()
                                            and not args.all and os.name == "posix")
     if not interactive:

@@ -128,12 +128,13 @@ def view(model, hint=True):
 
 
 def add_parser(sub, name, help_text):
+    from samsara_host.argtypes import seconds
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
     p.add_argument("--plain", action="store_true",
                    help="one line per event, the board after each turn (also when not "
                         "a terminal)")
-    p.add_argument("--seconds", type=float, default=0,
+    p.add_argument("--seconds", type=seconds, default=0,
                    help="stop after this many seconds (default: until Ctrl-C)")
     p.set_defaults(func=run)
 

@@ -383,6 +383,24 @@ def load(path, board=None):
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError("%s is neither a game log, a JSON record nor a text record" % path)
+    if looks_like_trace(text):
+        raise RecordError("this looks like a sensor trace: use samsara trace replay")
     if text.lstrip().startswith("{"):
         return GameRecord.from_json(text)
     return GameRecord.parse_text(text)
+
+
+def looks_like_trace(text):
+    """True when the text's first line is a sensor trace line (docs/traces.md): a JSON
+    object with "t_ms", or a trace header (start/opponent_goal/seed keys only)."""
+    first = text.lstrip().split("\n", 1)[0]
+    if not first.startswith("{"):
+        return False
+    try:
+        obj = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(obj, dict) or obj.get("format") == "samsara-record":
+        return False
+    return "t_ms" in obj or (bool(obj) and all(k in ("start", "opponent_goal", "seed")
+                                              for k in obj))

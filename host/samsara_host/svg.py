@@ -9,16 +9,23 @@ when it exists, else the computed layout, so the picture is the board's real geo
 - a marble is a dark glossy disc, a scoring piece a gold token (A's square, B's round);
 - a lit LED is a coloured ring around its hole, in the scene's colour; the dice and the
   turn indicators are drawn where their LEDs sit;
-- the connecting lines R12->R13, S12->S13, R24->GR, S24->GS are thin curves.
+- the connecting lines R12->R13, S12->S13, R24->GR, S24->GS are thin curves;
+- optionally (`logs export`): an arrow per sub-move, the roll on the dice's pips and a
+  legend of the colours; the player labels A and B sit outside the frame.
 """
 from samsara.rules.geometry import (GS, GR, A_TRACK, B_TRACK, position_index, position_name,
                               score_position)
 from samsara_host.layout import load_positions
 from samsara_hw.names import LED_ONLY_NAMES
+from samsara.scene import PIPS
 
 MARGIN_MM = 24.0
 HOLE_R = 7.0
 PX_PER_MM = 2.6
+SIDE_LABEL = 8.0           # room for the player labels A and B outside the frame
+LEGEND_H = 9.0
+ARROW_COLOUR = "#c0392b"   # a sub-move's arrow
+DICE_COLOUR = "#ff3030"    # the lit pips of the roll
 
 
 def _esc(text):
@@ -43,21 +50,36 @@ def occupied_positions(position):
     return out
 
 
-def render(position, scene=None, title=None, notes=(), layout=None):
+def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), dice=None,
+           legend=False):
     """SVG text of `position` (samsara.rules.position.Position) with the lit LEDs of `scene`
     ({LED or position name: '#rrggbb'}, unlit LEDs left out).  title: a heading line;
     notes: further lines of text under the board (e.g. the result).  layout: the
-    (coords, leds, source) triple of load_positions(), loaded when None."""
+    (coords, leds, source) triple of load_positions(), loaded when None.
+    arrows: [(from name, to name)], one arrow per sub-move, origin to target;
+    dice: (d1, d2) drawn on the dice display's pips (die 1, die 2) in DICE_COLOUR;
+    legend: a key to the colours and marks under the board.
+
+    Every hole label (class "label") lies off the board's frame (class "frame"); the
+    dice pips are class "pip" with data-lit "1" when lit."""
     coords, leds, source = layout if layout is not None else load_positions()
-    scene = scene or {}
+    scene = dict(scene or {})
+    if dice:
+        for die, value in ((1, dice[0]), (2, dice[1])):
+            mask = PIPS[value] if 0 <= value < len(PIPS) else 0
+            for k in range(7):
+                if mask >> k & 1:
+                    scene["D%d.%d" % (die, k)] = DICE_COLOUR
     pts = list(coords.values()) + list(leds.values())
     xmin = min(x for x, _ in pts) - MARGIN_MM
     xmax = max(x for x, _ in pts) + MARGIN_MM
     ymin = min(y for _, y in pts) - MARGIN_MM
     ymax = max(y for _, y in pts) + MARGIN_MM
-    head = 16.0 if title else 0.0
-    foot = 7.0 * len(notes) + (8.0 if notes else 0.0) + 6.0
     w = xmax - xmin
+    title_lines = wrap(title, int((w - 10.0) / 4.6)) if title else []
+    head = (16.0 + 9.0 * (len(title_lines) - 1) if title else 4.0) + SIDE_LABEL
+    legend_h = LEGEND_H if legend else 0.0
+    foot = SIDE_LABEL + 7.0 * len(notes) + (8.0 if notes else 0.0) + 6.0 + legend_h
     h = ymax - ymin + head + foot
 
     def X(x):
@@ -78,11 +100,14 @@ def render(position, scene=None, title=None, notes=(), layout=None):
       '<stop offset="0" stop-color="#fff3b0"/><stop offset="1" stop-color="#b8860b"/>'
       '</radialGradient></defs>')
     a('<rect x="0" y="0" width="%.1f" height="%.1f" fill="#fbf8f1"/>' % (w, h))
-    if title:
-        a('<text x="%.1f" y="11" font-size="8" text-anchor="middle" fill="#222">%s</text>'
-          % (w / 2, _esc(title)))
-    a('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="10" fill="#d9b380" '
-      'stroke="#7a5230" stroke-width="1.5"/>'
+    for i, line in enumerate(title_lines):
+        a('<text x="%.1f" y="%.1f" font-size="8" text-anchor="middle" fill="#222">%s</text>'
+          % (w / 2, 11.0 + 9.0 * i, _esc(line)))
+    a('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" '
+      'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
+      '<path d="M 0 0 L 10 5 L 0 10 z" fill="%s"/></marker></defs>' % ARROW_COLOUR)
+    a('<rect class="frame" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="10" '
+      'fill="#d9b380" stroke="#7a5230" stroke-width="1.5"/>'
       % (4, head + 4, w - 8, ymax - ymin - 8))
 
     # Connecting lines between the lane ends and into the goals.
@@ -116,8 +141,8 @@ def render(position, scene=None, title=None, notes=(), layout=None):
               'stroke="#3b2410" stroke-width="0.6"/>'
               % (x - xmin - r, ymax - y + head - r, 2 * r, 2 * r))
         ly = y - r - 4.2 if p < 48 and _below_row(p, coords) else y + r + 1.8
-        a('<text x="%s" y="%s" font-size="3.6" text-anchor="middle" fill="#4a2f16">%s</text>'
-          % (X(x), Y(ly), name))
+        a('<text class="label" x="%s" y="%s" font-size="3.6" text-anchor="middle" '
+          'fill="#4a2f16">%s</text>' % (X(x), Y(ly), name))
 
     for p in range(48):
         if position.occupied(p):
@@ -142,22 +167,99 @@ def render(position, scene=None, title=None, notes=(), layout=None):
         x, y = leds[name]
         col = scene.get(name)
         if name.startswith("D"):
-            a('<circle cx="%s" cy="%s" r="2.1" fill="%s" stroke="#3b2410" stroke-width="0.3"/>'
-              % (X(x), Y(y), col or "#6d5238"))
+            a('<circle class="pip" data-lit="%d" cx="%s" cy="%s" r="2.1" fill="%s" '
+              'stroke="#3b2410" stroke-width="0.3"/>'
+              % (1 if col else 0, X(x), Y(y), col or "#6d5238"))
         else:
             a('<circle cx="%s" cy="%s" r="2.8" fill="%s" stroke="#3b2410" stroke-width="0.4"/>'
               % (X(x), Y(y), col or "#6d5238"))
-    # Player labels at their sides.
-    a('<text x="%.1f" y="%s" font-size="6" text-anchor="middle" fill="#222">A</text>'
-      % (w / 2, "%.1f" % (ymax - ymin + head - 1.0)))
-    a('<text x="%.1f" y="%.1f" font-size="6" text-anchor="middle" fill="#222">B</text>'
-      % (w / 2, head + 0.5 + 6.0 if not title else head + 6.0))
-    y0 = ymax - ymin + head + 8.0
+    for frm, to in arrows:
+        _arrow(a, coords, frm, to, X, Y, xmin, xmax)
+    # Player labels at their sides, outside the frame.
+    a('<text class="label" x="%.1f" y="%.1f" font-size="6" text-anchor="middle" '
+      'fill="#222">A</text>' % (w / 2, ymax - ymin + head + SIDE_LABEL - 0.5))
+    a('<text class="label" x="%.1f" y="%.1f" font-size="6" text-anchor="middle" '
+      'fill="#222">B</text>' % (w / 2, head - 1.5))
+    y0 = ymax - ymin + head + SIDE_LABEL + 8.0
     for i, line in enumerate(notes):
         a('<text x="6" y="%.1f" font-size="5" fill="#222" font-family="DejaVu Sans Mono, '
           'monospace">%s</text>' % (y0 + 7.0 * i, _esc(line)))
+    if legend:
+        _legend(a, y0 + 7.0 * len(notes) + 2.0, w)
     a("</svg>")
     return "\n".join(out) + "\n"
+
+
+def wrap(text, width):
+    """`text` in lines of at most `width` characters, broken after commas, else at
+    spaces (a longer word stays whole)."""
+    words = str(text).split(" ")
+    lines = [""]
+    for word in words:
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = (lines[-1] + " " + word) if lines[-1] else word
+    return lines
+
+
+def _arrow(a, coords, frm, to, X, Y, xmin, xmax):
+    # One sub-move: a curve from the origin's hole to the target's, an arrowhead at
+    # the target.  Between the two rows (round the board's end) it bends outwards.
+    try:
+        x1, y1 = coords[position_index(frm)]
+        x2, y2 = coords[position_index(to)]
+    except (KeyError, ValueError):
+        return
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    if abs(y1 - y2) > 3 * HOLE_R:
+        mid = (xmin + xmax) / 2
+        cx = (min(x1, x2) - 40.0) if mx < mid else (max(x1, x2) + 40.0)
+        cy = my
+    else:
+        cx, cy = mx, my + 14.0 + abs(x1 - x2) * 0.08
+    # start and end a little off the holes' centres, so the marbles stay visible
+    def toward(xa, ya, xb, yb, d):
+        dx, dy = xb - xa, yb - ya
+        n = (dx * dx + dy * dy) ** 0.5 or 1.0
+        return xa + dx * d / n, ya + dy * d / n
+    sx, sy = toward(x1, y1, cx, cy, HOLE_R * 0.6)
+    ex, ey = toward(x2, y2, cx, cy, HOLE_R * 0.9)
+    a('<path class="move" d="M %s %s Q %s %s %s %s" fill="none" stroke="%s" '
+      'stroke-width="1.6" stroke-linecap="round" opacity="0.9" '
+      'marker-end="url(#arrowhead)"><title>%s to %s</title></path>'
+      % (X(sx), Y(sy), X(cx), Y(cy), X(ex), Y(ey), ARROW_COLOUR, _esc(frm), _esc(to)))
+
+
+LEGEND = (("ring", "#ffb000", "fields of this turn"), ("ring", "#30c030", "goal entered"),
+          ("arrow", ARROW_COLOUR, "a move, origin to target"),
+          ("pip", "#ff3030", "the roll on the dice"),
+          ("marble", None, "marble"), ("piece", None, "scoring piece (score)"))
+
+
+def _legend(a, y, w):
+    # One row: a mark and its words per entry.
+    a('<g class="legend" font-size="4.2" fill="#222">')
+    x = 6.0
+    step = (w - 12.0) / len(LEGEND)
+    for kind, col, words in LEGEND:
+        cx, cy = x + 3.0, y + 3.0
+        if kind == "ring":
+            a('<circle cx="%.1f" cy="%.1f" r="2.6" fill="#5c3b1e" stroke="%s" '
+              'stroke-width="1.4"/>' % (cx, cy, col))
+        elif kind == "arrow":
+            a('<path d="M %.1f %.1f L %.1f %.1f" stroke="%s" stroke-width="1.6" '
+              'marker-end="url(#arrowhead)"/>' % (cx - 3.0, cy, cx + 2.0, cy, col))
+        elif kind == "pip":
+            a('<circle cx="%.1f" cy="%.1f" r="2.1" fill="%s"/>' % (cx, cy, DICE_COLOUR))
+        elif kind == "marble":
+            a('<circle cx="%.1f" cy="%.1f" r="2.8" fill="url(#marble)"/>' % (cx, cy))
+        else:
+            a('<circle cx="%.1f" cy="%.1f" r="2.6" fill="url(#piece)" stroke="#6b4e00" '
+              'stroke-width="0.4"/>' % (cx, cy))
+        a('<text x="%.1f" y="%.1f">%s</text>' % (x + 9.0, cy + 1.5, _esc(words)))
+        x += step
+    a('</g>')
 
 
 def _below_row(p, coords):

@@ -160,9 +160,31 @@ def parse(text):
 
 
 def load(path):
-    """Read and parse the trace file at `path`.  Raises OSError, TraceError."""
+    """Read and parse the trace file at `path`.  Raises OSError, TraceError (also for
+    an empty file, and for a game log or game record, which it names)."""
     with open(path, "rb") as f:
-        return parse(f.read())
+        data = f.read()
+    if not data.strip():
+        raise TraceError("the file is empty: a trace has at least one line (docs/traces.md)")
+    kind = other_kind(data)
+    if kind:
+        raise TraceError(kind)
+    return parse(data)
+
+
+def other_kind(data):
+    """A sentence naming the command for `data` (file bytes) when it is a game log or
+    a game record rather than a trace, else None."""
+    from samsara.storage import logrecord
+    if data[:1] == bytes([logrecord.SYNC]):
+        return "this looks like a game log: use samsara logs export (or logs show)"
+    head = data.lstrip()[:200]
+    if head.startswith(b"[") and b'"]' in head.split(b"\n", 1)[0] \
+            or head.startswith(b'{"format": "samsara-record"') \
+            or head.startswith(b"1. ") or head.startswith(b"  1. "):
+        return ("this looks like a game record: use samsara logs export or samsara "
+                "logs show")
+    return None
 
 
 def dumps_line(obj):

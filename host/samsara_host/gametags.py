@@ -1,0 +1,101 @@
+"""The tags a player adds to a game (names, event, site, date) kept in a sidecar file
+beside the game, so the game's own bytes and their checksums never change
+(docs/gamelog.md "Tags sidecar", docs/host-tool.md "logs tag").
+
+The sidecar of `game-0001.log` is `game-0001.log.tags`: one JSON object of tag
+name to text, e.g. {"Date": "2026.11.29", "PlayerA": "Anna", "PlayerB": "Ben"}.
+`logs pull` writes it (the date of the pull: the Pico has no clock; --names),
+`logs tag` edits it, and `load_tagged` lays it over the tags the record has from
+its own header, for `logs export` and `logs show`.
+"""
+import datetime
+import json
+import os
+import re
+
+EDITABLE = ("Event", "Site", "Date", "PlayerA", "PlayerB")
+SUFFIX = ".tags"
+DATE = re.compile(r"\d{4}\.\d{2}\.\d{2}$")
+
+
+class TagError(ValueError):
+    """A tag value that cannot be stored, or a sidecar that cannot be read."""
+
+
+def sidecar(path):
+    """The sidecar file of the game file at `path`."""
+    return path + SUFFIX
+
+
+def today(clock=datetime.date.today):
+    """Today's date as a record's Date tag: 'YYYY.MM.DD'."""
+    return clock().strftime("%Y.%m.%d")
+
+
+def read(path):
+    """{tag: text} of the sidecar of `path` ({} when there is none).  Raises TagError
+    for a sidecar that is not a JSON object of texts."""
+    try:
+        with open(sidecar(path), encoding="utf-8") as f:
+            obj = json.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError) as e:
+        raise TagError("%s: not a tags file: %s" % (sidecar(path), e))
+    if not isinstance(obj, dict):
+        raise TagError("%s: not a tags file: not a JSON object" % sidecar(path))
+    return {k: str(v) for k, v in obj.items() if k in EDITABLE}
+
+
+def check(tags):
+    """Raise TagError for a tag this file does not keep or a Date not YYYY.MM.DD."""
+    for k, v in tags.items():
+        if k not in EDITABLE:
+            raise TagError("%s is not a tag a player sets (%s)" % (k, ", ".join(EDITABLE)))
+        if k == "Date" and not DATE.match(v):
+            raise TagError("the date must be YYYY.MM.DD, e.g. %s, not %r" % (today(), v))
+        if "\n" in v or "\r" in v:
+            raise TagError("%s: one line only" % k)
+
+
+def update(path, tags):
+    """Merge `tags` into the sidecar of `path` (written anew, atomically); returns the
+    sidecar's tags.  Raises TagError, OSError."""
+    check(tags)
+    merged = read(path)
+    merged.update(tags)
+    tmp = sidecar(path) + ".new"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump({k: merged[k] for k in EDITABLE if k in merged}, f, indent=1,
+                  ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, sidecar(path))
+    return merged
+
+
+def stamp_pull(path, names=None):
+    """After a pull into `path`: the date of the first pull (kept when the sidecar
+    already has one) and the players' names when given ((A, B) or None)."""
+    tags = {}
+    if "Date" not in read(path):
+        tags["Date"] = today()
+    if names:
+        tags["PlayerA"], tags["PlayerB"] = names
+    return update(path, tags) if tags else read(path)
+
+
+def apply(rec, path):
+    """Lay the sidecar's tags of `path` over GameRecord `rec`'s; returns rec."""
+    rec.tags.update(read(path))
+    return rec
+
+
+def load_tagged(path):
+    """samsara_host.record.load(path) with the sidecar's tags laid over.  Raises
+    record.RecordError (a TagError is one too)."""
+    from samsara_host import record
+    rec = record.load(path)
+    try:
+        return apply(rec, path)
+    except TagError as e:
+        raise record.RecordError(str(e))
