@@ -74,12 +74,14 @@ def cmd_list(args):
         return 1
     finally:
         state.close()
-    from samsara_host.logpull import local_name
+    from samsara_host.logpull import find_copy, local_name
     board = hello.get("board")
     logs = listing.get("logs", [])
     for e in logs:
+        # Only a file with this game's very bytes is its pulled copy (not another
+        # board's game that happens to have the same name).
         path = os.path.join(args.dest, local_name(board, e["game"]))
-        e["here"] = path if os.path.exists(path) else None
+        e["here"] = find_copy(path, e.get("size"), e.get("crc"))
     if args.json:
         print(json.dumps({"board": board, "logs": logs, "free": listing.get("free"),
                           "need": listing.get("need"), "full": listing.get("full")}))
@@ -163,6 +165,8 @@ def cmd_pull(args):
                 if r.get("reconnects"):
                     note += ", resumed after %d reconnect%s" % (
                         r["reconnects"], "" if r["reconnects"] == 1 else "s")
+                if r.get("kept"):
+                    note += "; %s holds a different game and was kept" % r["kept"]
                 bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
                                   % (game, r["size"], r["records"], r["crc"], r["path"], note))
     finally:
