@@ -62,6 +62,14 @@ def _err(cmd, msg):
     print("samsara logs %s: %s" % (cmd, msg), file=sys.stderr)
 
 
+def _warn_torn(cmd, path, rec):
+    """A torn log is read up to its first bad record: say so (stderr), once."""
+    if getattr(rec, "torn", None):
+        print("samsara logs %s: warning: %s is torn: %s; its %d turn%s before that are "
+              "shown" % (cmd, path, rec.torn, len(rec.turns),
+                         "" if len(rec.turns) == 1 else "s"), file=sys.stderr)
+
+
 # ---- list ----------------------------------------------------------------------------
 
 def cmd_list(args):
@@ -206,6 +214,7 @@ def cmd_export(args):
     except record.RecordError as e:
         _err("export", "%s: %s" % (args.file, e))
         return 1
+    _warn_torn("export", args.file, rec)
     if args.format in ("json", "text"):
         text = (json.dumps(rec.to_json(), indent=1) + "\n" if args.format == "json"
                 else rec.to_text())
@@ -290,6 +299,7 @@ def cmd_show(args, read_key=None, console=None):
     except record.RecordError as e:
         _err("show", "%s: %s" % (args.file, e))
         return 1
+    _warn_torn("show", args.file, rec)
     console = console or Console()
     n = len(rec.steps)
     k = max(0, min(args.turn, n))
