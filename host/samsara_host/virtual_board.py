@@ -99,7 +99,7 @@ class VirtualBoard:
     def __init__(self, folder=None, board_id=None, settle=None, dice=None,
                  micropython=None, seed=None):
         self._own = folder is None
-        self.folder = folder or tempfile.mkdtemp(prefix="samsara-vboard-")
+        self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-vboard-"))
         os.makedirs(self.folder, exist_ok=True)
         self.board_id = folder_board_id(self.folder, board_id)
         self.settle = settle
@@ -186,8 +186,13 @@ class VirtualBoard:
         return self.port
 
     def wait_ready(self, timeout=20.0):
-        """Wait until the loop sent its boot event; raises TimeoutError."""
-        if not self._booted.wait(timeout):
+        """Wait until the loop sent its boot event; raises TimeoutError (also at once
+        when the board's process has stopped)."""
+        deadline = time.monotonic() + timeout
+        while not self._booted.wait(0.1):
+            if time.monotonic() >= deadline or not self.alive():
+                break
+        if not self._booted.is_set():
             raise TimeoutError("the virtual board did not boot within %.0f s (see %s)"
                                % (timeout, os.path.join(self.folder, "stderr.log")))
 
@@ -361,35 +366,11 @@ def _write_all(fd, data):
             time.sleep(0.001)
 
 
-def _interrupt(_signum, _frame):
-    raise KeyboardInterrupt
-
-
 def main(argv=None):
-    """`python -m samsara_host.virtual_board [FOLDER]`: run a virtual board until
-    Ctrl-C or SIGTERM (a service manager, `kill`), printing its port; either way the
-    board's process is stopped and a temporary folder removed."""
-    argv = sys.argv[1:] if argv is None else argv
-    # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
-    # child, in a session of its own, is never left running.
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
-    vb = None
-    try:
-        vb = VirtualBoard(folder=argv[0] if argv else None)
-        port = vb.start()
-        print("virtual board on %s (folder %s)" % (port, vb.folder), flush=True)
-        signal.pause()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # no second signal cuts the clean-up
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_IGN)
-        if vb is not None:
-            vb.stop()
-    return 0
+    """`python -m samsara_host.virtual_board [DIR] [--id ID] [--play SEED] [--turns N]`:
+    samsara_host.vboard_cmd.main (the same as `samsara virtual-board`)."""
+    from samsara_host import vboard_cmd
+    return vboard_cmd.main(argv)
 
 
 if __name__ == "__main__":
