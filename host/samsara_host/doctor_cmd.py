@@ -11,7 +11,8 @@ The checks, in order, each stopping at the first failure:
    space (full: pull the logs) and loop timing are reported;
 4. when nothing answers: MicroPython's REPL is asked (through mpremote, without a soft
    reset) for sys.implementation (no MicroPython, or one older than 1.22), then for
-   the firmware's files (missing: `samsara deploy`) and whether they import; the loop
+   a deploy cut short (its manifest still there: the half-copied files, by hash), the
+   firmware's files (missing: `samsara deploy`) and whether they import; the loop
    is then restarted (`import main; main.main()`) and `hello` asked again.
 
 `diagnose()` returns Findings so that tests can check the words without a terminal.
@@ -72,6 +73,16 @@ def check_repl(transport, restart=True):
         return out
     name, version, machine = impl
     out.append(Finding(OK, "MicroPython %d.%d.%d on %s" % (version + (machine,))))
+    half = deploy_cmd.half_copied(transport)
+    if half is not None:
+        bad, names = half
+        out.append(Finding(FAIL, "the last deploy did not finish: the firmware on the board "
+                           "is half-copied (%d of %d files do not match the bundle's hash%s)"
+                           % (len(bad), len(names), ": " + ", ".join(bad[:3]) +
+                              (", ..." if len(bad) > 3 else "") if bad else ""),
+                           "Run `samsara deploy` again (it copies only what differs)."))
+        transport.exit_raw_repl()
+        return out
     files = transport.exec(CMD_FILES).decode("utf-8", "replace").split()
     missing = [f[1:] for f in files if f.startswith("-")]
     if missing:
