@@ -48,14 +48,25 @@ def _mpremote_transport(port):
     return open_transport(port)
 
 
-def check_repl(transport, restart=True):
-    """Step 4 on an open mpremote-like transport: [Finding]."""
+HUNG_TODO = ("Unplug it and plug it in again (the virtual board: stop it and start it "
+             "again); if it hangs again, run `samsara doctor` once more.")
+
+
+def check_repl(transport, restart=True, silent=False):
+    """Step 4 on an open mpremote-like transport: [Finding].  silent: the port sent
+    nothing at all to hello; if the REPL does not answer either, the board hangs (its
+    program is stuck), which no flashing cures."""
     from mpremote.transport import TransportError
     from samsara_host import deploy_cmd
     out = []
     try:
         deploy_cmd.enter_repl(transport, 3)
     except TransportError:
+        if silent:
+            out.append(Finding(FAIL, "the board does not answer: neither hello nor Ctrl-C "
+                               "gets a byte back (its program hangs): unplug it and plug "
+                               "it in again", HUNG_TODO))
+            return out
         out.append(Finding(FAIL, "the port answers neither the Samsara firmware nor a "
                            "MicroPython REPL",
                            "Flash MicroPython 1.22 or later: hold BOOTSEL while plugging "
@@ -211,7 +222,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
         out.append(Finding(FAIL, "cannot open %s for the REPL" % port, str(e)))
         return out
     try:
-        found = check_repl(transport)
+        found = check_repl(transport, silent=not noise)
     finally:
         try:
             transport.close()
