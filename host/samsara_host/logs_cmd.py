@@ -140,12 +140,14 @@ def cmd_pull(args):
         state.close()
         return 0
     failed = 0
+    current = {}
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
                       console=out, transient=True) as bar:
             for e in sorted(todo, key=lambda e: e["game"]):
                 game = e["game"]
                 dest = os.path.join(args.dest, logpull.local_name(board, game))
+                current["game"], current["dest"] = game, dest
                 task = bar.add_task("game %d" % game, total=e["size"] or 1)
 
                 def progress(done, size, task=task):
@@ -177,9 +179,26 @@ def cmd_pull(args):
                     note += "; %s holds a different game and was kept" % r["kept"]
                 bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
                                   % (game, r["size"], r["records"], r["crc"], r["path"], note))
+                current.clear()
+    except KeyboardInterrupt:
+        _pull_interrupted(current)
+        return 130
     finally:
         state.close()
     return 1 if failed else 0
+
+
+def _pull_interrupted(current):
+    """Ctrl-C during a pull: one line saying what is kept (the resumable part file)."""
+    part = current.get("dest", "") + ".part"
+    if current and os.path.exists(part):
+        _err("pull", "interrupted during game %d: its first %d bytes are kept in %s; "
+             "`samsara logs pull` goes on from there; the board still has the game"
+             % (current["game"], os.path.getsize(part), part))
+    else:
+        _err("pull", "interrupted%s; nothing partial is kept, the board still has %s"
+             % (" before game %d" % current["game"] if current else "",
+                "the game" if current else "its games"))
 
 
 # ---- export --------------------------------------------------------------------------

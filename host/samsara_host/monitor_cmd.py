@@ -221,7 +221,12 @@ def run(args, console=None, clock=time.monotonic):
             if live:
                 live.update(view(model))
     except KeyboardInterrupt:
-        pass
+        if live:
+            live.stop()
+            live = None
+        print("samsara monitor: stopped; it keeps nothing (`--plain | tee FILE` keeps the "
+              "events); the board plays on and its game is in its own log "
+              "(`samsara logs pull`)", file=sys.stderr)
     finally:
         if live:
             live.stop()
