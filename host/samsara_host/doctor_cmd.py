@@ -205,6 +205,21 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
             out.extend(check_firmware(state.client, hello))
             return out
         noise = list(state.client.noise)
+        if not any(n.startswith(">>>") for n in noise):
+            # What came first may be old output waiting in the port; ask once more and
+            # judge by what the board says now (nothing at all: it hangs).
+            state.client.noise.clear()
+            try:
+                hello = state.client.request("hello", timeout=min(hello_timeout, 1.0))
+            except boardlink.LinkError:
+                hello = None
+            if hello is not None:
+                out.append(Finding(OK, "port %s opens" % port))
+                out.extend(check_firmware(state.client, hello))
+                return out
+            fresh = list(state.client.noise)
+        else:
+            fresh = noise
     finally:
         state.close()
     repl = any(n.startswith(">>>") or n.startswith("{'") for n in noise)
@@ -222,7 +237,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
         out.append(Finding(FAIL, "cannot open %s for the REPL" % port, str(e)))
         return out
     try:
-        found = check_repl(transport, silent=not noise)
+        found = check_repl(transport, silent=not fresh)
     finally:
         try:
             transport.close()
