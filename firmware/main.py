@@ -171,9 +171,10 @@ def open_services(board, hw, now_ms):
         from samsara.link.hostlink import HostLink, StdioStream
         from samsara.storage.osfs import OsFs
         from samsara.storage.recorder import Recorder
-        rec = Recorder(GameLog(OsFs(LOG_DIR)), board)
+        bid = board_id(hw)
+        rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
         link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
-                        board_id(hw), board.config.scan_ms)
+                        bid, board.config.scan_ms)
         start_services(board, rec, link)
         link.boot(now_ms)
     except Exception as e:  # the board plays on without log or link rather than not at all

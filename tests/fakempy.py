@@ -112,6 +112,13 @@ class FakeMicroPython(Transport):
             self.files[path] = bytes(data)
             self._open = None
             return b""
+        if command == d.CMD_READ_MANIFEST:
+            if d.MANIFEST not in self.files:
+                return b"-\r\n"
+            return self.files[d.MANIFEST] + b"\r\n"
+        if command == d.CMD_REMOVE_MANIFEST:
+            self.files.pop(d.MANIFEST, None)
+            return b""
         if command == doctor_cmd.CMD_FILES:
             def there(n):
                 return n in self.files or any(f.startswith(n + "/") for f in self.files)

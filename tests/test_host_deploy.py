@@ -144,3 +144,76 @@ def test_no_progress_line_before_the_board_answers(monkeypatch, capsys, tmp_path
     assert d.run(_args(port="loop://", bundle=str(tmp_path), no_build=True)) == 0
     out = capsys.readouterr().out
     assert "verified main.py" in out and "1 written and verified" in out
+
+
+# -- a deploy cut short (issue 10 §1) ---------------------------------------------------
+
+class _Cut(FakeMicroPython):
+    """A board that goes away (or a user who presses Ctrl-C) at the n-th file write."""
+
+    def __init__(self, at, exc, **kw):
+        FakeMicroPython.__init__(self, **kw)
+        self.at = at
+        self.exc = exc
+        self.opens = 0
+
+    def exec(self, command, data_consumer=None):
+        if command.startswith("f=open(") and command.endswith(",'wb')\nw=f.write") \
+                and d.MANIFEST not in command:
+            self.opens += 1
+            if self.opens == self.at:
+                raise self.exc
+        return FakeMicroPython.exec(self, command, data_consumer)
+
+
+def _bundle(tmp_path):
+    for path, data in FILES:
+        p = tmp_path / "bundle" / path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+    return str(tmp_path / "bundle")
+
+
+def test_board_unplugged_mid_deploy_says_what_happened_in_our_words(monkeypatch, capsys,
+                                                                     tmp_path):
+    import serial
+    board = _Cut(3, serial.SerialException(
+        "device reports readiness to read but returned no data (device disconnected or "
+        "multiple access on port?)"))
+    monkeypatch.setattr(d, "open_transport", lambda port: board)
+    assert d.run(_args(port="loop://", bundle=_bundle(tmp_path), no_build=True)) == 1
+    err = capsys.readouterr().err.replace("\n", " ")
+    assert "readiness" not in err and "Traceback" not in err, err
+    assert "went away" in err and "2 of 4 files" in err, err
+    assert "left in the REPL" in err and "run `samsara deploy` again" in err, err
+
+
+def test_ctrl_c_mid_deploy_says_what_was_kept(monkeypatch, capsys, tmp_path):
+    board = _Cut(2, KeyboardInterrupt())
+    monkeypatch.setattr(d, "open_transport", lambda port: board)
+    assert d.run(_args(port="loop://", bundle=_bundle(tmp_path), no_build=True)) == 130
+    err = capsys.readouterr().err.replace("\n", " ")
+    assert "interrupted" in err and "1 of 4 files" in err and "samsara deploy" in err, err
+
+
+def test_doctor_after_a_cut_deploy_reports_the_half_copied_firmware(tmp_path):
+    from fakeboard import FakeBoard
+    from samsara_host import doctor_cmd as dr
+    fake = _Cut(3, OSError(5, "Input/output error"))
+    with pytest.raises(OSError):
+        d.deploy_files(fake, [("main.py", b"new main\n"), ("samsara/a.mpy", b"new a"),
+                              ("samsara/b.mpy", b"new b")])
+    fake.at = None
+    fake.files["samsara/b.mpy"] = b"old b"        # the file not yet copied: the old one
+    silent = FakeBoard(str(tmp_path))
+    silent.handle = lambda line: []
+    try:
+        found = dr.diagnose(silent.port, transport_factory=lambda port: fake,
+                            hello_timeout=0.3)
+    finally:
+        silent.unplug()
+    fails = [f for f in found if f.level == dr.FAIL]
+    assert fails, found
+    assert "half-copied" in fails[-1].what and "hash" in fails[-1].what, fails[-1].what
+    assert "samsara deploy" in fails[-1].todo
+    assert dr.report(found, write=lambda s: None) == 1

@@ -27,7 +27,7 @@ def played(tmp_path_factory):
     """(VirtualBoard, board game number, mirror Game) after one seeded game."""
     from vbplayer import Player
     folder = str(tmp_path_factory.mktemp("vboard"))
-    vb = VirtualBoard(folder=folder, settle=(5, 10), dice="host")
+    vb = VirtualBoard(folder=folder, board_id="virtual-1", settle=(5, 10), dice="host")
     vb.start()
     try:
         vb.wait_ready(30)

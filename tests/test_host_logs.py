@@ -72,7 +72,12 @@ def test_load_tells_formats_apart_and_refuses_garbage(tmp_path, logged):
     (tmp_path / "empty.txt").write_text("")
     (tmp_path / "x.json").write_text('{"format": "other"}')
     assert load(str(tmp_path / "g.log")).turns == logged[1].record
-    for name, msg in [("torn.log", "torn record"), ("junk.bin", "neither a game log"),
+    assert load(str(tmp_path / "g.log")).torn is None
+    # a torn log gives its valid records and says it is torn (issue 10 §1)
+    torn = load(str(tmp_path / "torn.log"))
+    assert "torn record" in torn.torn
+    assert torn.turns == logged[1].record[:len(torn.turns)]
+    for name, msg in [("junk.bin", "neither a game log"),
                       ("empty.txt", "is empty"), ("x.json", "not a samsara-record"),
                       ("missing.log", "cannot read")]:
         with pytest.raises(RecordError, match=msg):

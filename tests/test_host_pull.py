@@ -132,3 +132,79 @@ def test_listing_follows_the_pages(tmp_path):
         b.unplug()
     assert [e["game"] for e in listing["logs"]] == list(range(1, 15))
     assert sum(1 for l in b.lines if b'"logs"' in l) == 3  # pages of 6
+
+
+# ---- nothing lost, nothing confused (issue 10 §1) ----------------------------------
+
+def _pull_into(board, dest):
+    state = boardlink.State(board.port)
+    try:
+        return logpull.pull_log(state.client, 3, dest)
+    finally:
+        state.close()
+
+
+def test_a_different_finished_game_under_the_same_name_is_kept(board, tmp_path):
+    dest = str(tmp_path / "fake-1" / "game-0003.log")
+    os.makedirs(os.path.dirname(dest))
+    other = game_log(5)[0]            # another board's game 3, already acknowledged there
+    with open(dest, "wb") as f:
+        f.write(other)
+    out = _pull_into(board, dest)
+    assert open(dest, "rb").read() == other, "a finished copy was replaced"
+    assert out["path"] != dest and out["kept"] == dest
+    assert open(out["path"], "rb").read() == board.logs[3]
+    assert os.path.basename(out["path"]) == "game-0003-2.log"
+    assert board.acks and board.acks[0]["size"] == len(board.logs[3])
+    # pulled again: the copy beside it is found, nothing new is written
+    again = _pull_into(board, dest)
+    assert again["path"] == out["path"]
+    assert sorted(os.listdir(os.path.dirname(dest))) == ["game-0003-2.log", "game-0003.log"]
+
+
+def test_the_same_game_pulled_again_stays_one_file(board, tmp_path):
+    dest = str(tmp_path / "out" / "game-0003.log")
+    _pull_into(board, dest)
+    out = _pull_into(board, dest)
+    assert out["path"] == dest and out.get("kept") is None
+    assert os.listdir(str(tmp_path / "out")) == ["game-0003.log"]
+
+
+def test_a_running_games_earlier_copy_grows_in_place(board, tmp_path):
+    dest = str(tmp_path / "game-0003.log")
+    early = game_log(3, finish=False)[0]
+    assert board.logs[3].startswith(early)
+    with open(dest, "wb") as f:
+        f.write(early)
+    out = _pull_into(board, dest)
+    assert out["path"] == dest and open(dest, "rb").read() == board.logs[3]
+
+
+def test_acknowledged_only_after_the_hosts_copy_verifies(board, tmp_path, monkeypatch):
+    real = os.replace
+
+    def torn_replace(src, dst):   # the disk keeps less than was written
+        real(src, dst)
+        with open(dst, "r+b") as f:
+            f.truncate(500)
+
+    monkeypatch.setattr(logpull.os, "replace", torn_replace)
+    with pytest.raises(logpull.PullError, match="copy"):
+        _pull_into(board, str(tmp_path / "game-0003.log"))
+    assert board.acks == [] and board.states[3] == "done"
+
+
+def test_list_names_a_pulled_copy_only_when_it_is_this_game(board, tmp_path, capsys):
+    from samsara_host import cli
+    dest = str(tmp_path / "logs")
+    os.makedirs(os.path.join(dest, "fake-1"))
+    with open(os.path.join(dest, "fake-1", "game-0003.log"), "wb") as f:
+        f.write(game_log(5)[0])
+    assert cli.main(["logs", "list", "--port", board.port, "--dest", dest]) == 0
+    out = capsys.readouterr().out
+    assert "game-0003.log" not in out.split("crc")[1].split("\n")[1], out
+    assert cli.main(["logs", "pull", "3", "--port", board.port, "--dest", dest]) == 0
+    out = capsys.readouterr().out
+    assert "game-0003-2.log" in out and "different game" in out, out
+    assert cli.main(["logs", "list", "--port", board.port, "--dest", dest]) == 0
+    assert "game-0003-2.log" in capsys.readouterr().out

@@ -266,8 +266,9 @@ def test_sigterm_stops_the_launcher_like_ctrl_c(tmp_path):
     folder = None
     try:
         line = p.stdout.readline()
-        assert line.startswith("virtual board on "), line + p.stderr.read()
-        folder = line.rsplit("(folder ", 1)[1].rstrip(")\n")
+        assert line.startswith("port: "), line + p.stderr.read()
+        line = p.stdout.readline()
+        folder = line.rsplit("folder: ", 1)[1].rstrip("\n")
         assert os.path.isdir(folder) and folder.startswith(str(tmp_path))
         deadline = time.monotonic() + 10
         while not kids and time.monotonic() < deadline:

@@ -168,6 +168,23 @@ except ImportError:  # Windows
     _GONE = (serial.SerialException, OSError)
 
 
+def serial_words(e):
+    """The tool's words for an exception pyserial (or the OS) raised on an open port:
+    its own texts ("device reports readiness to read but returned no data ...",
+    "[Errno 5] Input/output error") say nothing to a player."""
+    text = str(e)
+    low = text.lower()
+    if "readiness to read but returned no data" in low or "disconnected" in low:
+        return "the port closed: the board was unplugged or reset, or another program " \
+               "took the port"
+    code = getattr(e, "errno", None)
+    if code in (errno.EIO, errno.ENXIO, errno.ENODEV) or "input/output error" in low:
+        return "the port stopped working: the board was unplugged or reset"
+    if code == errno.EBADF or "bad file descriptor" in low:
+        return "the port was closed"
+    return text or e.__class__.__name__
+
+
 class NoReply(LinkError):
     """The board did not answer a command in time."""
 
@@ -214,7 +231,7 @@ class BoardClient:
             n = self.ser.in_waiting
             data = self.ser.read(n if n > 0 else 1)
         except _GONE as e:
-            raise Disconnected("the board went away: %s" % e)
+            raise Disconnected("the board went away (%s)" % serial_words(e))
         return data
 
     def read_line(self, timeout):
@@ -254,7 +271,7 @@ class BoardClient:
             self.ser.write(line)
             self.ser.flush()
         except _GONE as e:
-            raise Disconnected("the board went away: %s" % e)
+            raise Disconnected("the board went away (%s)" % serial_words(e))
         return req_id
 
     def request(self, name, timeout=2.0, **args):

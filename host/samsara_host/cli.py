@@ -18,6 +18,7 @@ COMMANDS = [
     ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),
     ("monitor", "samsara_host.monitor_cmd", "a live picture of the board from its events"),
     ("doctor", "samsara_host.doctor_cmd", "say what is wrong when the board does not answer"),
+    ("virtual-board", "samsara_host.vboard_cmd", "run a virtual board (no hardware) for the other commands"),
     ("bench", "samsara_host.bench_cmd", "run the device benchmark on a board, print its figures"),
 ]
 

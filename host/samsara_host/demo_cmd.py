@@ -92,6 +92,8 @@ def run(args):
             table = _run_live(args, console)
         else:
             table = _run_fast(args, console)
+    except KeyboardInterrupt:
+        return _interrupted(args)
     except SimError as e:
         console.print("[bold red]the simulated game got stuck:[/] %s" % e)
         return 1
@@ -103,8 +105,33 @@ def run(args):
     return 0
 
 
+_RUNNING = [None]   # the table being played, for a Ctrl-C's partial trace
+
+
+def _interrupted(args):
+    """Ctrl-C: keep the partial game's trace and say so in one line; exit code 130."""
+    from samsara_host.trace import save
+    table = _RUNNING[0]
+    if table is None:
+        print("samsara demo: interrupted before the game started; nothing kept",
+              file=sys.stderr)
+        return 130
+    path = os.path.join(args.out, "demo-seed%d-partial.jsonl" % args.seed)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        save(path, table.trace())
+    except OSError as e:
+        print("samsara demo: interrupted; the partial trace could not be written: %s" % e,
+              file=sys.stderr)
+        return 130
+    print("samsara demo: interrupted after %d turns; the partial game's trace is kept in "
+          "%s (samsara trace replay %s)" % (len(table.turns()), path, path), file=sys.stderr)
+    return 130
+
+
 def _run_fast(args, console):
     table = _table(args)
+    _RUNNING[0] = table
     seen = 0
     start = table.start.mover
     console.print("Samsara demo: seed %d, noise %d, A (%s) vs B (%s), simulated board"
@@ -131,6 +158,7 @@ def _run_live(args, console):
         probe = _table(args).run()
         speed = max(1.0, probe.now / (1000.0 * max(1.0, args.duration)))
     table = _table(args)
+    _RUNNING[0] = table
     title = "Samsara demo: seed %d, noise %d, A (%s) vs B (%s)" % (
         args.seed, args.noise, args.players[0], args.players[1])
     frame_s = 1.0 / 20

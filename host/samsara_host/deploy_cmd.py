@@ -34,6 +34,14 @@ CMD_SHA256 = ("import hashlib,binascii\nh=hashlib.sha256()\ntry:\n f=open(%r,'rb
 CMD_RESET = ("import sys\nif sys.platform == 'rp2':\n import machine\n machine.reset()\n"
              "import main\n(getattr(main, 'main', None) or main.run)()")
 CHUNK = 512  # bytes per mpremote write command
+# While a deploy copies, the board holds MANIFEST: the JSON {path: SHA-256} of the
+# bundle being copied; it is removed once every file verified.  Found later (a deploy
+# cut short by an unplugged cable or Ctrl-C), `samsara doctor` hashes the files it
+# names and reports the half-copied firmware.
+MANIFEST = ".deploying"
+CMD_READ_MANIFEST = ("try:\n f=open(%r)\nexcept OSError:\n print('-')\nelse:\n"
+                     " print(f.read())\n f.close()" % MANIFEST)
+CMD_REMOVE_MANIFEST = "import os\ntry:\n os.remove(%r)\nexcept OSError:\n pass" % MANIFEST
 
 
 class DeployError(Exception):
@@ -178,6 +186,13 @@ def deploy_files(transport, files, progress=None, force=False, reset=True,
     report = {"implementation": impl, "written": [], "skipped": []}
     if progress:
         progress("start", "", 0, total)
+    import json
+    manifest = json.dumps({p: hashlib.sha256(data).hexdigest() for p, data in files},
+                          sort_keys=True).encode()
+    try:
+        transport.fs_writefile(MANIFEST, manifest, chunk_size=CHUNK)
+    except TransportError as e:
+        raise DeployError("writing %s failed: %s" % (MANIFEST, e))
     for d in parent_dirs([p for p, _d in files]):
         transport.exec(CMD_MKDIR % d)
     for path, data in files:
@@ -207,11 +222,28 @@ def deploy_files(transport, files, progress=None, force=False, reset=True,
         report["written"].append(path)
         if progress:
             progress("verified", path, done, total)
+    transport.exec(CMD_REMOVE_MANIFEST)
     if reset:
         transport.exec_raw_no_follow(CMD_RESET)
     else:
         transport.exit_raw_repl()
     return report
+
+
+def half_copied(transport):
+    """After a deploy cut short: (differing paths, all paths) of the bundle that the
+    board's MANIFEST names (files whose SHA-256 on the board is not the bundle's), or
+    None when the last deploy finished.  The transport is in the raw REPL."""
+    import json
+    out = transport.exec(CMD_READ_MANIFEST).decode("utf-8", "replace").strip()
+    if out == "-":
+        return None
+    try:
+        want = json.loads(out)
+    except ValueError:
+        return ["(%s is damaged)" % MANIFEST], []
+    bad = [p for p in sorted(want) if board_sha256(transport, p) != want[p]]
+    return bad, sorted(want)
 
 
 def build_bundle(root, out=sys.stderr):
@@ -291,6 +323,23 @@ def check_port(port):
     boardlink.open_port(port).close()
 
 
+def _is_gone(e):
+    # The port failed under the copy: pyserial, the OS, or mpremote on their behalf.
+    import serial
+    from mpremote.transport import TransportError
+    return isinstance(e, (serial.SerialException, OSError, TransportError)) \
+        or e.__class__.__name__ == "error"   # termios.error from a vanished tty
+
+
+def _cut_words(seen, n):
+    """What a deploy cut short left behind, and what to do."""
+    where = (" while copying %s" % seen["path"]) if seen.get("path") else ""
+    return ("%s: %d of %d files copied and verified. The board is left in the REPL "
+            "with some files copied: run `samsara deploy` again (it copies only what "
+            "differs); `samsara doctor` shows the half-copied files."
+            % (where, seen.get("done", 0), n))
+
+
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
@@ -333,9 +382,15 @@ def run(args):
             port))
         task = None
 
+        seen = {"path": None, "done": 0}
+
         def progress(event, path, done, total):
             # The bar appears once the board has answered and copying starts.
             nonlocal bar, task
+            if event in ("skip", "verified"):
+                seen["done"] += 1
+            elif event == "write":
+                seen["path"] = path
             if event == "start":
                 bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                DownloadColumn(), TimeRemainingColumn(), console=out,
@@ -352,6 +407,23 @@ def run(args):
         try:
             report = deploy_files(transport, files, progress, force=args.force,
                                   reset=not args.no_reset)
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.stop()
+                bar = None
+            err.print("[bold red]samsara deploy:[/bold red] interrupted (Ctrl-C) %s"
+                      % _cut_words(seen, len(files)))
+            return 130
+        except Exception as e:
+            if not _is_gone(e):
+                raise
+            if bar is not None:
+                bar.stop()
+                bar = None
+            from samsara_host.boardlink import serial_words
+            err.print("[bold red]samsara deploy:[/bold red] the board went away (%s) %s"
+                      % (serial_words(e), _cut_words(seen, len(files))))
+            return 1
         finally:
             if bar is not None:
                 bar.stop()

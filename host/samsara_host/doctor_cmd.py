@@ -11,7 +11,8 @@ The checks, in order, each stopping at the first failure:
    space (full: pull the logs) and loop timing are reported;
 4. when nothing answers: MicroPython's REPL is asked (through mpremote, without a soft
    reset) for sys.implementation (no MicroPython, or one older than 1.22), then for
-   the firmware's files (missing: `samsara deploy`) and whether they import; the loop
+   a deploy cut short (its manifest still there: the half-copied files, by hash), the
+   firmware's files (missing: `samsara deploy`) and whether they import; the loop
    is then restarted (`import main; main.main()`) and `hello` asked again.
 
 `diagnose()` returns Findings so that tests can check the words without a terminal.
@@ -47,14 +48,25 @@ def _mpremote_transport(port):
     return open_transport(port)
 
 
-def check_repl(transport, restart=True):
-    """Step 4 on an open mpremote-like transport: [Finding]."""
+HUNG_TODO = ("Unplug it and plug it in again (the virtual board: stop it and start it "
+             "again); if it hangs again, run `samsara doctor` once more.")
+
+
+def check_repl(transport, restart=True, silent=False):
+    """Step 4 on an open mpremote-like transport: [Finding].  silent: the port sent
+    nothing at all to hello; if the REPL does not answer either, the board hangs (its
+    program is stuck), which no flashing cures."""
     from mpremote.transport import TransportError
     from samsara_host import deploy_cmd
     out = []
     try:
         deploy_cmd.enter_repl(transport, 3)
     except TransportError:
+        if silent:
+            out.append(Finding(FAIL, "the board does not answer: neither hello nor Ctrl-C "
+                               "gets a byte back (its program hangs): unplug it and plug "
+                               "it in again", HUNG_TODO))
+            return out
         out.append(Finding(FAIL, "the port answers neither the Samsara firmware nor a "
                            "MicroPython REPL",
                            "Flash MicroPython 1.22 or later: hold BOOTSEL while plugging "
@@ -72,6 +84,16 @@ def check_repl(transport, restart=True):
         return out
     name, version, machine = impl
     out.append(Finding(OK, "MicroPython %d.%d.%d on %s" % (version + (machine,))))
+    half = deploy_cmd.half_copied(transport)
+    if half is not None:
+        bad, names = half
+        out.append(Finding(FAIL, "the last deploy did not finish: the firmware on the board "
+                           "is half-copied (%d of %d files do not match the bundle's hash%s)"
+                           % (len(bad), len(names), ": " + ", ".join(bad[:3]) +
+                              (", ..." if len(bad) > 3 else "") if bad else ""),
+                           "Run `samsara deploy` again (it copies only what differs)."))
+        transport.exit_raw_repl()
+        return out
     files = transport.exec(CMD_FILES).decode("utf-8", "replace").split()
     missing = [f[1:] for f in files if f.startswith("-")]
     if missing:
@@ -183,6 +205,21 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
             out.extend(check_firmware(state.client, hello))
             return out
         noise = list(state.client.noise)
+        if not any(n.startswith(">>>") for n in noise):
+            # What came first may be old output waiting in the port; ask once more and
+            # judge by what the board says now (nothing at all: it hangs).
+            state.client.noise.clear()
+            try:
+                hello = state.client.request("hello", timeout=min(hello_timeout, 1.0))
+            except boardlink.LinkError:
+                hello = None
+            if hello is not None:
+                out.append(Finding(OK, "port %s opens" % port))
+                out.extend(check_firmware(state.client, hello))
+                return out
+            fresh = list(state.client.noise)
+        else:
+            fresh = noise
     finally:
         state.close()
     repl = any(n.startswith(">>>") or n.startswith("{'") for n in noise)
@@ -200,7 +237,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
         out.append(Finding(FAIL, "cannot open %s for the REPL" % port, str(e)))
         return out
     try:
-        found = check_repl(transport)
+        found = check_repl(transport, silent=not fresh)
     finally:
         try:
             transport.close()

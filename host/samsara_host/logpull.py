@@ -7,7 +7,13 @@ that was cut (cable out, board reset, host killed) starts again at the part file
 length; a finished game's file never changes and a running game's only grows, so the
 prefix stays valid.  At the end the whole file's CRC-16 is compared with the board's
 listing and every record's own check is verified (samsara.storage.logrecord) before the part
-file becomes `<dest>` and the board is told `log_ack`.
+file becomes `<dest>`; the copy is read back and verified again before the board is
+told `log_ack` (after which it may rotate the game out).
+
+A pulled file is never replaced by a different game (two boards with the same id, a
+board whose logs were wiped): `place` keeps the file there and writes the new game
+beside it as `game-NNNN-2.log` (-3, ...); only an earlier copy of the same game (a
+prefix of it, from while it was running) is replaced.
 """
 import os
 import time
@@ -24,6 +30,62 @@ def local_name(board, game):
     """The file a pulled log is stored in, relative to the pull folder."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in str(board or "board"))
     return os.path.join(safe, "game-%04d.log" % game)
+
+
+def candidates(dest, limit=100):
+    """The names a game pulled to `dest` may have: dest, then dest with -2, -3, ...
+    before its extension (`place`)."""
+    stem, ext = os.path.splitext(dest)
+    yield dest
+    for k in range(2, limit):
+        yield "%s-%d%s" % (stem, k, ext)
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _ended(data):
+    from samsara.storage import logrecord
+    _ok, _msg, rp = logrecord.verify(data)
+    return bool(rp.ended)
+
+
+def place(dest, data):
+    """Where the pulled bytes `data` of a game go: (path, kept).  path is the first of
+    `candidates(dest)` that is free, holds these very bytes, or holds an earlier copy
+    of this game (a prefix of `data` without an end record); kept is dest when it
+    holds a different game and stays as it is, else None.  Raises PullError when every
+    name is taken."""
+    for path in candidates(dest):
+        old = _read(path)
+        if old is None or old == data or (data.startswith(old) and not _ended(old)):
+            return path, (dest if path != dest else None)
+    raise PullError("%s and 98 names beside it hold other games: move them away and pull "
+                    "again" % dest)
+
+
+def find_copy(dest, size, crc):
+    """The file among `candidates(dest)` that holds a game of `size` bytes and CRC-16
+    `crc` (hex, as the board lists it), or None: the board's game is pulled there."""
+    if not isinstance(size, int) or not crc:
+        return None
+    for path in candidates(dest):
+        if not os.path.exists(path):
+            return None
+        try:
+            if os.path.getsize(path) != size:
+                continue
+        except OSError:
+            continue
+        data = _read(path)
+        if data is not None and protocol.crc_hex(protocol.crc16(data)) == crc:
+            return path
+    return None
 
 
 def verify_log(data):
@@ -49,9 +111,11 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
 
     entry: the game's dict from the `logs` listing (size, crc, state) or None to ask.
     progress: callable(done_bytes, size) or None.  ack: send `log_ack` for a finished
-    game once it verified.  Returns {"path", "size", "crc", "records", "resumed_at",
-    "discarded"}: discarded is the length of a damaged part file of an earlier pull
-    that was thrown away (the whole log was then pulled again), else 0.
+    game once the host's copy verified.  Returns {"path", "size", "crc", "records",
+    "resumed_at", "discarded", "kept"}: path where the game is (`place`: dest, or a
+    name beside it when dest holds a different game, then named by kept); discarded is
+    the length of a damaged part file of an earlier pull that was thrown away (the
+    whole log was then pulled again), else 0.
     Raises PullError; boardlink.Disconnected / NoReply pass through so the caller can
     reconnect and call again (the part file makes it resume).
     """
@@ -87,11 +151,21 @@ def pull_log(client, game, dest, entry=None, progress=None, chunk=protocol.CHUNK
             discarded = resumed_at
             continue
         raise PullError(problem)
-    os.replace(part, dest)
+    path, kept = place(dest, whole)
+    os.replace(part, path)
+    _fsync_dir(path)
+    # Only the copy on the host's disk counts: read it back before the board may let
+    # the game go.
+    back = _read(path)
+    if back != whole:
+        raise PullError("game %d: the copy written to %s reads back as %s bytes, not %d: "
+                        "the board keeps the game; check the disk and pull again"
+                        % (game, path, "no" if back is None else len(back), len(whole)))
+    verify_log(back)
     if ack and finished:
         client.request("log_ack", timeout=timeout, game=game, crc=crc, size=len(whole))
-    return {"path": dest, "size": len(whole), "crc": crc, "records": records,
-            "resumed_at": resumed_at, "discarded": discarded}
+    return {"path": path, "size": len(whole), "crc": crc, "records": records,
+            "resumed_at": resumed_at, "discarded": discarded, "kept": kept}
 
 
 def _fetch(client, game, part, entry, progress, chunk, timeout):
@@ -141,6 +215,19 @@ def _fetch(client, game, part, entry, progress, chunk, timeout):
             raise PullError("the board sent an empty chunk at byte %d before the end" % offset)
     with open(part, "rb") as f:
         return f.read(), resumed_at
+
+
+def _fsync_dir(path):
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,

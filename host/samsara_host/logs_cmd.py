@@ -83,6 +83,14 @@ def _err(cmd, msg):
     print("samsara logs %s: %s" % (cmd, msg), file=sys.stderr)
 
 
+def _warn_torn(cmd, path, rec):
+    """A torn log is read up to its first bad record: say so (stderr), once."""
+    if getattr(rec, "torn", None):
+        print("samsara logs %s: warning: %s is torn: %s; its %d turn%s before that are "
+              "shown" % (cmd, path, rec.torn, len(rec.turns),
+                         "" if len(rec.turns) == 1 else "s"), file=sys.stderr)
+
+
 # ---- list ----------------------------------------------------------------------------
 
 def cmd_list(args):
@@ -95,12 +103,14 @@ def cmd_list(args):
         return 1
     finally:
         state.close()
-    from samsara_host.logpull import local_name
+    from samsara_host.logpull import find_copy, local_name
     board = hello.get("board")
     logs = listing.get("logs", [])
     for e in logs:
+        # Only a file with this game's very bytes is its pulled copy (not another
+        # board's game that happens to have the same name).
         path = os.path.join(args.dest, local_name(board, e["game"]))
-        e["here"] = path if os.path.exists(path) else None
+        e["here"] = find_copy(path, e.get("size"), e.get("crc"))
     if args.json:
         print(json.dumps({"board": board, "logs": logs, "free": listing.get("free"),
                           "need": listing.get("need"), "full": listing.get("full")}))
@@ -155,11 +165,13 @@ def cmd_pull(args):
         state.close()
         return 0
     failed = 0
+    current = {}
     try:
         with _progress(out, Progress, TextColumn, BarColumn, DownloadColumn) as bar:
             for e in sorted(todo, key=lambda e: e["game"]):
                 game = e["game"]
                 dest = os.path.join(args.dest, logpull.local_name(board, game))
+                current["game"], current["dest"] = game, dest
                 task = bar.add_task("game %d" % game, total=e["size"] or 1)
 
                 def progress(done, size, task=task):
@@ -191,9 +203,15 @@ def cmd_pull(args):
                 if r.get("reconnects"):
                     note += ", resumed after %d reconnect%s" % (
                         r["reconnects"], "" if r["reconnects"] == 1 else "s")
+                if r.get("kept"):
+                    note += "; %s holds a different game and was kept" % r["kept"]
                 bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
                                   % (game, r["size"], r["records"], r["crc"], r["path"], note))
                 _stamp(bar.console, r["path"], args.names)
+                current.clear()
+    except KeyboardInterrupt:
+        _pull_interrupted(current)
+        return 130
     finally:
         state.close()
     return 1 if failed else 0
@@ -288,6 +306,19 @@ def cmd_tag(args):
     return 0
 
 
+def _pull_interrupted(current):
+    """Ctrl-C during a pull: one line saying what is kept (the resumable part file)."""
+    part = current.get("dest", "") + ".part"
+    if current and os.path.exists(part):
+        _err("pull", "interrupted during game %d: its first %d bytes are kept in %s; "
+             "`samsara logs pull` goes on from there; the board still has the game"
+             % (current["game"], os.path.getsize(part), part))
+    else:
+        _err("pull", "interrupted%s; nothing partial is kept, the board still has %s"
+             % (" before game %d" % current["game"] if current else "",
+                "the game" if current else "its games"))
+
+
 # ---- export --------------------------------------------------------------------------
 
 def _turn_range(text, n):
@@ -348,6 +379,7 @@ def cmd_export(args):
     except record.RecordError as e:
         _err("export", "%s: %s" % (args.file, e))
         return 1
+    _warn_torn("export", args.file, rec)
     if args.format in ("json", "text"):
         text = (json.dumps(rec.to_json(), indent=1) + "\n" if args.format == "json"
                 else rec.to_text())
@@ -442,6 +474,7 @@ def cmd_show(args, read_key=None, console=None):
     except record.RecordError as e:
         _err("show", "%s: %s" % (args.file, e))
         return 1
+    _warn_torn("show", args.file, rec)
     console = console or Console()
     n = len(rec.steps)
     if not 0 <= args.turn <= n:

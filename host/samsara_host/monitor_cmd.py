@@ -21,6 +21,12 @@ event table (samsara.link.protocol.event_table): every logged event (each one ch
 the game), turn_complete (the state), boot and resume (a board (re)started).  The
 others (lift, place, reject, the log's and the link's notices) change neither."""
 
+PROBE_S = 2.0
+"""Seconds without an event after which `status` is asked (is the loop alive?)."""
+PROBE_TIMEOUT_S = 1.5
+"""Seconds the board has to answer that probe before it counts as hung."""
+HUNG_TEXT = "the board does not answer (its program hangs): unplug it and plug it in again"
+
 
 class Model:
     """What the monitor knows about the board (updated by `event`, `position`,
@@ -39,6 +45,7 @@ class Model:
         self.last = []          # the last events, newest last
         self.note = ""
         self.connected = True
+        self.hung = False       # not connected because the board does not answer
 
     def event(self, ev):
         """Fold one event dict in; returns True when position/status should be asked."""
@@ -113,7 +120,9 @@ def view(model, hint=True):
     head = Text("game %s   state %s   turns %d" % (
         model.game if model.game is not None else "-", model.state, len(model.record)))
     if not model.connected:
-        head.append("   board went away: waiting for it ...", style="bold red")
+        head.append("   %s: waiting for it ..." % (HUNG_TEXT if model.hung
+                                                   else "board went away"),
+                    style="bold red")
     pic = boardview.render(model.position, model.highlight | set(model.lifted),
                            dice=model.dice if len(model.dice) == 2 else None,
                            note=model.note or None)
@@ -155,7 +164,9 @@ def run(args, console=None, clock=time.monotonic):
         refresh(state.client, model)
     except boardlink.LinkError as e:
         state.close()
-        print("samsara monitor: %s" % e, file=sys.stderr)
+        print("samsara monitor: %s%s" % (e, "; `samsara doctor` finds out why"
+                                          if isinstance(e, boardlink.NoReply) else ""),
+              file=sys.stderr)
         return 1
     plain = args.plain or not console.is_terminal
     end = clock() + args.seconds if args.seconds else None
@@ -165,10 +176,18 @@ def run(args, console=None, clock=time.monotonic):
     else:
         live = Live(view(model), console=console, refresh_per_second=10, transient=False)
         live.start()
+    heard = clock()
     try:
         while end is None or clock() < end:
             try:
                 evs = state.client.poll_events(0.1)
+                if evs:
+                    heard = clock()
+                elif clock() - heard > PROBE_S:
+                    # Quiet for a while: is the loop still alive?  A hung board (its
+                    # program stuck) keeps the port open and says nothing.
+                    state.client.request("status", timeout=PROBE_TIMEOUT_S)
+                    heard = clock()
                 ask = False
                 for ev in evs:
                     ask = model.event(ev) or ask
@@ -181,11 +200,13 @@ def run(args, console=None, clock=time.monotonic):
                         console.print(boardview.render(model.position, model.highlight,
                                                        note=model.note or None))
                 model.connected = True
-            except (boardlink.Disconnected, boardlink.NoReply):
+            except (boardlink.Disconnected, boardlink.NoReply) as e:
                 state.close()
                 model.connected = False
+                model.hung = isinstance(e, boardlink.NoReply)
                 if plain:
-                    console.print("board went away; waiting for it ...")
+                    console.print(HUNG_TEXT + "; waiting for it ..." if model.hung
+                                  else "board went away; waiting for it ...")
                 if live:
                     live.update(view(model))
                 while end is None or clock() < end:
@@ -194,6 +215,8 @@ def run(args, console=None, clock=time.monotonic):
                         model.hello = dict(state.hello(timeout=1.0))
                         refresh(state.client, model)
                         model.connected = True
+                        model.hung = False
+                        heard = clock()
                         if plain:
                             console.print("board is back")
                         break
@@ -202,7 +225,12 @@ def run(args, console=None, clock=time.monotonic):
             if live:
                 live.update(view(model))
     except KeyboardInterrupt:
-        pass
+        if live:
+            live.stop()
+            live = None
+        print("samsara monitor: stopped; it keeps nothing (`--plain | tee FILE` keeps the "
+              "events); the board plays on and its game is in its own log "
+              "(`samsara logs pull`)", file=sys.stderr)
     finally:
         if live:
             live.stop()

@@ -36,7 +36,6 @@ number) for anything that is not a legal game: a garbage file never gets as far 
 picture.
 """
 import json
-import os
 import re
 
 from samsara.rules import moves as rules
@@ -87,6 +86,7 @@ class GameRecord:
         self.turns = list(turns)
         self.result = None
         self.final = self.start
+        self.torn = None         # a torn log's "where and why" (from_log), else None
         self.steps = []
 
     # -- rules -------------------------------------------------------------------------
@@ -289,21 +289,24 @@ def from_log(data, board=None, allow_torn=False):
 
     Tags come from the log's header record (game number, start position, starter,
     rule option, match, players, date when the board knew them) and its end record;
-    board: the board id to put in [Board] when the header has none.  allow_torn: take
-    the good records before a torn or damaged one (a running game's copy) instead of
-    raising.  Raises RecordError.
+    board: the board id to put in [Board] when the header has none (else "unknown":
+    logs written before the header named its board).  allow_torn: take the good
+    records before a torn or damaged one (a running game's copy, a cut file) instead
+    of raising; the record's `torn` then says where and why (None for a whole log).
+    Raises RecordError.
     """
     from samsara.storage import logrecord
     ok, msg, rp = logrecord.verify(bytes(data))
     if not ok and not (allow_torn and rp.header is not None):
         raise RecordError("not a valid game log: %s" % msg)
+    torn = None if ok else "%s (of %d bytes)" % (msg, len(data))
     h = rp.header or {}
     tags = {"Event": "Samsara game"}
     date = _first(h, "date", "Date")
     tags["Date"] = str(date) if date else "????.??.??"
+    # The board is the one the log names, never guessed from where the file lies.
     b = _first(h, "board", "Board") or board
-    if b:
-        tags["Board"] = str(b)
+    tags["Board"] = str(b) if b else "unknown"
     if "game" in h:
         tags["Game"] = str(h["game"])
     players = h.get("players")
@@ -358,14 +361,16 @@ def from_log(data, board=None, allow_torn=False):
                               % (end.get("winner"), end.get("score"), winner, got))
     rec.log_ended = rp.ended
     rec.log_state = rp.state()
+    rec.torn = torn
     return rec
 
 
 def load(path, board=None):
     """A GameRecord from a file: a pulled log (binary), the JSON form or the text
-    form, told apart by content.  A pulled log named <board>/game-NNNN.log (as
-    `logs pull` stores it) gets its folder's name as the board id unless `board` is
-    given.  Raises RecordError (also for a missing file)."""
+    form, told apart by content.  A pulled log's [Board] is its header's (`board`
+    when the header has none, else "unknown"); a torn log gives the turns of its valid
+    records and says so in the record's `torn`.  Raises RecordError (also for a
+    missing file)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -375,10 +380,7 @@ def load(path, board=None):
         raise RecordError("%s is empty" % path)
     from samsara.storage import logrecord
     if data[0] == logrecord.SYNC:
-        if board is None and re.fullmatch(r"game-\d+\.log(\.part)?", os.path.basename(path)):
-            # `logs pull` stores logs as <board>/game-NNNN.log (logpull.local_name).
-            board = os.path.basename(os.path.dirname(os.path.abspath(path))) or None
-        return from_log(data, board, allow_torn=path.endswith(".part"))
+        return from_log(data, board, allow_torn=True)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

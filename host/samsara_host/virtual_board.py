@@ -9,6 +9,12 @@ Pico's USB serial port (docs/virtual-board.md).
     vb.kill()                      # a power cut: SIGKILL, the logs stay in vb.folder
     vb.start()                     # power back: same folder, same port path
     vb.stop()                      # process and pseudo-terminals gone
+    vb.listen(fn)                  # fn(event dict) for every event line the board
+                                   # writes: a side channel that leaves the port free
+
+Its board id (`hello`, the game logs' headers): the one given, else the one kept in
+the folder's `board-id` file, else a new one ("virtual-" and 8 random hex digits)
+written there, so the same folder keeps its id and two folders never share one.
 
 Two pseudo-terminal pairs joined by a relay thread: the board's (its stdin/stdout,
 raw mode) changes with every start; the host's stays, so a host keeps its port open
@@ -18,6 +24,8 @@ symlink, stays the same).
 """
 import json
 import os
+import re
+import secrets
 import select
 import shutil
 import signal
@@ -47,20 +55,59 @@ def find_micropython():
     return found
 
 
+ID_FILE = "board-id"
+"""The file in a virtual board's folder that keeps its board id."""
+
+_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,32}")
+
+
+def check_board_id(text):
+    """`text` if it is a valid board id (1-32 letters, digits, '.', '_', '-': it names
+    the folder `logs pull` stores the logs in, and fits the log header), else
+    ValueError saying so."""
+    if not isinstance(text, str) or not _ID_RE.fullmatch(text):
+        raise ValueError("a board id is 1-32 letters, digits, '.', '_' or '-', not %r"
+                         % (text,))
+    return text
+
+
+def folder_board_id(folder, board_id=None):
+    """The board id of the virtual board in `folder`: `board_id` when given (kept in
+    the folder's ID_FILE from now on), else the one kept there, else a new unique one
+    ("virtual-" + 8 random hex digits), written there.  ValueError for a bad id."""
+    path = os.path.join(folder, ID_FILE)
+    if board_id is None:
+        try:
+            with open(path) as f:
+                return check_board_id(f.read().strip())
+        except (OSError, ValueError):
+            board_id = "virtual-" + secrets.token_hex(4)
+    check_board_id(board_id)
+    with open(path, "w") as f:
+        f.write(board_id + "\n")
+    return board_id
+
+
 class VirtualBoard:
     """One virtual board (module docstring).  folder: where its logs, feed and stderr
     live (default a new temporary directory, removed by stop() when it made it).
-    board_id: the id `hello` reports.  settle: (lift_ms, place_ms) or None for the
-    firmware's defaults.  dice: the dice source ("electronic", "host", "manual")."""
+    board_id: the id `hello` reports (None: folder_board_id's).  settle: (lift_ms,
+    place_ms) or None for the firmware's defaults.  dice: the dice source
+    ("electronic", "host", "manual").  seed: the seed of the electronic dice (None:
+    the firmware's default, 1).  Raises ValueError for a bad board id."""
 
-    def __init__(self, folder=None, board_id="virtual-1", settle=None, dice=None,
-                 micropython=None):
+    def __init__(self, folder=None, board_id=None, settle=None, dice=None,
+                 micropython=None, seed=None):
         self._own = folder is None
-        self.folder = folder or tempfile.mkdtemp(prefix="samsara-vboard-")
+        self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-vboard-"))
         os.makedirs(self.folder, exist_ok=True)
-        self.board_id = board_id
+        self.board_id = folder_board_id(self.folder, board_id)
         self.settle = settle
         self.dice = dice
+        self.seed = seed
+        self._listeners = []
+        self._line = bytearray()
+        self._pending = bytearray()   # for the host's pair, not yet taken by a reader
         self.micropython = micropython or find_micropython()
         self.port = os.path.join(self.folder, "ttyVB0")
         self.feed_path = os.path.join(self.folder, "feed.jsonl")
@@ -82,8 +129,10 @@ class VirtualBoard:
     def plug(self):
         """(Re)create the host's pseudo-terminal pair and point the port path at it."""
         hm, hs = ptyport.plug(self.port)
+        os.set_blocking(hm, False)   # the relay never waits for a host that reads slowly
         with self._lock:
             self._hm, self._hs = hm, hs
+            del self._pending[:]
         return self.port
 
     def unplug(self):
@@ -110,6 +159,8 @@ class VirtualBoard:
             env["SAMSARA_VBOARD_SETTLE"] = "%d,%d" % tuple(self.settle)
         if self.dice:
             env["SAMSARA_VBOARD_DICE"] = self.dice
+        if self.seed is not None:
+            env["SAMSARA_VBOARD_SEED"] = str(int(self.seed) & 0xFFFFFF)
         self._booted.clear()
         del self._tail[:]
         err = open(os.path.join(self.folder, "stderr.log"), "ab")
@@ -135,8 +186,13 @@ class VirtualBoard:
         return self.port
 
     def wait_ready(self, timeout=20.0):
-        """Wait until the loop sent its boot event; raises TimeoutError."""
-        if not self._booted.wait(timeout):
+        """Wait until the loop sent its boot event; raises TimeoutError (also at once
+        when the board's process has stopped)."""
+        deadline = time.monotonic() + timeout
+        while not self._booted.wait(0.1):
+            if time.monotonic() >= deadline or not self.alive():
+                break
+        if not self._booted.is_set():
             raise TimeoutError("the virtual board did not boot within %.0f s (see %s)"
                                % (timeout, os.path.join(self.folder, "stderr.log")))
 
@@ -190,7 +246,59 @@ class VirtualBoard:
         """The last few KB the board wrote (for messages when a test fails)."""
         return bytes(self._tail).decode("utf-8", "replace")
 
+    def listen(self, fn):
+        """Call fn(event) for every event line ({"ev": ...}) the board writes, from the
+        relay thread: a side channel beside the port (the simulated players of
+        `samsara virtual-board --play` watch the board through it), so the port stays
+        free for the user's tools.  fn must return quickly."""
+        self._listeners.append(fn)
+
     # -- relay --------------------------------------------------------------------------
+
+    # What the board wrote and no host has read yet: at most this many bytes wait
+    # (beyond the pseudo-terminal's own buffer); older ones are dropped, as a USB
+    # serial port drops what nobody reads, so the board never waits for a reader.
+    PENDING_MAX = 16384
+
+    def _tap(self, data):
+        # The side channel: whole lines of the board's output, decoded.
+        if not self._listeners:
+            return
+        from samsara.link import protocol
+        self._line.extend(data)
+        i = self._line.find(b"\n")
+        while i >= 0:
+            raw = bytes(self._line[:i])
+            del self._line[:i + 1]
+            obj = protocol.decode_line(raw)
+            if isinstance(obj, dict) and "ev" in obj:
+                for fn in list(self._listeners):
+                    try:
+                        fn(obj)
+                    except Exception:
+                        pass  # a listener's bug never stops the relay
+            i = self._line.find(b"\n")
+        if len(self._line) > 65536:
+            del self._line[:]
+
+    def _to_host(self, hm):
+        # Hand the pending output to the host's pair without ever blocking.
+        if hm is None:
+            del self._pending[:]
+            return
+        while self._pending:
+            try:
+                n = os.write(hm, self._pending[:4096])
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                del self._pending[:]
+                break
+            if not n:
+                break
+            del self._pending[:n]
+        if len(self._pending) > self.PENDING_MAX:
+            del self._pending[:len(self._pending) - self.PENDING_MAX]
 
     def _relay(self):
         while not self._stop.is_set():
@@ -200,11 +308,14 @@ class VirtualBoard:
             if not fds:
                 time.sleep(0.02)
                 continue
+            wfds = [hm] if (hm is not None and self._pending) else []
             try:
-                r, _w, _x = select.select(fds, [], [], 0.05)
+                r, w, _x = select.select(fds, wfds, [], 0.05)
             except (OSError, ValueError):
                 time.sleep(0.01)
                 continue
+            if w:
+                self._to_host(hm)
             for fd in r:
                 try:
                     data = os.read(fd, 4096)
@@ -229,12 +340,12 @@ class VirtualBoard:
                         del self._tail[:-8192]
                     if b'"boot"' in self._tail:
                         self._booted.set()
-                    dst = hm
-                else:
-                    dst = bm
-                if dst is not None:
+                    self._tap(data)
+                    self._pending.extend(data)
+                    self._to_host(hm)
+                elif bm is not None:
                     try:
-                        _write_all(dst, data)
+                        _write_all(bm, data)
                     except OSError:
                         pass
 
@@ -255,35 +366,11 @@ def _write_all(fd, data):
             time.sleep(0.001)
 
 
-def _interrupt(_signum, _frame):
-    raise KeyboardInterrupt
-
-
 def main(argv=None):
-    """`python -m samsara_host.virtual_board [FOLDER]`: run a virtual board until
-    Ctrl-C or SIGTERM (a service manager, `kill`), printing its port; either way the
-    board's process is stopped and a temporary folder removed."""
-    argv = sys.argv[1:] if argv is None else argv
-    # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
-    # child, in a session of its own, is never left running.
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
-    vb = None
-    try:
-        vb = VirtualBoard(folder=argv[0] if argv else None)
-        port = vb.start()
-        print("virtual board on %s (folder %s)" % (port, vb.folder), flush=True)
-        signal.pause()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # no second signal cuts the clean-up
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_IGN)
-        if vb is not None:
-            vb.stop()
-    return 0
+    """`python -m samsara_host.virtual_board [DIR] [--id ID] [--play SEED] [--turns N]`:
+    samsara_host.vboard_cmd.main (the same as `samsara virtual-board`)."""
+    from samsara_host import vboard_cmd
+    return vboard_cmd.main(argv)
 
 
 if __name__ == "__main__":

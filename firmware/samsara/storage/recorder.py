@@ -2,7 +2,7 @@
 to decide what of the board's events goes into the game log and when a game's log
 starts and ends: a sink of the main loop's one event path, beside the host link.
 
-    rec = Recorder(GameLog(fs), board)
+    rec = Recorder(GameLog(fs), board, board_id)
     rec.boot(now_ms, frame)          # once: log scan, resume the unfinished game
     rec.start_game(position, match, starter)   # before board.new_game (new_game command)
     rec.on_event(ev)                 # every board event, from the main loop
@@ -25,13 +25,15 @@ from samsara.rules.position import START_TEXT as START  # the header's default "
 
 class Recorder:
     """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
-    (samsara.core.Board).  Attributes: log, log_full_sent (the log_full hint is
-    shown), last_gid (the last game whose log was closed), unlogged (a game runs that
+    (samsara.core.Board).  board_id: the id `hello` reports (mainhooks.board_id),
+    written into every game's header as "board" ("" writes none).  Attributes: log,
+    log_full_sent (the log_full hint is shown), last_gid (the last game whose log was closed), unlogged (a game runs that
     the full log could not take), busy (step() has work)."""
 
-    def __init__(self, log, board):
+    def __init__(self, log, board, board_id=""):
         self.log = log
         self.board = board
+        self.board_id = board_id
         self.og = getattr(getattr(board, "config", None), "opponent_goal", "owner_scores")
         self.log_full_sent = False
         self.last_gid = None
@@ -41,6 +43,12 @@ class Recorder:
 
     def _emit(self, ev):
         self.board.emit(ev)
+
+    def _header(self, h):
+        # Every header names the board that wrote it (docs/gamelog.md "Header").
+        if self.board_id:
+            h["board"] = self.board_id
+        return h
 
     # -- boot --------------------------------------------------------------------------
 
@@ -105,6 +113,7 @@ class Recorder:
                   "starter": "AB"[starter], "og": self.og}
         if match:
             header["match_game"] = 1
+        self._header(header)
         try:
             # A match reserves both its games now, so its second game always logs.
             gid = log.start_game(header, 2 if match else 1)
@@ -157,6 +166,7 @@ class Recorder:
                 if ev.get("match"):
                     h["match_game"] = ev.get("game", 1)
                     h["prev"] = self.last_gid
+                self._header(h)
                 try:
                     log.start_game(h)
                 except gamelog.LogFull as e:
@@ -193,6 +203,7 @@ class Recorder:
         if match_game:
             h["match_game"] = match_game
             h["prev"] = self.last_gid
+        self._header(h)
         try:
             log.start_game(h)
             for t in turns:

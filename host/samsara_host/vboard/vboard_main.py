@@ -12,7 +12,8 @@ loop (the patched drivers stay in place).
 
 Environment: SAMSARA_BOARD_ID (the board id of `hello`), SAMSARA_VBOARD_SETTLE
 ("lift,place" settle times in ms, default the firmware's), SAMSARA_VBOARD_DICE
-(dice source, default "electronic").
+(dice source, default "electronic"), SAMSARA_VBOARD_SEED (the seed of the electronic
+dice, samsara.dice.Lcg; default the firmware's, 1).
 """
 
 import os
@@ -46,6 +47,9 @@ if _settle:
 _dice = os.getenv("SAMSARA_VBOARD_DICE")
 if _dice:
     _extra["dice"] = _dice
+_seed = os.getenv("SAMSARA_VBOARD_SEED")
+if _seed:
+    _extra["seed"] = int(_seed)
 
 
 def make_config(cfg=main.board_config, **kw):

@@ -1,0 +1,156 @@
+"""`samsara virtual-board [DIR] [--id ID] [--play SEED] [--turns N]` and
+`python -m samsara_host.virtual_board` (docs/virtual-board.md): run a virtual board
+for the user's tools until Ctrl-C or SIGTERM.  Its one job is the command line around
+samsara_host.virtual_board.VirtualBoard (and vboard_play.TablePlay for --play).
+
+The first line printed is `port: <port>`, a path that `samsara --port`,
+`mpremote connect` and `serial.serial_for_url` all accept.
+"""
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+
+DESCRIPTION = ("Run a virtual board (the firmware under the `micropython` command behind "
+               "a pseudo-terminal) until Ctrl-C or SIGTERM.  The first line printed is "
+               "`port: PORT`: give it to `samsara ... --port PORT`, `mpremote connect PORT "
+               "resume ...` or serial.serial_for_url.")
+
+
+def _board_id(text):
+    from samsara_host.virtual_board import check_board_id
+    try:
+        return check_board_id(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _turns(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 1:
+        raise argparse.ArgumentTypeError("--turns takes a whole number of turns, 1 or "
+                                         "more, not %r" % text)
+    return n
+
+
+def _seed(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--play takes a whole number (the seed), not %r"
+                                         % text)
+
+
+def configure(p):
+    """Add the options of the command to argparse parser `p`."""
+    p.add_argument("folder", nargs="?", metavar="DIR",
+                   help="the board's folder: its game logs, feed file and id are kept "
+                        "there (default: a new temporary folder, removed at the end)")
+    p.add_argument("--id", type=_board_id, metavar="ID",
+                   help="the board id `hello` reports and the game logs record (default: "
+                        "the one kept in DIR, else a new one, virtual-XXXXXXXX)")
+    p.add_argument("--play", type=_seed, metavar="SEED",
+                   help="two simulated greedy players play a game seeded with SEED "
+                        "(moves and dice) through the board's sensors and buttons; the "
+                        "USB port stays free")
+    p.add_argument("--turns", type=_turns, metavar="N",
+                   help="with --play: stop after N complete turns (the game stays open)")
+    p.set_defaults(func=cmd_virtual_board)
+
+
+def add_parser(sub, name, help_text):
+    """Register `samsara virtual-board` (cli.py's table)."""
+    p = sub.add_parser(name, help=help_text, description=DESCRIPTION)
+    configure(p)
+
+
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def _say(text):
+    print(text, flush=True)
+
+
+def cmd_virtual_board(args):
+    """Run the board (module docstring).  Returns 0 after Ctrl-C or SIGTERM, 1 when
+    the board's process died or could not start, 2 for bad options."""
+    from samsara_host.virtual_board import VirtualBoard
+    if args.turns is not None and args.play is None:
+        print("samsara virtual-board: --turns needs --play SEED", file=sys.stderr)
+        return 2
+    # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
+    # child, in a session of its own, is never left running.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    vb = None
+    code = 0
+    try:
+        try:
+            vb = VirtualBoard(folder=args.folder, board_id=args.id, seed=args.play)
+        except (OSError, ValueError) as e:
+            print("samsara virtual-board: %s" % e, file=sys.stderr)
+            return 1
+        play = None
+        if args.play is not None:
+            from samsara_host.vboard_play import TablePlay
+            play = TablePlay(vb, args.play)
+        port = vb.start()
+        _say("port: %s" % port)
+        _say("board: %s, folder: %s" % (vb.board_id, vb.folder))
+        _say("Ctrl-C stops it.")
+        try:
+            vb.wait_ready(30)
+        except TimeoutError as e:
+            if vb.alive():
+                print("samsara virtual-board: %s" % e, file=sys.stderr)
+                return 1
+        if play is not None:
+            threading.Thread(target=_play, args=(play, args.turns), daemon=True).start()
+        while True:
+            if not vb.alive():
+                rc = vb.proc.returncode if vb.proc is not None else None
+                print("samsara virtual-board: the board's process stopped (exit code %s; "
+                      "its output is in %s); the port is gone"
+                      % (rc, os.path.join(vb.folder, "stderr.log")), file=sys.stderr)
+                code = 1
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # no second signal cuts the clean-up
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        if vb is not None:
+            vb.stop()
+            if args.folder:
+                print("stopped; the game logs stay in %s"
+                      % os.path.join(vb.folder, "logs"), flush=True)
+    return code
+
+
+def _play(play, turns):
+    from samsara_host.vboard_play import PlayError
+    try:
+        n, over = play.run(turns)
+    except (PlayError, ValueError) as e:
+        _say("play stopped: %s" % e)
+        return
+    _say("played: %d turn%s%s" % (n, "" if n == 1 else "s", ", game over" if over else ""))
+
+
+def main(argv=None):
+    """`python -m samsara_host.virtual_board [DIR] [--id ID] [--play SEED] [--turns N]`:
+    the same as `samsara virtual-board`.  Returns the exit code."""
+    p = argparse.ArgumentParser(prog="python -m samsara_host.virtual_board",
+                                description=DESCRIPTION)
+    configure(p)
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    return cmd_virtual_board(args)

@@ -1,0 +1,130 @@
+"""Two simulated players at a virtual board's table: `samsara virtual-board --play SEED`
+(docs/virtual-board.md "Played by two simulated players").  Its one job is to play a
+seeded game through what a person at the board touches, never through the USB port,
+which stays free for the user's tools.
+
+    vb = VirtualBoard(seed=SEED)       # the board's electronic dice, seeded (Lcg)
+    play = TablePlay(vb, SEED)          # listens to the board before it starts
+    vb.start(); vb.wait_ready()
+    turns, over = play.run(turns=2)     # two complete turns, then the game stays open
+
+- Hands: marbles lifted and placed, the roll button pressed: the virtual board's feed
+  lines (vboard/vdrivers.py).  Each hand move waits for the board's own `lift` and
+  `place` events, so every settle time of the board is kept (150 ms for a placement
+  with the firmware's defaults).
+- Dice: the board's electronic dice, seeded with SEED (VirtualBoard(seed=...), the
+  firmware's samsara.dice.Lcg), so the same SEED rolls the same dice.
+- Eyes: the board's events, read from the virtual board process's side channel
+  (VirtualBoard.listen: the lines the board writes, as the relay passes them on), not
+  from the port.
+- Choices: the one simulated player core, samsara_host.sim.player.choose_greedy for
+  both players, ties broken by a random.Random(SEED) pick.
+
+A turn counts when the board says `turn_complete` (or `game_over`, the last one).
+Raises PlayError when the board does not follow (an event that does not come).
+"""
+import queue
+import random
+import time
+
+from samsara.rules import moves as rules
+from samsara.rules.game import Game
+from samsara.rules.geometry import position_name
+from samsara_host.sim.player import choose_greedy, hand_moves, random_pick
+
+WAIT_S = 10.0
+"""The longest wait for one event of the board (s)."""
+
+
+class PlayError(Exception):
+    """The board did not follow the game; str() says which event did not come."""
+
+
+class TablePlay:
+    """Two greedy players playing a seeded game on VirtualBoard `vb` (module
+    docstring).  Create it before vb.start(): it listens from the boot on."""
+
+    def __init__(self, vb, seed, wait_s=WAIT_S):
+        self.vb = vb
+        self.seed = seed
+        self.wait_s = wait_s
+        self.q = queue.Queue()
+        self.resumed = None       # the board's resume event, if it resumed a game
+        vb.listen(self._on_event)
+
+    def _on_event(self, ev):
+        if ev.get("ev") == "resume":
+            self.resumed = ev
+        self.q.put(ev)
+
+    def _wait(self, names):
+        deadline = time.monotonic() + self.wait_s
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PlayError("the board sent no %s event within %.0f s"
+                                % (" or ".join(names), self.wait_s))
+            try:
+                ev = self.q.get(timeout=left)
+            except queue.Empty:
+                continue
+            if ev.get("ev") in names:
+                return ev
+
+    def _drain(self):
+        while True:
+            try:
+                self.q.get_nowait()
+            except queue.Empty:
+                return
+
+    def _hand(self, frm, to):
+        self.vb.feed({"pos": position_name(frm), "on": False})
+        self._wait(("lift",))
+        self.vb.feed({"pos": position_name(to), "on": True})
+        self._wait(("place",))
+
+    def run(self, turns=None, on_turn=None):
+        """Play until `turns` complete turns were played (None: to the end of the
+        game).  on_turn(number, notation): told after each turn.  Returns (turns
+        played, game over).  Raises PlayError; ValueError when the board resumed a
+        game that already has turns (play needs a fresh game: a new folder)."""
+        if self.resumed is not None and self.resumed.get("turns"):
+            raise ValueError("the board resumed game %s with %s turns: --play needs a "
+                             "fresh game (start the board in a new folder)"
+                             % (self.resumed.get("game"), self.resumed.get("turns")))
+        time.sleep(0.3)           # the boot's events are in
+        self._drain()
+        game = Game()
+        pick = random_pick(random.Random(self.seed))
+        done = 0
+        while not game.over() and (turns is None or done < turns):
+            self.vb.feed({"button": "roll", "long": False})
+            roll = self._wait(("roll",))
+            d1, d2 = roll["dice"]
+            p = game.pos
+            moves = choose_greedy(p.r, p.s, p.a, p.b, p.mover, d1, d2, game.og, pick)
+            if moves is None:     # Moksha: no complete turn, the game ends
+                game.apply(d1, d2, [], None)
+                self._wait(("game_over",))
+            else:
+                key = None
+                for mv, k in rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2,
+                                                  game.og):
+                    if mv == moves:
+                        key = k
+                        break
+                a, b = p.a, p.b
+                for m in moves:
+                    steps = hand_moves(m, a, b)
+                    self._hand(*steps[0])
+                    self._wait(("sub",))
+                    for frm, to in steps[1:]:   # a goal: the marble out, the score on
+                        self._hand(frm, to)
+                    a, b = m[6], m[7]
+                game.apply(d1, d2, moves, key)
+                self._wait(("game_over",) if game.over() else ("turn_complete",))
+            done += 1
+            if on_turn:
+                on_turn(done, game.record[-1])
+        return done, game.over()

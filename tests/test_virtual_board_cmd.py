@@ -1,0 +1,138 @@
+"""`samsara virtual-board` (issue 10 §3): the first line names the port, --help helps,
+the board's id is its own, and --play SEED has two greedy players play a seeded game
+through the board's sensors, buttons and dice only, while the user's tools use the
+port (here `samsara logs pull --port`)."""
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from samsara.dice import Lcg
+from samsara.rules.game import Game
+from samsara_host import cli, record
+from samsara_host.sim.player import choose_greedy, random_pick
+from samsara_host.virtual_board import VirtualBoard, find_micropython
+
+try:
+    find_micropython()
+    HAVE_UPY = True
+except FileNotFoundError:
+    HAVE_UPY = False
+
+SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
+
+
+def test_module_help_prints_help_and_makes_no_folder(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "samsara_host.virtual_board", "--help"],
+                       capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
+    assert r.returncode == 0 and "usage:" in r.stdout and "--play" in r.stdout
+    assert os.listdir(str(tmp_path)) == []
+    r = subprocess.run([SAMSARA, "virtual-board", "--help"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and "--turns" in r.stdout
+
+
+def test_virtual_board_ids_are_unique_and_kept_in_the_folder(tmp_path):
+    a = VirtualBoard(folder=str(tmp_path / "a"))
+    b = VirtualBoard(folder=str(tmp_path / "b"))
+    assert a.board_id != b.board_id and a.board_id.startswith("virtual-")
+    assert VirtualBoard(folder=str(tmp_path / "a")).board_id == a.board_id
+    assert VirtualBoard(folder=str(tmp_path / "c"), board_id="table-2").board_id == "table-2"
+    assert VirtualBoard(folder=str(tmp_path / "c")).board_id == "table-2"
+    with pytest.raises(ValueError, match="board id"):
+        VirtualBoard(folder=str(tmp_path / "d"), board_id="no spaces/slashes")
+
+
+def _expected_turns(seed, n):
+    """The game two greedy players play with the board's dice seeded with `seed`."""
+    dice = Lcg(seed)
+    pick = random_pick(random.Random(seed))
+    game = Game()
+    for _ in range(n):
+        d1, d2 = dice.die(), dice.die()
+        p = game.pos
+        moves = choose_greedy(p.r, p.s, p.a, p.b, p.mover, d1, d2, game.og, pick)
+        from samsara.rules import moves as rules
+        key = [k for mv, k in rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2,
+                                                   game.og) if mv == moves][0]
+        game.apply(d1, d2, moves, key)
+    return game.record
+
+
+def _lines_until(p, want, timeout):
+    got = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = p.stdout.readline()
+        if not line:
+            break
+        got.append(line.rstrip("\n"))
+        if want in line:
+            return got
+    raise AssertionError("no %r in %r" % (want, got))
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_play_two_turns_then_pull_the_log_through_the_free_port(tmp_path, capsys):
+    folder = str(tmp_path / "vb")
+    p = subprocess.Popen([SAMSARA, "virtual-board", folder, "--id", "table-7",
+                          "--play", "7", "--turns", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = p.stdout.readline()
+        assert first.startswith("port: "), first + p.stderr.read()
+        port = first[len("port: "):].strip()
+        lines = _lines_until(p, "played:", 90)
+        assert lines[-1] == "played: 2 turns", lines
+        import serial
+        serial.serial_for_url(port).close()        # a value pyserial accepts
+        dest = str(tmp_path / "logs")
+        assert cli.main(["logs", "pull", "--port", port, "--dest", dest]) == 0
+        out = capsys.readouterr().out
+        assert "still running" in out, out         # the game stays open after N turns
+        path = os.path.join(dest, "table-7", "game-0001.log")
+        rec = record.load(path)
+        assert rec.tags["Board"] == "table-7"
+        # the log holds the first turn (a turn is recorded once the next roll
+        # confirms it) and the second turn's roll and sub-moves
+        want = _expected_turns(7, 2)
+        assert rec.turns == want[:1]
+        st = rec.log_state
+        assert sorted(st["roll"], reverse=True) == [int(want[1][0]), int(want[1][1])]
+        assert " ".join(st["subs"]) == want[1][3:]
+        assert p.poll() is None, "it keeps running after the play"
+    finally:
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+    assert p.returncode == 0
+    assert os.path.isdir(os.path.join(folder, "logs"))
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_it_says_so_when_the_board_process_dies(tmp_path):
+    p = subprocess.Popen([sys.executable, "-m", "samsara_host.virtual_board",
+                          str(tmp_path / "vb")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().startswith("port: ")
+        deadline = time.monotonic() + 20
+        kids = []
+        while not kids and time.monotonic() < deadline:
+            with open("/proc/%d/task/%d/children" % (p.pid, p.pid)) as f:
+                kids = [int(x) for x in f.read().split()]
+            time.sleep(0.1)
+        os.kill(kids[0], signal.SIGKILL)
+        assert p.wait(20) == 1
+        assert "board's process stopped" in p.stderr.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(5)
