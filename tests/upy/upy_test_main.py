@@ -8,7 +8,7 @@ the heap_lock test is the Pico-like proof; the digital game starts late there).
 """
 
 import bench
-import main
+import mainloop as main
 import simgame
 from samsara.frame import from_position
 from samsara.rules.position import Position
