@@ -335,29 +335,42 @@ class Loop:
     def once(self, now):
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
         USB, watchdog.  Returns True when the board emitted an event."""
+        # Few locals and short calls: the call frame stays within 11 machine words, so
+        # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
         board = self.board
-        stats = self.stats
-        frame = self.frame
-        self._scan(frame)
-        board.tick(now, frame)
+        self._scan(self.frame)
+        board.tick(now, self.frame)
         b = self._poll(now)
         if b is not None:
-            board.press(now, b[0], b[1])
-            stats.presses += 1
+            self._press(now, b)
         if board.scene_version != self.shown:
-            self.shown = board.scene_version
-            self._leds.show(board.limited_scene())
-            stats.led_writes += 1
+            self._show()
         ev = board.poll_event()
-        got = ev is not None
+        if ev is not None:
+            self._events(now, ev)
+        usb_service(now, board, self.hw)
+        self._feed()
+        self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
+        return ev is not None
+
+    def _press(self, now, b):
+        self.board.press(now, b[0], b[1])
+        self.stats.presses += 1
+
+    def _show(self):
+        board = self.board
+        self.shown = board.scene_version
+        self._leds.show(board.limited_scene())
+        self.stats.led_writes += 1
+
+    def _events(self, now, ev):
+        # Every queued event to every sink (handle_event), the first one given.
+        board = self.board
+        stats = self.stats
         while ev is not None:
             handle_event(ev, now)
             stats.events += 1
             ev = board.poll_event()
-        usb_service(now, board, self.hw)
-        self._feed()
-        stats.ticks = (stats.ticks + 1) & 0x3FFFFFF
-        return got
 
     def run(self, max_ticks=-1, until=None):
         """Iterate every `period` ms: max_ticks iterations (-1: forever) or until

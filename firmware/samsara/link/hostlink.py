@@ -271,17 +271,21 @@ class HostLink:
         self._flush()
 
     def _read(self):
-        rx = self.rx
+        # Kept small (its call frame stays off the heap): the idle path ends here.
         end = self.rx_n
         room = P.MAX_IN + 1 - end
         if room > P.RX_PER_POLL:
             room = P.RX_PER_POLL
         if room > 0:
-            end += self.stream.read_into(rx, end, room)
-        i = self.rx_scan
-        if i >= end:
+            end += self.stream.read_into(self.rx, end, room)
+        if self.rx_scan >= end:
             self.rx_n = end
             return  # nothing new: the idle path, no allocation
+        self._scan_rx(end)
+
+    def _scan_rx(self, end):
+        rx = self.rx
+        i = self.rx_scan
         while i < end:
             c = rx[i]
             if c == 0x03:
