@@ -33,6 +33,7 @@ runs a complete simulated game (docs/firmware.md "Running main.py with fakes").
 """
 
 import gc
+import sys
 import time
 
 import board_config
@@ -41,6 +42,7 @@ from board import hw as hwmod
 from samsara.core import Board
 from samsara.config import Config
 
+_UPY = sys.implementation.name == "micropython"
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
 SCAN_MS = 5            # the Pico's loop period: an idle iteration is estimated at about
                        # 3 ms there (docs/performance.md "Firmware"), so 2 ms would overrun
@@ -48,6 +50,7 @@ WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
 GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
+QUIET_MS = 300         # no raw change this long: the loop writes the log and collects
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
 BOOT_ONLY_MODULES = ("samsara.storage.logresume", "samsara.rules.notation_read")
 """Modules only the boot needs (resuming a logged game: replaying its notation); on
@@ -174,6 +177,7 @@ def open_services(board, hw, now_ms):
         from samsara.storage.osfs import OsFs
         from samsara.storage.recorder import Recorder
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board)
+        rec.defer = True   # records are written at quiet moments (Loop._quiet)
         link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
                         board_id(hw), board.config.scan_ms)
         start_services(board, rec, link)
@@ -313,6 +317,7 @@ class Stats:
         self.led_writes = 0   # scenes written to the chain
         self.events = 0       # events handed to handle_event
         self.presses = 0      # button events given to the board
+        self.quiet = 0        # quiet-time work done (log writes, a collection)
 
 
 class Loop:
@@ -327,6 +332,8 @@ class Loop:
         self.period = board.config.scan_ms
         self.frame = bytearray(8)
         self.shown = -1
+        self.active = 0       # last time (ms) the sensors were settling or an event came
+        self.dirty = False    # events since the last quiet-time work
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
         self._leds = hw.leds
@@ -349,9 +356,28 @@ class Loop:
         if ev is not None:
             self._events(now, ev)
         usb_service(now, board, self.hw)
+        if board.debounce.busy:
+            self.active = now
+        elif self.dirty and ticks_diff(now, self.active) >= QUIET_MS:
+            self._quiet(now)
         self._feed()
         self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
         return ev is not None
+
+    def _quiet(self, now):
+        # QUIET_MS after the last sensor change and event: the planned work that
+        # would stall an answer if done at once.  The game log's waiting records are
+        # written (their events, log_full/log_error included, go out first), then a
+        # collection on MicroPython, so the automatic ones rarely fall on a lift or a
+        # placement (docs/performance.md "Log writes at quiet moments").
+        self.dirty = False
+        svc = _services
+        if svc is not None and svc.recorder is not None and svc.recorder.flush():
+            svc.dispatch(now)
+            self.dirty = False
+        if _UPY:
+            gc.collect()
+        self.stats.quiet += 1
 
     def _press(self, now, b):
         self.board.press(now, b[0], b[1])
@@ -367,6 +393,8 @@ class Loop:
         # Every queued event to every sink (handle_event), the first one given.
         board = self.board
         stats = self.stats
+        self.dirty = True
+        self.active = now
         while ev is not None:
             handle_event(ev, now)
             stats.events += 1

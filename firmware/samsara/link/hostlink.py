@@ -377,6 +377,8 @@ class HostLink:
         c = self.board.controller
         pos = c.position()
         rec = self.recorder
+        if rec is not None:
+            rec.flush()
         return {"state": c.state,
                 "game": None if rec is None else rec.log.run_gid,
                 "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
@@ -464,6 +466,7 @@ class HostLink:
     def _need_log(self):
         if self.recorder is None:
             raise CmdError(P.E_NOT_SUPPORTED, "this board keeps no game logs")
+        self.recorder.flush()   # the events still waiting for a quiet moment first
         return self.recorder.log
 
     def _c_logs(self, a):
