@@ -50,7 +50,8 @@ WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
 GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
-QUIET_MS = 300         # no raw change this long: the loop writes the log and collects
+QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop writes
+                       # the log and collects (issue 9: not within 300 ms of a lift/place)
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
 BOOT_ONLY_MODULES = ("samsara.storage.logresume", "samsara.rules.notation_read")
 """Modules only the boot needs (resuming a logged game: replaying its notation); on
@@ -332,7 +333,6 @@ class Loop:
         self.period = board.config.scan_ms
         self.frame = bytearray(8)
         self.shown = -1
-        self.active = 0       # last time (ms) the sensors were settling or an event came
         self.dirty = False    # events since the last quiet-time work
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
@@ -356,9 +356,8 @@ class Loop:
         if ev is not None:
             self._events(now, ev)
         usb_service(now, board, self.hw)
-        if board.debounce.busy:
-            self.active = now
-        elif self.dirty and ticks_diff(now, self.active) >= QUIET_MS:
+        if self.dirty and not board.debounce.busy and \
+                ticks_diff(now, board.debounce.t_change) >= QUIET_MS:
             self._quiet(now)
         self._feed()
         self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
@@ -370,14 +369,16 @@ class Loop:
         # written (their events, log_full/log_error included, go out first), then a
         # collection on MicroPython, so the automatic ones rarely fall on a lift or a
         # placement (docs/performance.md "Log writes at quiet moments").
-        self.dirty = False
+        # One piece per iteration (a flash write, then a collection), so no stall is
+        # longer than the longer of the two and a button press is not missed.
+        self.stats.quiet += 1
         svc = _services
         if svc is not None and svc.recorder is not None and svc.recorder.flush():
             svc.dispatch(now)
-            self.dirty = False
+            return
+        self.dirty = False
         if _UPY:
             gc.collect()
-        self.stats.quiet += 1
 
     def _press(self, now, b):
         self.board.press(now, b[0], b[1])
@@ -394,7 +395,6 @@ class Loop:
         board = self.board
         stats = self.stats
         self.dirty = True
-        self.active = now
         while ev is not None:
             handle_event(ev, now)
             stats.events += 1

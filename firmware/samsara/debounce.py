@@ -100,6 +100,7 @@ class Debounce:
         self.busy = 0
         self.now = now
         self.due = now
+        self.t_change = now   # time of the last raw change (the loop's quiet moments)
         self.n_last = 0
         self.pend_bytes = 0
 
@@ -137,6 +138,8 @@ class Debounce:
         busy = 0
         wait = TICKS_HALF
         same = raw == old_raw
+        if not same:
+            self.t_change = now
         bytes_pending = 0
         i = 0
         while i < 8:

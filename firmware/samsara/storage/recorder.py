@@ -176,8 +176,17 @@ class Recorder:
         if not p:
             return 0
         self.pending = []
-        for ev in p:
-            self._record(ev)
+        log = self.log
+        log.lazy = True          # one sync for the batch: fewer page programs and erases
+        try:
+            for ev in p:
+                self._record(ev)
+        finally:
+            log.lazy = False
+            try:
+                log.sync()
+            except Exception as e:
+                self._emit({"ev": "log_error", "msg": str(e)[:80]})
         return len(p)
 
     def _record(self, ev):
