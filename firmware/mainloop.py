@@ -503,4 +503,7 @@ def main():
         # Ctrl-C from the host: the REPL takes the port (docs/protocol.md).  The
         # watchdog cannot be stopped, so a timer keeps feeding it meanwhile.
         hw.watchdog.feed_in_background()
+        svc = _services
+        if svc is not None and svc.recorder is not None:
+            svc.recorder.flush()   # the records still waiting for a quiet moment
         raise

@@ -164,7 +164,9 @@ class Recorder:
         second game of a match, the game main.py starts at boot); an END_EVENTS event
         closes the game's log.  Failures become a log_error event.  With `defer` the
         event waits for flush()."""
-        if self.defer:
+        if self.defer and (self.pending or self.log.run_gid is not None):
+            # (a game's first event, with nothing waiting, starts its log at once: its
+            # file exists from the boot or the new_game on, not from a quiet moment)
             self.pending.append(ev)
             return
         self._record(ev)
