@@ -22,8 +22,9 @@ from tools import rig as rigmod
 
 pytestmark = pytest.mark.rig
 
-PORT = 7926          # the board's USB serial (socket://127.0.0.1:PORT)
-CONTROL = 7927
+# the board's USB serial (socket://127.0.0.1:PORT), its control port, and the pair of
+# the second rig of the deploy test: free ports, so parallel runs never collide
+PORT, CONTROL, PORT2, CONTROL2 = rigmod.free_ports(4)
 SEED = 3
 
 
@@ -103,8 +104,8 @@ def test_logs_pull_over_socket_verifies(board, tmp_path):
 def test_deploy_over_socket_while_the_loop_runs(board):
     # --serve (not --play): only there does the rig reboot on machine.reset()
     srv0, _s, _out = board
-    port = PORT + 2
-    with rigmod.Serve(srv0.rig, port, control=port + 1) as srv:
+    port = PORT2
+    with rigmod.Serve(srv0.rig, port, control=CONTROL2) as srv:
         assert srv.wait_ready(), srv.log()[-2000:]
         r = _samsara("deploy", "--port", "socket://127.0.0.1:%d" % port, timeout=240)
         assert r.returncode == 0, r.stdout + r.stderr

@@ -9,7 +9,7 @@ no soft reset), prepends the parameters below and runs this text there:
 It prints one line per figure, `BENCH <name> <int> ...` (microseconds unless the name
 says otherwise), and finally `BENCH done 0`.
 
-How it drives the board: the board is built again with main.py's own boot() (no
+How it drives the board: the board is built again with mainloop's own boot() (no
 watchdog, no LED sweep) and a game log of its own ("benchlog", removed at the end, so a
 real board's logs are untouched).  Idle iterations scan the real sensors.  Lifts and
 placements are fed to the board core: a small fake scanner (Feed) gives Loop.once() and
@@ -17,8 +17,8 @@ Board.tick() a frame in which R1 is lifted, S15 filled, ... (start position, A t
 dice 2 2: 2:R1-S15 2:R5-R7), so the same cycle runs on a real board with nobody at it.
 The real scan is timed on its own (scan_us) and is part of every parts figure.
 
-The pieces timed are the few names in PIECES / parts() below: when main.py's loop
-changes (event sinks), re-point them there; everything else only paces and counts.
+The pieces timed are the few names in PIECES / parts() below (mainloop.Loop.once
+and its Services): when the loop changes, re-point them there; everything else only paces and counts.
 Collections are counted without a counter in the VM: 256 bytes of garbage are left on
 the heap; a jump of gc.mem_free() by more than 128 bytes means a collection freed it
 (then new garbage is left).  This also catches the call frames MicroPython puts on the
@@ -52,24 +52,17 @@ try:
 except NameError:
     CYCLES = 10
 
-# main.py's functions: in the REPL's globals when main.py ran (and was stopped with
-# Ctrl-C), else imported.  LOG_DIR is read by main.resume_from_log at boot.
-try:
-    boot
-    _NS = None
-except NameError:
-    import main as _NS
+# The firmware's loop and seams live in the compiled module mainloop (main.py is its
+# thin entry); LOG_DIR is read by mainloop.open_services at boot.
+import mainloop as _NS
 
 
 def _get(name):
-    return globals()[name] if _NS is None else getattr(_NS, name)
+    return getattr(_NS, name)
 
 
 def _set(name, value):
-    if _NS is None:
-        globals()[name] = value
-    else:
-        setattr(_NS, name, value)
+    setattr(_NS, name, value)
 
 
 BENCH_LOG = "benchlog"
@@ -114,8 +107,7 @@ _set("LOG_DIR", BENCH_LOG)
 _rmtree(BENCH_LOG)
 board, hw, clock = _get("boot")(watchdog_ms=0, selftest=False)
 Loop = _get("Loop")
-usb_service = _get("usb_service")
-handle_event = _get("handle_event")
+services = _get("_services")   # Services: the recorder and the host link (or None)
 loop = Loop(board, hw, clock)
 real_scan = loop._scan
 period = loop.period
@@ -137,7 +129,7 @@ feed = Feed()
 scratch = bytearray(8)
 
 # ------------------------------------------------------------------ the pieces
-# PIECES: what one iteration does, called directly (mirrors main.Loop.once).
+# PIECES: what one iteration does, called directly (mirrors mainloop.Loop.once).
 
 
 def parts(now, frame, t):
@@ -156,13 +148,13 @@ def parts(now, frame, t):
         loop.shown = board.scene_version
         hw.leds.show(board.limited_scene())
     t4 = ticks_us()
-    ev = board.poll_event()
     got = 0
-    while ev is not None:
-        handle_event(ev, now)
-        got += 1
-        ev = board.poll_event()
-    usb_service(now, board, hw)
+    if services is not None:
+        got = services.dispatch(now)
+        services.serve(now)
+    else:
+        while board.poll_event() is not None:
+            got += 1
     hw.watchdog.feed()
     t5 = ticks_us()
     t[0] = ticks_diff(t1, t0)
@@ -174,7 +166,7 @@ def parts(now, frame, t):
 
 
 def whole(now):
-    """One iteration as main.py runs it: Loop.once(now)."""
+    """One iteration as the firmware runs it: Loop.once(now)."""
     return loop.once(now)
 
 
@@ -381,9 +373,8 @@ def main():
 try:
     main()
 finally:
-    link = _get("_link")
-    if link is not None and link.log is not None:
-        link.log.close()
+    if services is not None and services.recorder is not None:
+        services.recorder.close()
     _set("LOG_DIR", "logs")
     _rmtree(BENCH_LOG)
     out("done", 0)

@@ -36,11 +36,26 @@ class Buttons:
         self._longsent = bytearray(n)         # long press already reported
         self._since = [0] * n                 # time the raw state last changed
         self._down = [0] * n                  # time the debounced press began
+        self._busy = 0                        # a button is down or not yet settled
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
 
     def poll(self, now_ms):
-        """Sample every button once; returns the first event found, or None."""
+        """Sample every button once; returns the first event found, or None.  With
+        every button released and settled it reads the pins in a small call frame
+        (kept off MicroPython's heap: no allocation at all)."""
+        if not self._busy:
+            pins = self._pins
+            idle = self._idle
+            i = len(pins)
+            while i:
+                i -= 1
+                if pins[i].value() != idle:
+                    return self._poll(now_ms)
+            return None
+        return self._poll(now_ms)
+
+    def _poll(self, now_ms):
         pins = self._pins
         idle = self._idle
         raw = self._raw
@@ -64,6 +79,10 @@ class Buttons:
                 if ticks_diff(now_ms, self._down[i]) >= self.long_ms and ev is None:
                     self._longsent[i] = 1
                     ev = self._long[i]
+        busy = 0
+        for i in range(len(pins)):
+            busy |= raw[i] | state[i]
+        self._busy = busy
         return ev
 
     def pressed(self, i):

@@ -76,23 +76,29 @@ class ShiftRegisterScanner:
         byte p >> 3, bit p & 7, set = occupied).  Allocates nothing when no input
         changed since the last scan."""
         raw = self.read_raw()
-        last = self._last
-        fr = self._frame
-        if raw != last or self._stale:   # bytearray compare: in C, no allocation
-            self._stale = False
-            src = self._src
-            inv = self._invert
-            for c in range(len(raw)):
-                last[c] = raw[c]
-            for k in range(8):
-                fr[k] = 0
-            for p in range(_N_POSITIONS):
-                cb = src[p]
-                if cb != _NONE and ((last[cb >> 3] ^ inv) >> (cb & 7)) & 1:
-                    fr[p >> 3] |= 1 << (p & 7)
-            self._out = None
+        if raw != self._last or self._stale:   # bytearray compare: in C, no allocation
+            self._map(raw)
         if buf is not self._out:         # a new frame or another buffer: copy
+            fr = self._frame
             for k in range(8):
                 buf[k] = fr[k]
             self._out = buf
         self.scans = (self.scans + 1) & 0x3FFFFFF  # stays a small int
+
+    def _map(self, raw):
+        # The inputs changed: map the chain's bits to positions (a large call frame,
+        # kept off the steady-state path).
+        last = self._last
+        fr = self._frame
+        self._stale = False
+        src = self._src
+        inv = self._invert
+        for c in range(len(raw)):
+            last[c] = raw[c]
+        for k in range(8):
+            fr[k] = 0
+        for p in range(_N_POSITIONS):
+            cb = src[p]
+            if cb != _NONE and ((last[cb >> 3] ^ inv) >> (cb & 7)) & 1:
+                fr[p >> 3] |= 1 << (p & 7)
+        self._out = None

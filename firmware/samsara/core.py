@@ -82,19 +82,23 @@ class Board:
     def tick(self, now_ms, raw):
         """One scan: raw is the scanned bytearray(8) at now_ms (int ms, wrap-safe on
         2**30).  Debounces, feeds settled changes to the controller, redraws."""
-        deb = self.debounce
-        c = self.controller
-        n = deb.step(now_ms, raw)
+        # Kept small (few locals, short calls): its call frame stays off the heap.
+        n = self.debounce.step(now_ms, raw)
         if n:
-            c.on_frame(now_ms, deb.settled, deb.changed, deb.last if n == 1 else -1)
-        elif c.wait_settle and not deb.busy:
+            self._commit(now_ms, n)
+        elif self.controller.wait_settle and not self.debounce.busy:
             # the turn completes in the first tick after its last change settled (not
             # in that change's own tick, which already carries its acceptance)
-            c.on_settled(now_ms)
-        if c.version != self._drawn:
+            self.controller.on_settled(now_ms)
+        if self.controller.version != self._drawn:
             self._redraw()
         if self.overlay:
             self._step_overlay(now_ms)
+
+    def _commit(self, now_ms, n):
+        deb = self.debounce
+        self.controller.on_frame(now_ms, deb.settled, deb.changed,
+                                 deb.last if n == 1 else -1)
 
     def press(self, now_ms, button, long=False):
         """A button press: 'roll' or 'undo'; long=True for a long press (manual dice)."""

@@ -100,19 +100,20 @@ class Debounce:
         self.busy = 0
         self.now = now
         self.due = now
+        self.t_change = now   # time of the last raw change (the loop's quiet moments)
         self.n_last = 0
         self.pend_bytes = 0
 
     def step(self, now_ms, raw):
         """Feed the raw frame scanned at now_ms (int ms).  Returns the number of
         positions whose settled value changed in this step (their bits are in
-        `changed`).  Allocates nothing."""
+        `changed`).  Allocates nothing; the steady-state path keeps its call frame
+        within 11 machine words, so MicroPython keeps it off the heap too."""
         now = now_ms & TICKS_MASK
         self.now = now
-        old_raw = self.raw
         # Fast path of the steady state: the raw frame as last time (compared in C)
         # and nothing pending, or nothing that can settle before self.due.
-        if raw == old_raw and (not self.busy or ticks_diff(now, self.due) < 0):
+        if raw == self.raw and (not self.busy or ticks_diff(now, self.due) < 0):
             if self.n_last:
                 self.n_last = 0
                 i = 0
@@ -120,6 +121,11 @@ class Debounce:
                     self.changed[i] = 0
                     i += 1
             return 0
+        return self._step(now, raw)
+
+    def _step(self, now, raw):
+        # A raw change or a settle time due: the full step (a large call frame).
+        old_raw = self.raw
         st = self.settled
         chg = self.changed
         t_raw = self.t_raw
@@ -132,6 +138,8 @@ class Debounce:
         busy = 0
         wait = TICKS_HALF
         same = raw == old_raw
+        if not same:
+            self.t_change = now
         bytes_pending = 0
         i = 0
         while i < 8:

@@ -34,7 +34,7 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
-_FW_ROOTS = ("samsara", "board", "main", "board_config")
+_FW_ROOTS = ("samsara", "board", "main", "mainloop", "board_config")
 LATE_IMPORTS = ("board.sr165",)
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
 LINK_IMPORTS = ("mainhooks", "samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
@@ -171,11 +171,11 @@ class Probe:
         if st == 2:
             # main.py with everything it imports, and the modules it imports later, at
             # boot, so that the stages below are runtime data only.
-            import main  # noqa: F401  (main.py, board/, samsara/, board_config)
+            import main  # noqa: F401  (main.py, mainloop, board/, samsara/, board_config)
             for name in LATE_IMPORTS + (LINK_IMPORTS if self.link else ()):
                 __import__(name)
             return "imports"
-        import main
+        import mainloop as main
         import board_config as cfg
         import rig
         import player

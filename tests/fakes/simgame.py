@@ -16,7 +16,7 @@ import sys
 
 import bench
 import board_config
-import main
+import mainloop as main
 import player
 import rig
 from board import hw as hwmod

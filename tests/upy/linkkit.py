@@ -176,12 +176,12 @@ def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boo
     boot_ms: also boot it then (the boot line, the log scan, resume or a new game).
     Its poll(now) is what a loop iteration does for the sinks."""
     try:
-        import main
+        import mainloop as main
     except ImportError:  # CPython: the samsara package is installed, firmware/ is not on the path
         import sys
         import samsara
         sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
-        import main
+        import mainloop as main
     from samsara.link.hostlink import HostLink
     from samsara.storage.recorder import Recorder
     rec = Recorder(log, board) if log is not None else None

@@ -258,17 +258,21 @@ class HostLink:
         self._flush()
 
     def _read(self):
-        rx = self.rx
+        # Kept small (its call frame stays off the heap): the idle path ends here.
         end = self.rx_n
         room = P.MAX_IN + 1 - end
         if room > P.RX_PER_POLL:
             room = P.RX_PER_POLL
         if room > 0:
-            end += self.stream.read_into(rx, end, room)
-        i = self.rx_scan
-        if i >= end:
+            end += self.stream.read_into(self.rx, end, room)
+        if self.rx_scan >= end:
             self.rx_n = end
             return  # nothing new: the idle path, no allocation
+        self._scan_rx(end)
+
+    def _scan_rx(self, end):
+        rx = self.rx
+        i = self.rx_scan
         while i < end:
             c = rx[i]
             if c == 0x03:
@@ -360,6 +364,8 @@ class HostLink:
         c = self.board.controller
         pos = c.position()
         rec = self.recorder
+        if rec is not None:
+            rec.flush()
         return {"state": c.state,
                 "game": None if rec is None else rec.log.run_gid,
                 "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
@@ -448,6 +454,7 @@ class HostLink:
     def _need_log(self):
         if self.recorder is None:
             raise CmdError(P.E_NOT_SUPPORTED, "this board keeps no game logs")
+        self.recorder.flush()   # the events still waiting for a quiet moment first
         return self.recorder.log
 
     def _c_logs(self, a):

@@ -124,6 +124,7 @@ class GameLog:
         self._windows = 0    # windows so far (1 + rolls)
         self.dropped = 0     # records not written (budget) in the running game
         self.torn = 0        # bytes of torn records dropped at the last boot
+        self.lazy = False    # records are written without a sync; sync() makes them durable
 
     # -- boot --------------------------------------------------------------------------
 
@@ -418,7 +419,8 @@ class GameLog:
     def _write(self, rec):
         n = len(rec)
         self._h.write(rec)
-        self._h.sync()
+        if not self.lazy:
+            self._h.sync()
         if self._crc is not None:
             self._crc = crc16(rec, self._crc)
         self._size += n
@@ -485,6 +487,11 @@ class GameLog:
         self.games[gid] = _finished(self._size, crc, False)
         self.run_gid = None
         return gid
+
+    def sync(self):
+        """Make the running game's records durable (after writes with `lazy` set)."""
+        if self._h is not None:
+            self._h.sync()
 
     def close(self):
         """Close the running game's file handle (the game stays unfinished)."""

@@ -6,13 +6,21 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
     rec.boot(now_ms, frame)          # once: log scan, resume the unfinished game
     rec.start_game(position, match, starter)   # before board.new_game (new_game command)
     rec.on_event(ev)                 # every board event, from the main loop
+    rec.flush()                      # with rec.defer: write the waiting events now
     rec.after_pull()                 # a host pulled or deleted a log: room again?
     if rec.busy: rec.step()          # background work (the resumed file's CRC)
 
 What is logged follows the event table of samsara.link.protocol (NOT_LOGGED, END_EVENTS);
 the records are samsara.storage.logrecord's, the files samsara.storage.gamelog's.  The recorder never
 reads the controller: the board's public members (emit, clear_events, set_overlay,
-clear_overlay, game_so_far, config) are all it touches.  Its own events (log_full,
+clear_overlay, game_so_far, config) are all it touches.
+
+With `defer` set (the Pico's main loop does), on_event only keeps the event and the
+loop calls flush() at a quiet moment, so a flash write (a page program, a 45 ms sector
+erase with interrupts off) never delays the answer to a placement
+(docs/performance.md "Log writes at quiet moments").  Everything that reads or starts
+a log (boot, start_game, space, after_pull, close, the link's logs commands through
+flush()) writes the waiting events first, so the records and their order are the same.  Its own events (log_full,
 log_error, error, resume) go into the board's queue with board.emit, so they reach the
 host through the same path as every other event, after the event that caused them.
 """
@@ -27,8 +35,9 @@ class Recorder:
     """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
     (samsara.core.Board).  board_id: the id `hello` reports (mainhooks.board_id),
     written into every game's header as "board" ("" writes none).  Attributes: log,
-    log_full_sent (the log_full hint is shown), last_gid (the last game whose log was closed), unlogged (a game runs that
-    the full log could not take), busy (step() has work)."""
+    log_full_sent (the log_full hint is shown), last_gid (the last game whose log was
+    closed), unlogged (a game runs that the full log could not take), busy (step() has
+    work), defer (events wait in `pending` for flush())."""
 
     def __init__(self, log, board, board_id=""):
         self.log = log
@@ -39,6 +48,8 @@ class Recorder:
         self.last_gid = None
         self.unlogged = False
         self.busy = False
+        self.defer = False
+        self.pending = []        # events not yet written (defer)
         self._start = None       # start position of the unlogged game
 
     def _emit(self, ev):
@@ -57,6 +68,7 @@ class Recorder:
         events are dropped).  frame: the settled frame the scanner sees now (None: the
         logged position).  Emits log_error (scan failed), error (resume failed) and
         resume.  Returns the resumed game's number or None."""
+        self.flush()
         log = self.log
         rp = None
         try:
@@ -97,6 +109,7 @@ class Recorder:
 
     def close(self):
         """Close the running game's file (the loop is restarted from the REPL)."""
+        self.flush()
         self.log.close()
 
     # -- games -------------------------------------------------------------------------
@@ -106,6 +119,7 @@ class Recorder:
         unfinished game's log is closed as abandoned, the new one reserved.
         position: the position text or None (the start).  Returns the game number.
         Raises gamelog.LogFull after announcing it (log_full event, LED hint)."""
+        self.flush()
         log = self.log
         if log.run_gid is not None:
             log.end_game({"how": "abandoned"})
@@ -125,6 +139,7 @@ class Recorder:
 
     def space(self):
         """{"free", "need", "full", "unpulled"} of the log (GameLog.space)."""
+        self.flush()
         s = self.log.space()
         return {"free": s["free"], "need": s["need"], "full": s["full"],
                 "unpulled": s["unpulled"]}
@@ -132,6 +147,7 @@ class Recorder:
     def after_pull(self):
         """A host marked a log pulled or deleted one: log the unlogged game from the
         board's memory, or take the log-full hint away when there is room again."""
+        self.flush()
         if self.unlogged:
             self._catch_up()
         elif self.log_full_sent and not self.log.space()["full"]:
@@ -154,7 +170,36 @@ class Recorder:
         """One board event (from the main loop): into the log when it belongs to a
         logged game (docs/gamelog.md); a game_start with no game logged starts one (the
         second game of a match, the game main.py starts at boot); an END_EVENTS event
-        closes the game's log.  Failures become a log_error event."""
+        closes the game's log.  Failures become a log_error event.  With `defer` the
+        event waits for flush()."""
+        if self.defer and (self.pending or self.log.run_gid is not None):
+            # (a game's first event, with nothing waiting, starts its log at once: its
+            # file exists from the boot or the new_game on, not from a quiet moment)
+            self.pending.append(ev)
+            return
+        self._record(ev)
+
+    def flush(self):
+        """Write the events waiting since the last flush (defer), in order.  Returns
+        how many there were."""
+        p = self.pending
+        if not p:
+            return 0
+        self.pending = []
+        log = self.log
+        log.lazy = True          # one sync for the batch: fewer page programs and erases
+        try:
+            for ev in p:
+                self._record(ev)
+        finally:
+            log.lazy = False
+            try:
+                log.sync()
+            except Exception as e:
+                self._emit({"ev": "log_error", "msg": str(e)[:80]})
+        return len(p)
+
+    def _record(self, ev):
         log = self.log
         name = ev.get("ev")
         try:

@@ -35,7 +35,7 @@ def _no_safe_mode():
 hwmod.build = _build
 hwmod.safe_mode_requested = _no_safe_mode
 
-import main  # noqa: E402  (after the drivers are in place)
+import mainloop as main  # noqa: E402  (after the drivers are in place)
 
 _make_config = main.make_config
 _extra = {}

@@ -1,0 +1,510 @@
+"""The board firmware's boot, seams and scan loop (docs/firmware.md); main.py (the thin
+entry point MicroPython runs) calls main() here.  Compiled to .mpy like the rest of the
+bundle.
+
+Boot sequence (boot()):
+  1. BOOTSEL held -> safe mode: return to the REPL before anything else runs.
+  2. Drivers from board_config (board.hw.build): scanner, LEDs, buttons.
+  3. Board core (samsara.core.Board) with Config from board_config.
+  4. Self-test: LED sweep over all 80 LEDs; a few scans give the board's frame.
+  5. open_services() (recorder + host link, the boot line), resume_from_log(): an
+     unfinished game from the game log (seams, see below);
+     otherwise a new game from the start position.  The scanned frame is the
+     debounce's settled state, so the core compares it with the position and shows a
+     repair scene on a mismatch; the sensor check logs what is missing or extra.
+  6. The watchdog starts (WATCHDOG_MS); from here a hang resets the Pico.
+
+Loop (run()), one iteration every scan period (Config.scan_ms: SCAN_MS = 5 ms):
+  scan -> Board.tick -> buttons -> LEDs if the scene changed -> events -> USB ->
+  watchdog feed -> wait for the next period.  An iteration with no sensor change
+  allocates nothing (tests/upy/upy_test_main.py proves it under heap_lock).
+
+Seams for the game log and the USB line protocol (docs/gamelog.md, docs/protocol.md):
+  open_services(board, hw, now_ms)  the game recorder and the host link (Services)
+  resume_from_log(board, now_ms, frame) -> position text of a resumed game, or None
+  handle_event(ev, now_ms)          every board event: to each sink (recorder, link)
+  usb_service(now_ms, board, hw)    non-blocking: read waiting input, act, reply
+
+The loop is the only reader of the board's event queue and the only writer of the LEDs
+(the LED test and the log-full hint are overlays the board core draws).
+
+Under the micropython Unix port with the fakes of tests/fakes on MICROPYPATH main.py
+runs a complete simulated game (docs/firmware.md "Running main.py with fakes").
+"""
+
+import gc
+import sys
+import time
+
+import board_config
+from board import hw as hwmod
+from samsara.core import Board
+from samsara.config import Config
+from samsara.debounce import ticks_diff
+
+_UPY = sys.implementation.name == "micropython"
+MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
+SCAN_MS = 5            # the Pico's loop period: an idle iteration is estimated at about
+                       # 3 ms there (docs/performance.md "Firmware"), so 2 ms would overrun
+WATCHDOG_MS = 2000     # reset when the loop stalls this long
+SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
+SANITY_SCANS = 3       # scans averaged by the sensor sanity check
+GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
+QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop writes
+                       # the log and collects (issue 9: not within 300 ms of a lift/place)
+LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
+BOOT_ONLY_MODULES = ("samsara.storage.logresume", "samsara.rules.notation_read")
+"""Modules only the boot needs (resuming a logged game: replaying its notation); on
+MicroPython boot() drops them again, so their bytecode leaves the heap while the game
+runs (docs/performance.md "Firmware")."""
+
+
+# --------------------------------------------------------------------- seams
+
+
+_services = None  # the Services of this boot (game recorder + host link), or None
+
+
+class Services:
+    """The sinks of the board's events and the narrow door the host link gets to the
+    board core.  recorder: samsara.storage.recorder.Recorder or None; link:
+    samsara.link.hostlink.HostLink or None (it gets this object as its `core`).
+
+    The main loop is the only reader of the board's event queue: Loop.once and the
+    commands below hand every event to handle_event, which gives it to each sink in
+    turn (the recorder first, then the link).  Commands that act on the board (roll,
+    undo, new game, set dice, the LED test) come in here from the link; the events they
+    cause take the same path before the link sends its reply."""
+
+    def __init__(self, board, recorder=None, link=None):
+        self.board = board
+        self.recorder = recorder
+        self.link = link
+        sinks = []
+        if recorder is not None:
+            sinks.append(recorder.on_event)
+        if link is not None:
+            sinks.append(link.on_event)
+            link.core = self
+        self.sinks = tuple(sinks)   # bound methods made once, not per event
+
+    def dispatch(self, now_ms):
+        """Every queued board event to every sink (through handle_event); returns how
+        many."""
+        board = self.board
+        n = 0
+        ev = board.poll_event()
+        while ev is not None:
+            handle_event(ev, now_ms)
+            n += 1
+            ev = board.poll_event()
+        return n
+
+    def serve(self, now_ms):
+        """The once-per-iteration service: the recorder's background step when it has
+        one, then the link's poll (input, one command, output)."""
+        rec = self.recorder
+        if rec is not None and rec.busy:
+            rec.step()
+        link = self.link
+        if link is not None:
+            link.poll(now_ms)
+
+    # -- the door of the host link (samsara.link.hostlink module docstring) -------------
+
+    def press(self, now_ms, what):
+        """A button press from the host ("roll" / "undo"); its events are dispatched."""
+        self.dispatch(now_ms)
+        try:
+            self.board.press(now_ms, what)
+        finally:
+            self.dispatch(now_ms)
+
+    def set_dice(self, d1, d2):
+        """Host-set dice of the next roll (ValueError unless 1..6)."""
+        self.board.set_dice(d1, d2)
+
+    def led_test(self, now_ms, ms):
+        """The LED test overlay for `ms` ms, from the next tick."""
+        self.board.set_overlay("led_test", now_ms, ms)
+
+    def new_game(self, position=None, match=False, starter=0):
+        """A new game on the board and its log (the recorder closes an unfinished one
+        as abandoned).  position: a position string or None (the start).  Returns the
+        game number (None without a recorder).  CmdError(bad_args) for a bad position;
+        gamelog.LogFull (announced) when the log cannot take the game."""
+        pos = None
+        if position is not None:
+            from samsara.rules.position import Position, PositionError
+            from samsara.link.hostlink import CmdError
+            from samsara.link.protocol import E_BAD_ARGS
+            try:
+                pos = Position.parse(position)
+            except PositionError as e:
+                raise CmdError(E_BAD_ARGS, "position: %s" % e)
+        now = self.link.now if self.link is not None else 0
+        self.dispatch(now)  # events of the old game belong to its log
+        gid = None
+        try:
+            if self.recorder is not None:
+                gid = self.recorder.start_game(position, match, starter)
+            self.board.new_game(position=pos, match=match, starter=starter)
+        finally:
+            self.dispatch(now)
+        return gid
+
+
+def start_services(board, recorder=None, link=None):
+    """Services(board, recorder, link) made the ones of this boot (handle_event and
+    usb_service use them); the previous ones' log is closed.  Returns them."""
+    global _services
+    old = _services
+    if old is not None and old.recorder is not None:
+        old.recorder.close()  # the loop is restarted from the REPL
+    _services = Services(board, recorder, link)
+    return _services
+
+
+def open_services(board, hw, now_ms):
+    """Seam for the game log and the USB line protocol (docs/gamelog.md,
+    docs/protocol.md): the game recorder over the log in LOG_DIR and the host link on
+    the USB serial (stdin/stdout), with the drivers' hooks; the link announces itself
+    with the boot line.  A failure leaves the board playing without them."""
+    global _services
+    try:
+        from mainhooks import MainHooks, board_id
+        from samsara.storage.gamelog import GameLog
+        from samsara.link.hostlink import HostLink, StdioStream
+        from samsara.storage.osfs import OsFs
+        from samsara.storage.recorder import Recorder
+        bid = board_id(hw)
+        rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
+        rec.defer = True   # records are written at quiet moments (Loop._quiet)
+        link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
+                        bid, board.config.scan_ms)
+        start_services(board, rec, link)
+        link.boot(now_ms)
+    except Exception as e:  # the board plays on without log or link rather than not at all
+        print("game log / USB link failed to start: %r" % (e,))
+        _services = None
+
+
+def resume_from_log(board, now_ms, frame):
+    """Seam for the game log: restore the unfinished game in `board` (the recorder's
+    log scan and resume, with the turn so far) and return its position text, or None
+    when there is none.  `frame` is what the sensors show now (bytearray(8))."""
+    svc = _services
+    if svc is None or svc.recorder is None:
+        return None
+    try:
+        if svc.recorder.boot(now_ms, frame) is not None:
+            return board.controller.position().format()
+    except Exception as e:
+        print("game log failed to resume: %r" % (e,))
+    return None
+
+
+def handle_event(ev, now_ms):
+    """Seam for every event dict the board emits (docs/core-api.md): hand it to each
+    sink (the game recorder, the host link).  Called from the loop (and for the
+    events of a host command), so it must return quickly."""
+    svc = _services
+    if svc is not None:
+        for sink in svc.sinks:
+            sink(ev)
+
+
+def usb_service(now_ms, board, hw):
+    """Seam for the USB line protocol: read whatever input is waiting without blocking,
+    act on at most one complete line and write the replies (Services.serve).  Called
+    once per loop iteration; a call with nothing to do must allocate nothing.  A Ctrl-C
+    (0x03) raises KeyboardInterrupt out of the loop: the REPL takes the port
+    (docs/protocol.md)."""
+    svc = _services
+    if svc is not None:
+        svc.serve(now_ms)
+
+
+# --------------------------------------------------------------------- clock
+
+
+class SystemClock:
+    """The Pico's clock: ticks_ms() wraps at 2**30, sleep_ms() blocks.  The tests pass
+    a virtual clock with the same two methods (tests/fakes/bench.py Clock)."""
+
+    def __init__(self):
+        # getattr: the stubs type ticks_ms() as an opaque _TicksMs, while the board
+        # core (like MicroPython itself) works with the small int it really is.
+        self.ticks_ms = getattr(time, "ticks_ms")
+        self.sleep_ms = getattr(time, "sleep_ms")
+
+
+def make_config(cfg=board_config, **kw):
+    """Config of the board core for this build: the LED budget from board_config and
+    the scan period SCAN_MS (at most MAX_SCAN_MS); keywords override (tests,
+    simulation)."""
+    if "scan_ms" not in kw:
+        kw["scan_ms"] = SCAN_MS
+    if "budget_ma" not in kw:
+        kw["budget_ma"] = cfg.LED_BUDGET_MA
+    c = Config(**kw)
+    if c.scan_ms > MAX_SCAN_MS:
+        raise ValueError("scan period %d ms is above %d ms" % (c.scan_ms, MAX_SCAN_MS))
+    return c
+
+
+# --------------------------------------------------------------------- self-test
+
+
+def led_sweep(hw, clock, ms_per_led=SWEEP_MS):
+    """Light each of the 80 logical LEDs in turn (dim white), then all off.  Shows a
+    dead pixel or a break in the chain at a glance."""
+    scene = bytearray(240)
+    for i in range(80):
+        if i:
+            scene[3 * i - 3] = 0
+            scene[3 * i - 2] = 0
+            scene[3 * i - 1] = 0
+        scene[3 * i] = 40
+        scene[3 * i + 1] = 40
+        scene[3 * i + 2] = 40
+        hw.leds.show(scene)
+        clock.sleep_ms(ms_per_led)
+    hw.leds.clear()
+
+
+def read_frame(hw, clock, scans=SANITY_SCANS):
+    """A frame of the positions that read occupied in every one of `scans` scans
+    (2 ms apart), and a frame of those that read occupied in any of them."""
+    frame = bytearray(8)
+    both = bytearray(b"\xff" * 8)
+    anyon = bytearray(8)
+    for _ in range(scans):
+        hw.scanner.scan(frame)
+        for k in range(8):
+            both[k] &= frame[k]
+            anyon[k] |= frame[k]
+        clock.sleep_ms(2)
+    return both, anyon
+
+
+def sensor_check(board, both, anyon):
+    """Compare the scanned frames (read_frame) with the frame the board expects (the
+    position's marbles and scoring pieces).  Returns (missing, extra): position
+    indexes where a marble should be but is not, and where one is but should not be.
+    A mismatch is not fatal: the board core shows the repair scene (missing white,
+    extra red) until the board is put right."""
+    want = board.controller.expected
+    missing = []
+    extra = []
+    for p in range(64):
+        bit = 1 << (p & 7)
+        w = want[p >> 3] & bit
+        if w and not both[p >> 3] & bit:
+            missing.append(p)
+        elif not w and anyon[p >> 3] & bit:
+            extra.append(p)
+    return missing, extra
+
+
+# --------------------------------------------------------------------- loop
+
+
+class Stats:
+    """Counters of the loop (ints only; no allocation while counting)."""
+
+    def __init__(self):
+        self.ticks = 0        # iterations
+        self.overruns = 0     # iterations that ended after the next period began
+        self.led_writes = 0   # scenes written to the chain
+        self.events = 0       # events handed to handle_event
+        self.presses = 0      # button events given to the board
+        self.quiet = 0        # quiet-time work done (log writes, a collection)
+
+
+class Loop:
+    """The scan loop of one board: once() is one iteration, run() repeats it on the
+    fixed period.  Everything once() needs is allocated here, in __init__."""
+
+    def __init__(self, board, hw, clock, stats=None):
+        self.board = board
+        self.hw = hw
+        self.clock = clock
+        self.stats = stats if stats is not None else Stats()
+        self.period = board.config.scan_ms
+        self.frame = bytearray(8)
+        self.shown = -1
+        self.dirty = False    # events since the last quiet-time work
+        self._scan = hw.scanner.scan
+        self._poll = hw.buttons.poll
+        self._leds = hw.leds
+        self._feed = hw.watchdog.feed
+
+    def once(self, now):
+        """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
+        USB, watchdog.  Returns True when the board emitted an event."""
+        # Few locals and short calls: the call frame stays within 11 machine words, so
+        # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
+        board = self.board
+        self._scan(self.frame)
+        board.tick(now, self.frame)
+        b = self._poll(now)
+        if b is not None:
+            self._press(now, b)
+        if board.scene_version != self.shown:
+            self._show()
+        ev = board.poll_event()
+        if ev is not None:
+            self._events(now, ev)
+        usb_service(now, board, self.hw)
+        if self.dirty and not board.debounce.busy and \
+                ticks_diff(now, board.debounce.t_change) >= QUIET_MS:
+            self._quiet(now)
+        self._feed()
+        self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
+        return ev is not None
+
+    def _quiet(self, now):
+        # QUIET_MS after the last sensor change and event: the planned work that
+        # would stall an answer if done at once.  The game log's waiting records are
+        # written (their events, log_full/log_error included, go out first), then a
+        # collection on MicroPython, so the automatic ones rarely fall on a lift or a
+        # placement (docs/performance.md "Log writes at quiet moments").
+        # One piece per iteration (a flash write, then a collection), so no stall is
+        # longer than the longer of the two and a button press is not missed.
+        self.stats.quiet += 1
+        svc = _services
+        if svc is not None and svc.recorder is not None and svc.recorder.flush():
+            svc.dispatch(now)
+            return
+        self.dirty = False
+        if _UPY:
+            gc.collect()
+
+    def _press(self, now, b):
+        self.board.press(now, b[0], b[1])
+        self.stats.presses += 1
+
+    def _show(self):
+        board = self.board
+        self.shown = board.scene_version
+        self._leds.show(board.limited_scene())
+        self.stats.led_writes += 1
+
+    def _events(self, now, ev):
+        # Every queued event to every sink (handle_event), the first one given.
+        board = self.board
+        stats = self.stats
+        self.dirty = True
+        while ev is not None:
+            handle_event(ev, now)
+            stats.events += 1
+            ev = board.poll_event()
+
+    def run(self, max_ticks=-1, until=None):
+        """Iterate every `period` ms: max_ticks iterations (-1: forever) or until
+        `until(board)` is true (checked after iterations that produced an event).
+        A late iteration counts as an overrun; far behind, the schedule restarts
+        from now instead of hurrying to catch up.  Returns the Stats."""
+        ticks_ms = self.clock.ticks_ms
+        sleep_ms = self.clock.sleep_ms
+        period = self.period
+        stats = self.stats
+        due = ticks_ms()
+        n = 0
+        while n != max_ticks:
+            now = ticks_ms()
+            got = self.once(now)
+            n += 1
+            if got and until is not None and until(self.board):
+                break
+            due = (due + period) & 0x3FFFFFFF
+            wait = ticks_diff(due, ticks_ms())
+            if wait > 0:
+                sleep_ms(wait)
+            elif wait < 0:
+                stats.overruns += 1
+                if wait < -period:
+                    due = ticks_ms()
+        return stats
+
+
+def run(board, hw, clock, max_ticks=-1, until=None):
+    """Loop(board, hw, clock).run(max_ticks, until): see Loop."""
+    return Loop(board, hw, clock).run(max_ticks, until)
+
+
+# --------------------------------------------------------------------- boot
+
+
+def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
+         selftest=True, cal_path="hallcal.txt", log=print):
+    """Build drivers and board core, self-test, resume or start a game, start the
+    watchdog.  Returns (board, hw, clock)."""
+    if clock is None:
+        clock = SystemClock()
+    hw = hwmod.build(cfg, cal_path)
+    if hw.calibrator is not None and hw.cal_status != "loaded":
+        log("hall sensors: default thresholds (%s); run calibrate" % hw.cal_status)
+    board = Board(config if config is not None else make_config(cfg))
+    if selftest:
+        led_sweep(hw, clock)
+    both, anyon = read_frame(hw, clock)
+    now = clock.ticks_ms()
+    open_services(board, hw, now)
+    resumed = resume_from_log(board, now, both)
+    if resumed is None:
+        board.new_game(now_ms=now, frame=both)
+    missing, extra = sensor_check(board, both, anyon)
+    if missing or extra:
+        log("sensor check: %d missing, %d extra: repair scene shown" % (
+            len(missing), len(extra)))
+    else:
+        log("sensor check: ok")
+    if resumed is not None:
+        log("resumed: %s" % resumed)
+    drop_modules()
+    gc.collect()
+    try:
+        gc.threshold(GC_THRESHOLD)
+    except AttributeError:  # CPython's gc has no threshold(); the fakes run there too
+        pass
+    hw.start_watchdog(watchdog_ms)
+    return board, hw, clock
+
+
+def drop_modules(names=BOOT_ONLY_MODULES):
+    """Forget the modules `names` (sys.modules and the package attribute) so their code
+    can be collected; a later import loads them again.  Only on MicroPython: on the
+    host nothing needs the memory.  Returns how many were dropped."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return 0
+    n = 0
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+            i = name.rfind(".")
+            parent = sys.modules.get(name[:i]) if i > 0 else None
+            if parent is not None and hasattr(parent, name[i + 1:]):
+                delattr(parent, name[i + 1:])
+            n += 1
+    return n
+
+
+def main():
+    """Entry point on the Pico (and `micropython main.py` with the fakes)."""
+    if hwmod.safe_mode_requested():
+        print("safe mode: BOOTSEL held, main loop not started")
+        return None
+    board, hw, clock = boot()
+    try:
+        return run(board, hw, clock)
+    except KeyboardInterrupt:
+        # Ctrl-C from the host: the REPL takes the port (docs/protocol.md).  The
+        # watchdog cannot be stopped, so a timer keeps feeding it meanwhile.
+        hw.watchdog.feed_in_background()
+        svc = _services
+        if svc is not None and svc.recorder is not None:
+            svc.recorder.flush()   # the records still waiting for a quiet moment
+        raise
