@@ -189,6 +189,14 @@ class NoReply(LinkError):
     """The board did not answer a command in time."""
 
 
+def explain(e):
+    """The one-line text of a LinkError `e` for the user: a board that does not answer
+    (a hung loop, a REPL, no firmware) gets the pointer to `samsara doctor`."""
+    if isinstance(e, NoReply):
+        return "%s; `samsara doctor` finds out why" % e
+    return str(e)
+
+
 class BoardError(LinkError):
     """The board answered a command with ok false: `code` (docs/protocol.md error
     codes) and `msg`."""

@@ -80,6 +80,8 @@ def add_parser(sub, name, help_text):
 
 
 def _err(cmd, msg):
+    if isinstance(msg, boardlink.LinkError):
+        msg = boardlink.explain(msg)
     print("samsara logs %s: %s" % (cmd, msg), file=sys.stderr)
 
 
