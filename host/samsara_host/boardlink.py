@@ -156,7 +156,12 @@ def resolve_port(port=None, comports=None):
 # ---- the protocol client -------------------------------------------------------------
 
 class Disconnected(LinkError):
-    """The port went away while talking (board unplugged, virtual board stopped)."""
+    """The port went away while talking (board unplugged, virtual board stopped).
+    `why`: the cause in the tool's words (serial_words)."""
+
+    def __init__(self, why):
+        LinkError.__init__(self, "the board went away (%s)" % why)
+        self.why = why
 
 
 try:
@@ -239,7 +244,7 @@ class BoardClient:
             n = self.ser.in_waiting
             data = self.ser.read(n if n > 0 else 1)
         except _GONE as e:
-            raise Disconnected("the board went away (%s)" % serial_words(e))
+            raise Disconnected(serial_words(e))
         return data
 
     def read_line(self, timeout):
@@ -279,7 +284,7 @@ class BoardClient:
             self.ser.write(line)
             self.ser.flush()
         except _GONE as e:
-            raise Disconnected("the board went away (%s)" % serial_words(e))
+            raise Disconnected(serial_words(e))
         return req_id
 
     def request(self, name, timeout=2.0, **args):

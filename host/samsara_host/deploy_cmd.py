@@ -411,7 +411,7 @@ def run(args):
             if bar is not None:
                 bar.stop()
                 bar = None
-            err.print("[bold red]samsara deploy:[/bold red] interrupted (Ctrl-C) %s"
+            err.print("[bold red]samsara deploy:[/bold red] interrupted (Ctrl-C)%s"
                       % _cut_words(seen, len(files)))
             return 130
         except Exception as e:
@@ -421,7 +421,7 @@ def run(args):
                 bar.stop()
                 bar = None
             from samsara_host.boardlink import serial_words
-            err.print("[bold red]samsara deploy:[/bold red] the board went away (%s) %s"
+            err.print("[bold red]samsara deploy:[/bold red] the board went away (%s)%s"
                       % (serial_words(e), _cut_words(seen, len(files))))
             return 1
         finally:
