@@ -257,3 +257,18 @@ def test_deploy_names_the_bundle_hash_the_board_will_report():
     stamped = files + [(VERSION_MPY, b"HASH " + digest.encode())]
     assert "Bundle %s: `samsara ports`" % digest in bundle_line(stamped)
     assert "not stamped" in bundle_line(files + [(VERSION_MPY, b"dev")])
+
+
+def test_no_serial_port_and_empty_log_are_named_plainly(tmp_path):
+    """A plain file given as --port is no serial port (not pyserial's ioctl text); an
+    empty file given to logs export says what it is once, not 'X: X is empty'."""
+    plain = tmp_path / "notes.txt"
+    plain.write_text("hello\n")
+    r = run("logs", "list", "--port", str(plain))
+    _one_line_error(r, "is no serial port", "samsara ports")
+    assert "ioctl" not in r.stderr and "(25," not in r.stderr, r.stderr
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    r = run("logs", "export", str(empty))
+    _one_line_error(r, "the file is empty")
+    assert "empty.log is empty" not in r.stderr, r.stderr

@@ -141,6 +141,11 @@ def classify_open_error(port, e):
             hint = " On Linux add yourself to the group that owns the port " \
                    "(often `dialout`: `sudo usermod -aG dialout $USER`, then log in again)."
         return PortError("no permission to open %s.%s" % (port, hint))
+    if code == errno.ENOTTY or "Inappropriate ioctl" in text or (
+            os.path.exists(port) and not os.path.isdir(port)
+            and "Could not configure port" in text):
+        return PortError("%s is no serial port (a plain file or another device): give the "
+                         "board's port, `samsara ports` lists them" % port)
     if code == errno.ECONNREFUSED or "refused" in text.lower():
         return PortMissing("nothing listens at %s: is the virtual board running?" % port)
     return PortError("could not open %s: %s" % (port, text))

@@ -377,7 +377,8 @@ def load(path, board=None):
     except OSError as e:
         raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
     if not data:
-        raise RecordError("%s is empty" % path)
+        raise RecordError("the file is empty: a game log or record has at least its "
+                          "header (pull it again: `samsara logs pull --all`)")
     from samsara.storage import logrecord
     if data[0] == logrecord.SYNC:
         return from_log(data, board, allow_torn=True)
