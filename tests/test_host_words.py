@@ -272,3 +272,19 @@ def test_no_serial_port_and_empty_log_are_named_plainly(tmp_path):
     r = run("logs", "export", str(empty))
     _one_line_error(r, "the file is empty")
     assert "empty.log is empty" not in r.stderr, r.stderr
+
+
+def test_empty_names_are_refused_and_quotes_survive_the_export(tmp_path):
+    """`logs tag --names "" ""` would write [PlayerA ""]: refused in words; a name with
+    a quote or a bracket reads back the same from the text export."""
+    from samsara_host import record
+    log = tmp_path / "game-0001.log"
+    log.write_bytes(game_log(3)[0])
+    r = run("logs", "tag", str(log), "--names", "", "Ben")
+    _one_line_error(r, "PlayerA is empty")
+    assert not os.path.exists(str(log) + ".tags")
+    r = run("logs", "tag", str(log), "--names", 'An"na]', "Ben")
+    assert r.returncode == 0, r.stderr
+    r = run("logs", "export", str(log))
+    assert r.returncode == 0, r.stderr
+    assert record.GameRecord.parse_text(r.stdout).tags["PlayerA"] == 'An"na]'
