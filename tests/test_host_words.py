@@ -288,3 +288,17 @@ def test_empty_names_are_refused_and_quotes_survive_the_export(tmp_path):
     r = run("logs", "export", str(log))
     assert r.returncode == 0, r.stderr
     assert record.GameRecord.parse_text(r.stdout).tags["PlayerA"] == 'An"na]'
+
+
+def test_an_indented_json_record_and_a_tags_file_are_named(tmp_path):
+    """`logs export --format json --out F` writes an indented record: `trace replay F`
+    says it is a game record; a `.tags` sidecar given to `logs export` says what it is."""
+    log = tmp_path / "game-0001.log"
+    log.write_bytes(game_log(3)[0])
+    js = tmp_path / "g.json"
+    assert run("logs", "export", str(log), "--format", "json", "--out", str(js)).returncode == 0
+    r = run("trace", "replay", str(js))
+    _one_line_error(r, "this looks like a game record", "logs export")
+    assert run("logs", "tag", str(log), "--names", "Anna", "Ben").returncode == 0
+    r = run("logs", "export", str(log) + ".tags")
+    _one_line_error(r, "this is a tags file", "game file")

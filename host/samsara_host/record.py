@@ -253,6 +253,11 @@ class GameRecord:
             except RecursionError:
                 raise RecordError("not JSON: nested too deeply")
         if not isinstance(obj, dict) or obj.get("format") != "samsara-record":
+            from samsara_host import gametags
+            if isinstance(obj, dict) and obj and set(obj) <= set(gametags.EDITABLE):
+                raise RecordError("this is a tags file (the names, event, site and date "
+                                  "of a game, `samsara logs tag`): give the game file "
+                                  "beside it")
             raise RecordError("not a samsara-record JSON file")
         tags = obj.get("tags") or {}
         if not isinstance(tags, dict):
