@@ -185,6 +185,7 @@ def test_board_unplugged_mid_deploy_says_what_happened_in_our_words(monkeypatch,
     err = capsys.readouterr().err.replace("\n", " ")
     assert "readiness" not in err and "Traceback" not in err, err
     assert "went away" in err and "2 of 4 files" in err, err
+    assert "  while copying" not in err, err  # one space, no stray blank
     assert "left in the REPL" in err and "run `samsara deploy` again" in err, err
 
 

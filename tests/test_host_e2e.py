@@ -127,6 +127,10 @@ def test_deploy_to_the_virtual_board_then_its_loop_answers_again(played, tmp_pat
     assert cli.main(["deploy", "--port", vb.port, "--bundle", str(bundle)]) == 0
     out = capsys.readouterr().out
     assert "1 written and verified" in out and "board reset" in out
+    # No promise that hello will show the bundle's hash: the virtual board runs the
+    # source tree's firmware, and the line says so.
+    assert "once the board runs the new files" not in out, out
+    assert "Unix port (the virtual board)" in out and "source tree" in out, out
     assert open(os.path.join(vb.folder, "extra", "note.txt")).read().startswith("deployed")
     state = boardlink.State(vb.port)
     try:
@@ -140,3 +144,19 @@ def test_deploy_to_the_virtual_board_then_its_loop_answers_again(played, tmp_pat
                 assert time.monotonic() < deadline, vb.output_tail()
     finally:
         state.close()
+
+
+def test_doctor_restarts_a_virtual_board_left_in_the_repl(played, tmp_path, capsys):
+    """The virtual board's firmware lives on MICROPYPATH, not in its folder: the doctor
+    must find it there, not report it missing and send the user to deploy."""
+    vb, gid, game = played
+    bundle = tmp_path / "bundle"
+    (bundle / "extra").mkdir(parents=True)
+    (bundle / "extra" / "note.txt").write_text("left in the REPL\n")
+    assert cli.main(["deploy", "--port", vb.port, "--bundle", str(bundle),
+                     "--no-reset"]) == 0
+    capsys.readouterr()
+    assert cli.main(["doctor", "--port", vb.port]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "firmware missing" not in out
+    assert "sat in the REPL" in out and "All good" in out

@@ -56,3 +56,12 @@ def test_doctor_says_unplug_a_hung_board(vb):
     text = fails[-1].what + " " + fails[-1].todo
     assert "does not answer" in text and "unplug it and plug it in again" in text, text
     assert "MicroPython" not in fails[-1].todo, fails[-1].todo
+
+
+@pytest.mark.parametrize("cmd", [["logs", "list"], ["logs", "pull"]])
+def test_logs_on_a_hung_board_say_what_to_do(vb, tmp_path, capsys, cmd):
+    os.kill(vb.proc.pid, signal.SIGSTOP)
+    extra = ["--dest", str(tmp_path / "logs")] if cmd[1] == "pull" else []
+    assert cli.main(cmd + ["--port", vb.port] + extra) == 1
+    err = capsys.readouterr().err
+    assert "no answer" in err and "samsara doctor" in err, err

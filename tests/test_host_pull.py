@@ -208,3 +208,23 @@ def test_list_names_a_pulled_copy_only_when_it_is_this_game(board, tmp_path, cap
     assert "game-0003-2.log" in out and "different game" in out, out
     assert cli.main(["logs", "list", "--port", board.port, "--dest", dest]) == 0
     assert "game-0003-2.log" in capsys.readouterr().out
+
+
+def test_a_board_gone_for_good_stops_the_pull_and_names_what_is_left(board, tmp_path,
+                                                                       capsys):
+    """The board unplugged mid-pull and not back within --wait: the pull says so once,
+    in the tool's words (no 'went away (the board went away (...))'), names the games
+    it did not get to, and does not try them on a port that is gone."""
+    from samsara_host import cli
+    board.unplug_after_gets = 2
+    dest = str(tmp_path / "logs")
+    assert cli.main(["logs", "pull", "--port", board.port, "--dest", dest,
+                     "--wait", "0.5", "--no-ack"]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "went away (the board went away" not in text, text
+    assert "game 3: the board went away at byte 192" in text, text
+    assert "resume at byte 192" in out.err
+    assert "not pulled: game 4" in out.err and "does not exist" not in out.err, out.err
+    assert "Traceback" not in text
+    assert os.path.getsize(os.path.join(dest, "fake-1", "game-0003.log.part")) == 192

@@ -257,3 +257,48 @@ def test_deploy_names_the_bundle_hash_the_board_will_report():
     stamped = files + [(VERSION_MPY, b"HASH " + digest.encode())]
     assert "Bundle %s: `samsara ports`" % digest in bundle_line(stamped)
     assert "not stamped" in bundle_line(files + [(VERSION_MPY, b"dev")])
+
+
+def test_no_serial_port_and_empty_log_are_named_plainly(tmp_path):
+    """A plain file given as --port is no serial port (not pyserial's ioctl text); an
+    empty file given to logs export says what it is once, not 'X: X is empty'."""
+    plain = tmp_path / "notes.txt"
+    plain.write_text("hello\n")
+    r = run("logs", "list", "--port", str(plain))
+    _one_line_error(r, "is no serial port", "samsara ports")
+    assert "ioctl" not in r.stderr and "(25," not in r.stderr, r.stderr
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    r = run("logs", "export", str(empty))
+    _one_line_error(r, "the file is empty")
+    assert "empty.log is empty" not in r.stderr, r.stderr
+
+
+def test_empty_names_are_refused_and_quotes_survive_the_export(tmp_path):
+    """`logs tag --names "" ""` would write [PlayerA ""]: refused in words; a name with
+    a quote or a bracket reads back the same from the text export."""
+    from samsara_host import record
+    log = tmp_path / "game-0001.log"
+    log.write_bytes(game_log(3)[0])
+    r = run("logs", "tag", str(log), "--names", "", "Ben")
+    _one_line_error(r, "PlayerA is empty")
+    assert not os.path.exists(str(log) + ".tags")
+    r = run("logs", "tag", str(log), "--names", 'An"na]', "Ben")
+    assert r.returncode == 0, r.stderr
+    r = run("logs", "export", str(log))
+    assert r.returncode == 0, r.stderr
+    assert record.GameRecord.parse_text(r.stdout).tags["PlayerA"] == 'An"na]'
+
+
+def test_an_indented_json_record_and_a_tags_file_are_named(tmp_path):
+    """`logs export --format json --out F` writes an indented record: `trace replay F`
+    says it is a game record; a `.tags` sidecar given to `logs export` says what it is."""
+    log = tmp_path / "game-0001.log"
+    log.write_bytes(game_log(3)[0])
+    js = tmp_path / "g.json"
+    assert run("logs", "export", str(log), "--format", "json", "--out", str(js)).returncode == 0
+    r = run("trace", "replay", str(js))
+    _one_line_error(r, "this looks like a game record", "logs export")
+    assert run("logs", "tag", str(log), "--names", "Anna", "Ben").returncode == 0
+    r = run("logs", "export", str(log) + ".tags")
+    _one_line_error(r, "this is a tags file", "game file")

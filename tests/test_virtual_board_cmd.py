@@ -37,14 +37,42 @@ def test_module_help_prints_help_and_makes_no_folder(tmp_path):
 
 
 def test_virtual_board_ids_are_unique_and_kept_in_the_folder(tmp_path):
-    a = VirtualBoard(folder=str(tmp_path / "a"))
-    b = VirtualBoard(folder=str(tmp_path / "b"))
+    def made(folder, board_id=None):
+        vb = VirtualBoard(folder=str(tmp_path / folder), board_id=board_id)
+        vb.stop()  # the folder is free again for the next board
+        return vb
+
+    a = made("a")
+    b = made("b")
     assert a.board_id != b.board_id and a.board_id.startswith("virtual-")
-    assert VirtualBoard(folder=str(tmp_path / "a")).board_id == a.board_id
-    assert VirtualBoard(folder=str(tmp_path / "c"), board_id="table-2").board_id == "table-2"
-    assert VirtualBoard(folder=str(tmp_path / "c")).board_id == "table-2"
+    assert made("a").board_id == a.board_id
+    assert made("c", "table-2").board_id == "table-2"
+    assert made("c").board_id == "table-2"
     with pytest.raises(ValueError, match="board id"):
         VirtualBoard(folder=str(tmp_path / "d"), board_id="no spaces/slashes")
+    assert made("d").board_id.startswith("virtual-")  # a refused id leaves it free
+
+
+def test_one_virtual_board_per_folder(tmp_path):
+    """A second board in a running board's folder would take its port path and write
+    into the same game logs: refused, naming the running board's port."""
+    from samsara_host.virtual_board import FolderError
+    first = VirtualBoard(folder=str(tmp_path / "vb"), board_id="first-1")
+    try:
+        with pytest.raises(FolderError, match="another virtual board runs in"):
+            VirtualBoard(folder=str(tmp_path / "vb"), board_id="second-2")
+        assert open(str(tmp_path / "vb" / "board-id")).read().strip() == "first-1"
+        r = subprocess.run([SAMSARA, "virtual-board", str(tmp_path / "vb")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert "another virtual board runs in" in r.stderr and "ttyVB0" in r.stderr
+    finally:
+        first.stop()
+    VirtualBoard(folder=str(tmp_path / "vb")).stop()  # free once the first stopped
+    (tmp_path / "file").write_text("x")
+    r = subprocess.run([SAMSARA, "virtual-board", str(tmp_path / "file")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "is a file, not a folder" in r.stderr, r.stderr
 
 
 def _expected_turns(seed, n):

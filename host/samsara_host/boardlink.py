@@ -141,6 +141,11 @@ def classify_open_error(port, e):
             hint = " On Linux add yourself to the group that owns the port " \
                    "(often `dialout`: `sudo usermod -aG dialout $USER`, then log in again)."
         return PortError("no permission to open %s.%s" % (port, hint))
+    if code == errno.ENOTTY or "Inappropriate ioctl" in text or (
+            os.path.exists(port) and not os.path.isdir(port)
+            and "Could not configure port" in text):
+        return PortError("%s is no serial port (a plain file or another device): give the "
+                         "board's port, `samsara ports` lists them" % port)
     if code == errno.ECONNREFUSED or "refused" in text.lower():
         return PortMissing("nothing listens at %s: is the virtual board running?" % port)
     return PortError("could not open %s: %s" % (port, text))
@@ -156,7 +161,12 @@ def resolve_port(port=None, comports=None):
 # ---- the protocol client -------------------------------------------------------------
 
 class Disconnected(LinkError):
-    """The port went away while talking (board unplugged, virtual board stopped)."""
+    """The port went away while talking (board unplugged, virtual board stopped).
+    `why`: the cause in the tool's words (serial_words)."""
+
+    def __init__(self, why):
+        LinkError.__init__(self, "the board went away (%s)" % why)
+        self.why = why
 
 
 try:
@@ -187,6 +197,14 @@ def serial_words(e):
 
 class NoReply(LinkError):
     """The board did not answer a command in time."""
+
+
+def explain(e):
+    """The one-line text of a LinkError `e` for the user: a board that does not answer
+    (a hung loop, a REPL, no firmware) gets the pointer to `samsara doctor`."""
+    if isinstance(e, NoReply):
+        return "%s; `samsara doctor` finds out why" % e
+    return str(e)
 
 
 class BoardError(LinkError):
@@ -231,7 +249,7 @@ class BoardClient:
             n = self.ser.in_waiting
             data = self.ser.read(n if n > 0 else 1)
         except _GONE as e:
-            raise Disconnected("the board went away (%s)" % serial_words(e))
+            raise Disconnected(serial_words(e))
         return data
 
     def read_line(self, timeout):
@@ -271,7 +289,7 @@ class BoardClient:
             self.ser.write(line)
             self.ser.flush()
         except _GONE as e:
-            raise Disconnected("the board went away (%s)" % serial_words(e))
+            raise Disconnected(serial_words(e))
         return req_id
 
     def request(self, name, timeout=2.0, **args):

@@ -411,7 +411,7 @@ def run(args):
             if bar is not None:
                 bar.stop()
                 bar = None
-            err.print("[bold red]samsara deploy:[/bold red] interrupted (Ctrl-C) %s"
+            err.print("[bold red]samsara deploy:[/bold red] interrupted (Ctrl-C)%s"
                       % _cut_words(seen, len(files)))
             return 130
         except Exception as e:
@@ -421,7 +421,7 @@ def run(args):
                 bar.stop()
                 bar = None
             from samsara_host.boardlink import serial_words
-            err.print("[bold red]samsara deploy:[/bold red] the board went away (%s) %s"
+            err.print("[bold red]samsara deploy:[/bold red] the board went away (%s)%s"
                       % (serial_words(e), _cut_words(seen, len(files))))
             return 1
         finally:
@@ -439,8 +439,23 @@ def run(args):
     out.print("%d written and verified (SHA-256), %d unchanged; %s" % (
         len(report["written"]), len(report["skipped"]),
         "board reset" if not args.no_reset else "board left in the REPL"))
-    out.print(bundle_line(files))
+    if is_unix_port(machine):
+        out.print(UNIX_PORT_NOTE % bundle_hash(files))
+    else:
+        out.print(bundle_line(files))
     return 0
+
+
+UNIX_PORT_NOTE = (
+    "Bundle %s copied. This board is MicroPython's Unix port (the virtual board): its "
+    "loop runs the firmware of the source tree (firmware/), not the copied files, so "
+    "`hello` keeps reporting that firmware's hash; the copies stay in the board's folder.")
+
+
+def is_unix_port(machine):
+    """True when sys.implementation._machine names MicroPython's Unix port (the virtual
+    board), which runs the source tree's firmware rather than files copied to it."""
+    return (machine or "").lower().startswith(("linux", "darwin", "freebsd"))
 
 
 def bundle_line(files):

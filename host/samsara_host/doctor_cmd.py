@@ -23,8 +23,11 @@ from samsara_host import boardlink
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
-CMD_FILES = ("import os\nfor n in ('main.py','samsara'):\n try:\n  os.stat(n)\n"
-             "  print(n)\n except OSError:\n  print('-'+n)")
+# main.py and the samsara package, looked up along sys.path as an import would (the
+# Pico's root is its '' entry; the virtual board's firmware folder is on MICROPYPATH).
+CMD_FILES = ("import os,sys\nfor n in ('main.py','samsara'):\n r='-'+n\n"
+             " for d in sys.path:\n  try:\n   os.stat(d+'/'+n if d else n)\n"
+             "   r=n\n   break\n  except OSError:\n   pass\n print(r)")
 CMD_IMPORT = ("try:\n import samsara.version as v\n print('V', v.VERSION, v.HASH)\n"
               "except Exception as e:\n print('E', type(e).__name__, e)")
 CMD_RESTART = "import main\n(getattr(main, 'main', None) or main.run)()"

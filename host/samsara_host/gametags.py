@@ -48,7 +48,8 @@ def read(path):
 
 
 def check(tags):
-    """Raise TagError for a tag this file does not keep or a Date not YYYY.MM.DD."""
+    """Raise TagError for a tag this file does not keep, a Date not YYYY.MM.DD, an
+    empty value or one of more than one line."""
     for k, v in tags.items():
         if k not in EDITABLE:
             raise TagError("%s is not a tag a player sets (%s)" % (k, ", ".join(EDITABLE)))
@@ -56,6 +57,9 @@ def check(tags):
             raise TagError("the date must be YYYY.MM.DD, e.g. %s, not %r" % (today(), v))
         if "\n" in v or "\r" in v:
             raise TagError("%s: one line only" % k)
+        if not v.strip():
+            raise TagError("%s is empty: give it some text (a tag is changed, never "
+                           "removed)" % k)
 
 
 def update(path, tags):

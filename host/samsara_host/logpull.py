@@ -26,6 +26,11 @@ class PullError(Exception):
     """A pull that cannot complete; str() says why and what to do."""
 
 
+class BoardGone(PullError):
+    """The board went away during a pull and did not come back in time: no other game
+    can be pulled either."""
+
+
 def local_name(board, game):
     """The file a pulled log is stored in, relative to the pull folder."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in str(board or "board"))
@@ -258,6 +263,6 @@ def pull_with_reconnect(state, game, dest, entry=None, progress=None, wait=30.0,
                 except boardlink.LinkError:
                     state.close()
                     if clock() >= deadline:
-                        raise PullError("the board did not come back within %.0f s; run "
+                        raise BoardGone("the board did not come back within %.0f s; run "
                                         "the pull again to resume at byte %d" % (wait, have))
                     sleep(0.2)

@@ -80,6 +80,8 @@ def add_parser(sub, name, help_text):
 
 
 def _err(cmd, msg):
+    if isinstance(msg, boardlink.LinkError):
+        msg = boardlink.explain(msg)
     print("samsara logs %s: %s" % (cmd, msg), file=sys.stderr)
 
 
@@ -178,9 +180,9 @@ def cmd_pull(args):
                     bar.update(task, completed=done, total=max(size, 1))
 
                 def gone(err, have, game=game):
-                    bar.console.print("[yellow]board went away during game %d at byte %d "
+                    bar.console.print("[yellow]game %d: the board went away at byte %d "
                                       "(%s); waiting up to %.0f s for it ...[/yellow]"
-                                      % (game, have, err, args.wait))
+                                      % (game, have, getattr(err, "why", err), args.wait))
 
                 try:
                     r = logpull.pull_with_reconnect(
@@ -189,6 +191,14 @@ def cmd_pull(args):
                 except (logpull.PullError, boardlink.LinkError) as err:
                     failed += 1
                     _err("pull", "game %d: %s" % (game, err))
+                    if isinstance(err, logpull.BoardGone):
+                        rest = [x["game"] for x in todo if x["game"] > game]
+                        if rest:
+                            _err("pull", "not pulled: game%s %s; run `samsara logs pull` "
+                                 "again once the board is back" % (
+                                     "" if len(rest) == 1 else "s",
+                                     ", ".join(map(str, sorted(rest)))))
+                        break
                     continue
                 finally:
                     bar.remove_task(task)

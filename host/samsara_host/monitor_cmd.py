@@ -164,9 +164,7 @@ def run(args, console=None, clock=time.monotonic):
         refresh(state.client, model)
     except boardlink.LinkError as e:
         state.close()
-        print("samsara monitor: %s%s" % (e, "; `samsara doctor` finds out why"
-                                          if isinstance(e, boardlink.NoReply) else ""),
-              file=sys.stderr)
+        print("samsara monitor: %s" % boardlink.explain(e), file=sys.stderr)
         return 1
     plain = args.plain or not console.is_terminal
     end = clock() + args.seconds if args.seconds else None

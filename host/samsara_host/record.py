@@ -253,6 +253,11 @@ class GameRecord:
             except RecursionError:
                 raise RecordError("not JSON: nested too deeply")
         if not isinstance(obj, dict) or obj.get("format") != "samsara-record":
+            from samsara_host import gametags
+            if isinstance(obj, dict) and obj and set(obj) <= set(gametags.EDITABLE):
+                raise RecordError("this is a tags file (the names, event, site and date "
+                                  "of a game, `samsara logs tag`): give the game file "
+                                  "beside it")
             raise RecordError("not a samsara-record JSON file")
         tags = obj.get("tags") or {}
         if not isinstance(tags, dict):
@@ -377,7 +382,8 @@ def load(path, board=None):
     except OSError as e:
         raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
     if not data:
-        raise RecordError("%s is empty" % path)
+        raise RecordError("the file is empty: a game log or record has at least its "
+                          "header (pull it again: `samsara logs pull --all`)")
     from samsara.storage import logrecord
     if data[0] == logrecord.SYNC:
         return from_log(data, board, allow_torn=True)

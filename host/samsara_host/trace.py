@@ -16,6 +16,7 @@ period on a virtual clock (samsara_host.sim.driver) and returns the result objec
 docs/traces.md.
 """
 import json
+import re
 
 from samsara.rules.geometry import position_index, position_name
 from samsara.rules.position import Position, PositionError, START
@@ -180,7 +181,7 @@ def other_kind(data):
         return "this looks like a game log: use samsara logs export (or logs show)"
     head = data.lstrip()[:200]
     if head.startswith(b"[") and b'"]' in head.split(b"\n", 1)[0] \
-            or head.startswith(b'{"format": "samsara-record"') \
+            or re.match(rb'\{\s*"format"\s*:\s*"samsara-record"', head) \
             or head.startswith(b"1. ") or head.startswith(b"  1. "):
         return ("this looks like a game record: use samsara logs export or samsara "
                 "logs show")

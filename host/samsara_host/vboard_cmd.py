@@ -80,7 +80,7 @@ def _say(text):
 def cmd_virtual_board(args):
     """Run the board (module docstring).  Returns 0 after Ctrl-C or SIGTERM, 1 when
     the board's process died or could not start, 2 for bad options."""
-    from samsara_host.virtual_board import VirtualBoard
+    from samsara_host.virtual_board import FolderError, VirtualBoard
     if args.turns is not None and args.play is None:
         print("samsara virtual-board: --turns needs --play SEED", file=sys.stderr)
         return 2
@@ -94,7 +94,7 @@ def cmd_virtual_board(args):
     try:
         try:
             vb = VirtualBoard(folder=args.folder, board_id=args.id, seed=args.play)
-        except (OSError, ValueError) as e:
+        except (FolderError, OSError, ValueError) as e:
             print("samsara virtual-board: %s" % e, file=sys.stderr)
             return 1
         play = None

@@ -88,20 +88,57 @@ def folder_board_id(folder, board_id=None):
     return board_id
 
 
+LOCK_FILE = ".lock"
+"""The file in a virtual board's folder that its VirtualBoard holds locked (flock) from
+creation to stop(): one board per folder, or two would share one port path and write
+the same game logs."""
+
+
+class FolderError(Exception):
+    """The folder cannot hold this virtual board: another one runs there, it is a file,
+    or it cannot be made.  str() says which and what to do."""
+
+
+def _claim(folder):
+    """Make `folder` and lock its LOCK_FILE; returns the open lock file's descriptor.
+    Raises FolderError."""
+    import fcntl
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise FolderError("%s is a file, not a folder: give a folder for the board" % folder)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise FolderError("cannot use the folder %s: %s" % (folder, e.strerror or e))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise FolderError("another virtual board runs in %s (its port: %s): use that one, "
+                          "or stop it first, or give another folder"
+                          % (folder, os.path.join(folder, "ttyVB0")))
+    return fd
+
+
 class VirtualBoard:
     """One virtual board (module docstring).  folder: where its logs, feed and stderr
-    live (default a new temporary directory, removed by stop() when it made it).
-    board_id: the id `hello` reports (None: folder_board_id's).  settle: (lift_ms,
-    place_ms) or None for the firmware's defaults.  dice: the dice source
-    ("electronic", "host", "manual").  seed: the seed of the electronic dice (None:
-    the firmware's default, 1).  Raises ValueError for a bad board id."""
+    live (default a new temporary directory, removed by stop() when it made it); the
+    board holds it (LOCK_FILE) until stop().  board_id: the id `hello` reports (None:
+    folder_board_id's).  settle: (lift_ms, place_ms) or None for the firmware's
+    defaults.  dice: the dice source ("electronic", "host", "manual").  seed: the seed
+    of the electronic dice (None: the firmware's default, 1).  Raises ValueError for a
+    bad board id, FolderError for a folder another virtual board holds (or a file)."""
 
     def __init__(self, folder=None, board_id=None, settle=None, dice=None,
                  micropython=None, seed=None):
         self._own = folder is None
         self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-vboard-"))
-        os.makedirs(self.folder, exist_ok=True)
-        self.board_id = folder_board_id(self.folder, board_id)
+        self._folder_lock = _claim(self.folder)
+        try:
+            self.board_id = folder_board_id(self.folder, board_id)
+        except BaseException:
+            self._release()
+            raise
         self.settle = settle
         self.dice = dice
         self.seed = seed
@@ -225,6 +262,16 @@ class VirtualBoard:
         ptyport.unplug(self.port, fds)
         if self._own:
             shutil.rmtree(self.folder, ignore_errors=True)
+        self._release()
+
+    def _release(self):
+        # The folder is free for another virtual board.
+        fd, self._folder_lock = self._folder_lock, None
+        if fd is not None:
+            try:
+                os.close(fd)   # closing drops the flock
+            except OSError:
+                pass
 
     def __enter__(self):
         self.start()
