@@ -302,3 +302,19 @@ def test_an_indented_json_record_and_a_tags_file_are_named(tmp_path):
     assert run("logs", "tag", str(log), "--names", "Anna", "Ben").returncode == 0
     r = run("logs", "export", str(log) + ".tags")
     _one_line_error(r, "this is a tags file", "game file")
+
+
+def test_an_unknown_option_shows_the_usage_of_the_command_typed(tmp_path):
+    r = run("logs", "export", str(tmp_path / "g.log"), "--frob")
+    assert r.returncode == 2
+    assert "usage: samsara logs export" in r.stderr
+    assert "unrecognized arguments: --frob" in r.stderr
+    r = run("rules", "legal", "--frob")
+    assert "usage: samsara rules legal" in r.stderr
+
+
+def test_an_empty_dest_is_named_as_empty():
+    r = run("logs", "pull", "--dest", "", "--port", "/dev/null")
+    assert r.returncode != 0
+    assert "--dest is empty" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -39,7 +39,11 @@ def build_parser():
 def main(argv=None):
     """Run the command line; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # argparse would name the top-level usage; name the command the user typed
+        _deepest(parser, sys.argv[1:] if argv is None else argv).error(
+            "unrecognized arguments: %s" % " ".join(extra))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -54,6 +58,19 @@ def main(argv=None):
         # escapes is one line, never a traceback.
         print("samsara: %s" % _os_message(e), file=sys.stderr)
         return 1
+
+
+def _deepest(parser, argv):
+    """The (sub-)parser of the command named in `argv` (e.g. `logs export`), so that an
+    error shows that command's usage line."""
+    for tok in argv:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or tok not in subs[0].choices:
+            if tok.startswith("-") or not subs:
+                continue
+            break
+        parser = subs[0].choices[tok]
+    return parser
 
 
 def _os_message(e):

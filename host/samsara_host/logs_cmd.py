@@ -230,6 +230,8 @@ def cmd_pull(args):
 def check_dest(dest):
     """None when `dest` is (or can be made) a writable folder, else the one-line
     problem, checked before the board is asked for anything."""
+    if not dest.strip():
+        return "--dest is empty: name a folder (default: samsara-logs)"
     if os.path.exists(dest) and not os.path.isdir(dest):
         return "--dest %s is a file, not a folder" % dest
     try:
