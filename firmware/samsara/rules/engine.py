@@ -40,7 +40,7 @@ GOAL = const(1000)          # value of one goal (the unit of the evaluation)
 WIN = const(1000000)        # a won game (single game); a match adds its points
 POINT = const(20000)        # one match point on top of WIN
 W_SIDE = const(20)          # per marble of difference between the two sides
-W_NEAR = const(3)           # per marble 7..12 fields before the mover's goal (x2 for the last 6)
+W_NEAR = const(5)           # per marble 7..12 fields before the mover's goal (x2 for the last 6)
 W_NEARO = const(5)          # the same before the opponent's goal (subtracted)
 W_BLOCK = const(4)          # per full double space on the opponent's approach
 W_OPP = const(0)            # per unit of the opponent's chance (36 units = 1 expected goal)
