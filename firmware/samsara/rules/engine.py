@@ -39,14 +39,17 @@ except ImportError:  # CPython
 GOAL = const(1000)          # value of one goal (the unit of the evaluation)
 WIN = const(1000000)        # a won game (single game); a match adds its points
 POINT = const(20000)        # one match point on top of WIN
-W_SIDE = const(20)          # per marble of difference between the two sides
-W_NEAR = const(5)           # per marble 7..12 fields before the mover's goal (x2 for the last 6)
-W_NEARO = const(5)          # the same before the opponent's goal (subtracted)
-W_BLOCK = const(4)          # per full double space on the opponent's approach
-W_OPP = const(0)            # per unit of the opponent's chance (36 units = 1 expected goal)
-W_OWN = const(0)            # per unit of the mover's own chance for the roll after
-W_OPP5 = const(0)           # per unit when the opponent is one goal from the centre
-W_OWN5 = const(0)           # per unit when the mover is one goal from the centre
+# BEGIN TRAINED (written by tools/train_engine.py --write; docs/engine.md "Training")
+W_OWN = const(2)            # per unit of the mover's chance for the roll after (x36 = 1 goal)
+W_OPP = const(3)            # per unit of the opponent's chance on its next roll
+W_OPP5 = const(21)          # added per unit when the opponent is one goal from the centre
+W_FULL_MINE = const(-49)    # per full double space on the mover's approach
+W_FULL_THEIRS = const(27)   # per full double space on the opponent's approach
+# Worth of a marble on field j+1 (j = 0..23) of the mover's goal lane (MY_LANE)
+# and of the opponent's (THEIR_LANE), stored as weight / 4 + 128.
+MY_LANE = b"\x52\x54\x4d\x4c\x52\x48\x32\x3b\x6a\x56\x8d\x79\xb1\xa6\xab\xc2\xc6\xb4\xd7\xd3\xbc\xc7\xb4\xba"
+THEIR_LANE = b"\xab\xa6\xad\xac\xa8\xaf\xb6\xb5\x84\x97\x65\x71\x50\x5c\x55\x3a\x33\x46\x20\x1e\x2d\x22\x29\x24"
+# END TRAINED
 
 MODE_SINGLE = const(0)
 MODE_MATCH = const(1)
@@ -112,31 +115,46 @@ def side_count(r, s, player):
     return _pop(s & 0xFFF) + _pop(r >> 12)
 
 
+def _lane(m, tab):
+    # Sum of the weights (table byte - 128) of the occupied fields of lane mask m.
+    v = 0
+    j = 0
+    while m:
+        if m & 1:
+            v += tab[j] - 128
+        m >>= 1
+        j += 1
+    return v
+
+
 def evaluate(r, s, a, b, me):
     """Integer value of position (r, s, a, b) for player `me` (0 = A, 1 = B) who has
     just moved, the opponent to move next; higher is better for `me`.  No game end is
-    judged here (see `turn_value`).  Units: a goal = GOAL (module docstring)."""
+    judged here (see `turn_value`).  Units: a goal of score difference = GOAL; the
+    terms are those of tools/train_engine.py `features` (module docstring)."""
     if me == 0:
         my = a
         op = b
         mine = s      # A's goal GS ends the angular lane
         theirs = r
-        blocks = _pop(r & ((s & 0xFFF) << 12) & 0xFFF000)   # full R13..R24: B's approach
     else:
         my = b
         op = a
         mine = r
         theirs = s
-        blocks = _pop(r & (s >> 12) & 0xFFF)                 # full R1..R12 = S13..S24
+    full = r & (((s & 0xFFF) << 12) | (s >> 12))   # R fields whose partner is occupied too
+    full_b = _pop(full & 0xFFF000)                 # full double spaces on B's approach
+    full_a = _pop(full & 0xFFF)                    # and on A's
     e_op = chance(theirs >> 12)
-    e_my = chance(mine >> 12)
     v = GOAL * (my - op)
-    v += W_SIDE * (2 * side_count(r, s, me) - 12)
-    v += W_NEAR * (_pop(mine >> 12) + _pop(mine >> 18))
-    v -= W_NEARO * (_pop(theirs >> 12) + _pop(theirs >> 18))
-    v += W_BLOCK * blocks
-    v -= (W_OPP5 if op >= 5 else W_OPP) * e_op
-    v += (W_OWN5 if my >= 5 else W_OWN) * e_my
+    v += 4 * (_lane(mine, MY_LANE) + _lane(theirs, THEIR_LANE))
+    v += W_OWN * chance(mine >> 12) - W_OPP * e_op
+    if op >= 5:
+        v -= W_OPP5 * e_op
+    if me == 0:
+        v += W_FULL_MINE * full_a + W_FULL_THEIRS * full_b
+    else:
+        v += W_FULL_MINE * full_b + W_FULL_THEIRS * full_a
     return v
 
 
