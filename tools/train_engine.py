@@ -26,27 +26,25 @@ def _pop(m):
 
 def features(r, s, a, b, me):
     """The evaluation's features of a position for `me`, who has just moved (the
-    order of engine.evaluate): score difference, my goal lane's 24 fields, the
-    opponent's goal lane's 24 fields, my chance, the opponent's chance, the
-    opponent's chance when at 5, full double spaces on my and on their approach."""
+    order of engine.evaluate): score difference; for each of the 24 double spaces,
+    named by the index t of its half on the opponent's goal lane (its other half is
+    field (t+12) mod 24 of the mover's goal lane), whether only the mover's half, only
+    the opponent's half or both halves hold a marble (3 x 24); the mover's chance, the
+    opponent's chance, the opponent's chance when at 5."""
     if me == 0:
         my, op, mine, theirs = a, b, s, r
     else:
         my, op, mine, theirs = b, a, r, s
-    full = r & rot12(s)   # R fields whose partner S half is occupied too
-    # Full double spaces by approach: R13..R24 (+ S1..S12) is B's, R1..R12 (+ S13..S24) A's.
-    full_b = _pop(full & 0xFFF000)
-    full_a = _pop(full & 0xFFF)
+    rm = rot12(mine)
     f = [my - op]
-    f.extend((mine >> j) & 1 for j in range(24))
-    f.extend((theirs >> j) & 1 for j in range(24))
+    f.extend(((rm >> t) & 1) & (1 - ((theirs >> t) & 1)) for t in range(24))
+    f.extend(((theirs >> t) & 1) & (1 - ((rm >> t) & 1)) for t in range(24))
+    f.extend(((theirs >> t) & 1) & ((rm >> t) & 1) for t in range(24))
     e_my = dev.chance(mine >> 12)
     e_op = dev.chance(theirs >> 12)
     f.append(e_my)
     f.append(e_op)
     f.append(e_op if op >= 5 else 0)
-    f.append(full_a if me == 0 else full_b)
-    f.append(full_b if me == 0 else full_a)
     return f
 
 
@@ -102,17 +100,18 @@ def trained_block(w):
     iw = [int(round(v * scale)) for v in w]
 
     def table(ws):
-        return 'b"' + "".join("\\x%02x" % max(0, min(255, int(round(x / 4.0)) + 128)) for x in ws) + '"'
+        return 'b"' + "".join("\\x%02x" % max(0, min(255, int(round(x / 8.0)) + 128)) for x in ws) + '"'
     return "\n".join([
-        "W_OWN = const(%d)            # per unit of the mover's chance for the roll after (x36 = 1 goal)" % iw[49],
-        "W_OPP = const(%d)            # per unit of the opponent's chance on its next roll" % -iw[50],
-        "W_OPP5 = const(%d)          # added per unit when the opponent is one goal from the centre" % -iw[51],
-        "W_FULL_MINE = const(%d)    # per full double space on the mover's approach" % iw[52],
-        "W_FULL_THEIRS = const(%d)   # per full double space on the opponent's approach" % iw[53],
-        "# Worth of a marble on field j+1 (j = 0..23) of the mover's goal lane (MY_LANE)",
-        "# and of the opponent's (THEIR_LANE), stored as weight / 4 + 128.",
-        "MY_LANE = " + table(iw[1:25]),
-        "THEIR_LANE = " + table(iw[25:49]),
+        "W_OWN = const(%d)            # per unit of the mover's chance for the roll after (x36 = 1 goal)" % iw[73],
+        "W_OPP = const(%d)            # per unit of the opponent's chance on its next roll" % -iw[74],
+        "W_OPP5 = const(%d)          # added per unit when the opponent is one goal from the centre" % -iw[75],
+        "# Worth of a double space t (t = 0..23: its half on the opponent's goal lane is",
+        "# field t+1 there, its other half field (t+12) mod 24 + 1 of the mover's goal lane)",
+        "# with only the mover's half occupied (MINE), only the opponent's (THEIRS), both",
+        "# (BOTH); stored as weight / 8 + 128.",
+        "MINE = " + table(iw[1:25]),
+        "THEIRS = " + table(iw[25:49]),
+        "BOTH = " + table(iw[49:73]),
     ])
 
 

@@ -9,6 +9,7 @@ clock, so its play on CPython is its play on the Pico.
 The evaluation (`evaluate`, from the side of the player who has just moved, the other
 player to move next) weighs, in fixed integer units (a goal = 1000):
   - the score difference;
+  - for each double space, which of its halves hold a marble;
   - the opponent's scoring chances on their next roll: the expected goals over the 36
     rolls (`chance`) from the marbles within 12 fields of the opponent's goal (a marble
     counts from its own field or, by a lane change at the start, from its partner's,
@@ -40,15 +41,16 @@ GOAL = const(1000)          # value of one goal (the unit of the evaluation)
 WIN = const(1000000)        # a won game (single game); a match adds its points
 POINT = const(20000)        # one match point on top of WIN
 # BEGIN TRAINED (written by tools/train_engine.py --write; docs/engine.md "Training")
-W_OWN = const(2)            # per unit of the mover's chance for the roll after (x36 = 1 goal)
-W_OPP = const(3)            # per unit of the opponent's chance on its next roll
-W_OPP5 = const(21)          # added per unit when the opponent is one goal from the centre
-W_FULL_MINE = const(-49)    # per full double space on the mover's approach
-W_FULL_THEIRS = const(27)   # per full double space on the opponent's approach
-# Worth of a marble on field j+1 (j = 0..23) of the mover's goal lane (MY_LANE)
-# and of the opponent's (THEIR_LANE), stored as weight / 4 + 128.
-MY_LANE = b"\x52\x54\x4d\x4c\x52\x48\x32\x3b\x6a\x56\x8d\x79\xb1\xa6\xab\xc2\xc6\xb4\xd7\xd3\xbc\xc7\xb4\xba"
-THEIR_LANE = b"\xab\xa6\xad\xac\xa8\xaf\xb6\xb5\x84\x97\x65\x71\x50\x5c\x55\x3a\x33\x46\x20\x1e\x2d\x22\x29\x24"
+W_OWN = const(7)            # per unit of the mover's chance for the roll after (x36 = 1 goal)
+W_OPP = const(10)            # per unit of the opponent's chance on its next roll
+W_OPP5 = const(24)          # added per unit when the opponent is one goal from the centre
+# Worth of a double space t (t = 0..23: its half on the opponent's goal lane is
+# field t+1 there, its other half field (t+12) mod 24 + 1 of the mover's goal lane)
+# with only the mover's half occupied (MINE), only the opponent's (THEIRS), both
+# (BOTH); stored as weight / 8 + 128.
+MINE = b"\x97\x96\x9a\xa3\xa0\x9c\xa4\xa2\x97\x9c\x98\x97\x6c\x6f\x66\x66\x6a\x61\x5d\x62\x70\x77\x7c\x78"
+THEIRS = b"\x92\x8f\x96\x97\x93\x9b\x9a\x94\x88\x83\x7d\x81\x6a\x6c\x65\x5b\x5e\x63\x5a\x5a\x64\x5c\x5b\x5e"
+BOTH = b"\xa2\xa1\xa5\xb4\xaf\xa4\xb3\xae\x8d\x84\x82\x78\x5a\x5c\x54\x45\x4a\x4e\x40\x40\x57\x52\x65\x68"
 # END TRAINED
 
 MODE_SINGLE = const(0)
@@ -115,18 +117,6 @@ def side_count(r, s, player):
     return _pop(s & 0xFFF) + _pop(r >> 12)
 
 
-def _lane(m, tab):
-    # Sum of the weights (table byte - 128) of the occupied fields of lane mask m.
-    v = 0
-    j = 0
-    while m:
-        if m & 1:
-            v += tab[j] - 128
-        m >>= 1
-        j += 1
-    return v
-
-
 def evaluate(r, s, a, b, me):
     """Integer value of position (r, s, a, b) for player `me` (0 = A, 1 = B) who has
     just moved, the opponent to move next; higher is better for `me`.  No game end is
@@ -142,20 +132,23 @@ def evaluate(r, s, a, b, me):
         op = a
         mine = r
         theirs = s
-    full = r & (((s & 0xFFF) << 12) | (s >> 12))   # R fields whose partner is occupied too
-    full_b = _pop(full & 0xFFF000)                 # full double spaces on B's approach
-    full_a = _pop(full & 0xFFF)                    # and on A's
     e_op = chance(theirs >> 12)
-    v = GOAL * (my - op)
-    v += 4 * (_lane(mine, MY_LANE) + _lane(theirs, THEIR_LANE))
-    v += W_OWN * chance(mine >> 12) - W_OPP * e_op
+    v = GOAL * (my - op) + W_OWN * chance(mine >> 12) - W_OPP * e_op
     if op >= 5:
         v -= W_OPP5 * e_op
-    if me == 0:
-        v += W_FULL_MINE * full_a + W_FULL_THEIRS * full_b
-    else:
-        v += W_FULL_MINE * full_b + W_FULL_THEIRS * full_a
-    return v
+    # Double space t: field t+1 of the opponent's lane and its partner on the mover's.
+    rm = ((mine & 0xFFF) << 12) | (mine >> 12)
+    w = 0
+    t = 0
+    while t < 24:
+        x = (theirs >> t) & 1
+        y = (rm >> t) & 1
+        if x:
+            w += (BOTH[t] if y else THEIRS[t]) - 128
+        elif y:
+            w += MINE[t] - 128
+        t += 1
+    return v + 8 * w
 
 
 def turn_value(r, s, a, b, me, pa, pb, mode=MODE_SINGLE, starter=0):
