@@ -165,7 +165,7 @@ def test_cli_match_json_and_best(capsys):
     capsys.readouterr()
     assert main(["rules", "best", "--position", GOAL_31, "--dice", "3", "1"]) == 0
     out = capsys.readouterr().out.strip().split("\t")
-    assert out[0].startswith("31 3:S22-GS*S7") and out[1].endswith(" 1-0 B")
+    assert "3:S22-GS*" in out[0] and out[1].endswith(" 1-0 B")
     int(out[2])
     assert main(["rules", "best", "--position", MOKSHA_66, "--dice", "6", "6", "--engine", "host"]) == 0
     assert capsys.readouterr().out.strip() == "Moksha"
