@@ -170,3 +170,17 @@ def test_cli_match_json_and_best(capsys):
     assert main(["rules", "best", "--position", MOKSHA_66, "--dice", "6", "6", "--engine", "host"]) == 0
     assert capsys.readouterr().out.strip() == "Moksha"
     assert main(["rules", "best", "--position", "nonsense", "--dice", "6", "6"]) == 2
+
+
+def test_training_features_match_the_engine_evaluation():
+    # tools/train_engine.py fits weights on `features`; engine.evaluate must be the
+    # same linear function of them with the shipped integer weights.
+    from tools.train_engine import features
+    w = [dev.GOAL]
+    for tab in (dev.MINE, dev.THEIRS, dev.BOTH):
+        w.extend(8 * (x - 128) for x in tab)
+    w.extend([dev.W_OWN, -dev.W_OPP, -dev.W_OPP5])
+    for p in positions(3, 3):
+        for me in (0, 1):
+            f = features(p.r, p.s, p.a, p.b, me)
+            assert sum(a * b for a, b in zip(w, f)) == dev.evaluate(p.r, p.s, p.a, p.b, me)

@@ -6,9 +6,10 @@ against greedy, 10 % random turns for variety); each is described by the feature
 `features` (the same terms as engine.evaluate, from the side of the player who has
 just moved) and labelled +1 / -1 / 0 by the game's result for that player.  A ridge
 least-squares fit gives the weights; they are printed scaled to integers as the
-tables and constants to paste into engine.py.
+tables and constants of engine.py (written between its TRAINED markers with --write).
 
-Usage: python -m tools.train_engine [--games N] [--seed S] [--player P]
+Usage: python -m tools.train_engine [--games N] [--seed S] [--player P] [--write]
+The shipped weights: python -m tools.train_engine --games 4000 --seed 1 --write
 """
 import argparse
 import random
@@ -16,7 +17,6 @@ import random
 from samsara.rules import engine as dev
 from samsara.rules.geometry import rot12
 from samsara.rules.game import Game
-from samsara.rules.moves import complete_turns
 from samsara_host.sim import player as simplayer
 
 
@@ -103,7 +103,7 @@ def trained_block(w):
         return 'b"' + "".join("\\x%02x" % max(0, min(255, int(round(x / 8.0)) + 128)) for x in ws) + '"'
     return "\n".join([
         "W_OWN = const(%d)            # per unit of the mover's chance for the roll after (x36 = 1 goal)" % iw[73],
-        "W_OPP = const(%d)            # per unit of the opponent's chance on its next roll" % -iw[74],
+        "W_OPP = const(%d)           # per unit of the opponent's chance on its next roll" % -iw[74],
         "W_OPP5 = const(%d)          # added per unit when the opponent is one goal from the centre" % -iw[75],
         "# Worth of a double space t (t = 0..23: its half on the opponent's goal lane is",
         "# field t+1 there, its other half field (t+12) mod 24 + 1 of the mover's goal lane)",

@@ -7,16 +7,18 @@ mode and a seed (ties are broken by a hash of the seed and the position): never 
 clock, so its play on CPython is its play on the Pico.
 
 The evaluation (`evaluate`, from the side of the player who has just moved, the other
-player to move next) weighs, in fixed integer units (a goal = 1000):
+player to move next) is linear, in integer units (a goal of score difference = 1000):
   - the score difference;
-  - for each double space, which of its halves hold a marble;
+  - for each of the 24 double spaces, which of its halves hold a marble (the mover's
+    half, the opponent's, both: three 24-byte tables);
   - the opponent's scoring chances on their next roll: the expected goals over the 36
     rolls (`chance`) from the marbles within 12 fields of the opponent's goal (a marble
     counts from its own field or, by a lane change at the start, from its partner's,
-    so the fields that can be counted from on a lane are exactly its occupied ones);
-  - the mover's own chances for the roll after that (worth less: the opponent moves
-    first and may take marbles away by a lane change);
-  - the supply: marbles 13..18 fields before each goal (next turn's chances).
+    so the fields that can be counted from on a lane are exactly its occupied ones),
+    weighed more when the opponent is one goal from the centre;
+  - the mover's own chances for the roll after that.
+The weights between the TRAINED markers are fitted by tools/train_engine.py (least
+squares on the outcomes of seeded self-play games, docs/engine.md "Training").
 A goal that wins is valued as the game (single game) or its points (match, docs/rules.md
 §4: the final turn, side counts, 6 minus the loser's score).
 
@@ -42,7 +44,7 @@ WIN = const(1000000)        # a won game (single game); a match adds its points
 POINT = const(20000)        # one match point on top of WIN
 # BEGIN TRAINED (written by tools/train_engine.py --write; docs/engine.md "Training")
 W_OWN = const(7)            # per unit of the mover's chance for the roll after (x36 = 1 goal)
-W_OPP = const(10)            # per unit of the opponent's chance on its next roll
+W_OPP = const(10)           # per unit of the opponent's chance on its next roll
 W_OPP5 = const(24)          # added per unit when the opponent is one goal from the centre
 # Worth of a double space t (t = 0..23: its half on the opponent's goal lane is
 # field t+1 there, its other half field (t+12) mod 24 + 1 of the mover's goal lane)

@@ -12,7 +12,7 @@ equal values go to the device engine's order (its 1-ply value, then its seeded p
 from samsara.rules import engine as dev
 from samsara.rules.moves import complete_turns
 
-WIDTH = 4
+WIDTH = 3
 """Turns searched one ply deeper per decision (the rest keep their 1-ply rank)."""
 
 ROLLS = tuple((x, y, 1 if x == y else 2) for x in range(1, 7) for y in range(x, 7))
