@@ -280,7 +280,6 @@ class Thinker:
 
     def _finish(self):
         self.done = True
-        self._gen = None
         best = self._best
         if best:
             r, s, a, b, mover = self.pos
@@ -288,7 +287,7 @@ class Thinker:
             self.moves = best[i]
             m = self.moves[-1]
             self.key = (m[4], m[5], m[6], m[7])
-        self._best = None
+        self._best = []
 
 
 def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=MODE_SINGLE, starter=0):
