@@ -1,4 +1,4 @@
-"""`samsara rules legal|play`: the rules engine from the command line (docs/cli.md)."""
+"""`samsara rules legal|play|best`: the rules engine from the command line (docs/cli.md)."""
 import json
 import sys
 
@@ -21,6 +21,13 @@ def add_parser(sub, name, help_text):
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
     pl.set_defaults(func=cmd_play)
+    bs = rsub.add_parser("best", help="the engine's turn for a roll and its evaluation")
+    bs.add_argument("--position", required=True, help="position string (docs/rules.md §5)")
+    bs.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"), required=True)
+    bs.add_argument("--engine", default="device", choices=("device", "host"))
+    bs.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    bs.add_argument("--seed", type=int, default=1, help="the engine's tie-break seed (default 1)")
+    bs.set_defaults(func=cmd_best)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -102,4 +109,41 @@ def cmd_play(args):
     og = rules.option_code(args.opponent_goal)
     # The text form of `logs export --format text`: `logs show` and `logs export` read it.
     sys.stdout.write(play_record(args.seed, og).to_text())
+    return 0
+
+
+def best_turn(position, d1, d2, engine="device", og=rules.OWNER_SCORES, seed=1):
+    """The engine's turn for a roll: (turn notation, resulting position string with the
+    other player to move, value in the engine's units (a goal = 1000, docs/engine.md)),
+    or None for Moksha.  position: a Position; engine 'device' or 'host'."""
+    from samsara.rules import engine as dev
+    from samsara.rules.notation import format_turn
+    from samsara.rules.position import format_position
+    if engine == "host":
+        from samsara_host.engine import hostengine
+        choose = hostengine.choose
+    else:
+        choose = dev.choose
+    p = position
+    res = choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, seed)
+    if res is None:
+        return None
+    moves, k, value = res
+    return (format_turn(d1, d2, moves), format_position(k[0], k[1], k[2], k[3], 1 - p.mover), value)
+
+
+def cmd_best(args):
+    try:
+        pos = Position.parse(args.position)
+        for d in args.dice:
+            rules.check_die(d)
+    except ValueError as e:
+        print("samsara rules best: %s" % e, file=sys.stderr)
+        return 2
+    res = best_turn(pos, args.dice[0], args.dice[1], args.engine,
+                    rules.option_code(args.opponent_goal), args.seed)
+    if res is None:
+        print("Moksha")
+        return 0
+    print("%s\t%s\t%d" % res)
     return 0

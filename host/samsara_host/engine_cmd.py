@@ -1,0 +1,48 @@
+"""`samsara engine match`: the strength of two players over N seeded single games
+(docs/engine.md, docs/cli.md)."""
+import json
+import sys
+
+from samsara.rules import moves as rules
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    esub = p.add_subparsers(dest="engine_command", metavar="ACTION")
+    m = esub.add_parser("match", help="play N single games between two players, print the score")
+    m.add_argument("a", metavar="A", help="player A: random, greedy, device or host")
+    m.add_argument("b", metavar="B", help="player B: random, greedy, device or host")
+    m.add_argument("--games", type=int, default=100, help="number of single games (default 100)")
+    m.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    m.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
+    m.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    m.set_defaults(func=cmd_match)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def cmd_match(args):
+    from samsara_host.engine.match import PLAYERS, run_match
+    for n in (args.a, args.b):
+        if n not in PLAYERS:
+            print("samsara engine match: unknown player %r (use %s)"
+                  % (n, ", ".join(sorted(PLAYERS))), file=sys.stderr)
+            return 2
+    if args.games < 1 or args.jobs < 1:
+        print("samsara engine match: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    res = run_match(args.a, args.b, args.games, args.seed, args.jobs,
+                    rules.option_code(args.opponent_goal))
+    if args.json:
+        print(json.dumps(res, sort_keys=True))
+        return 0
+    lo, hi = res["a_win_rate_ci95"]
+    print("%s (A) vs %s (B): %d games, seed %d, opponent_goal %s"
+          % (args.a, args.b, res["games"], res["seed"], res["opponent_goal"]))
+    print("A wins %d, B wins %d, draws %d (Moksha %d)"
+          % (res["a_wins"], res["b_wins"], res["draws"], res["moksha_draws"]))
+    print("win rate of A %.3f (95 %% interval %.3f-%.3f), draws counted as half"
+          % (res["a_win_rate"], lo, hi))
+    spd = res["sec_per_decision"]
+    print("time per decision: A %.1f ms, B %.1f ms" % (spd["a"] * 1000, spd["b"] * 1000))
+    return 0
