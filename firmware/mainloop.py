@@ -366,7 +366,6 @@ class Loop:
         self.frame = bytearray(8)
         self.shown = -1
         self.dirty = False    # events since the last quiet-time work
-        self.collected = False  # the quiet-time work collected already
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
         self._leds = hw.leds
@@ -400,28 +399,24 @@ class Loop:
     def _quiet(self, now):
         # QUIET_MS after the last sensor change and event, with no marble in the air
         # (a marble held up for QUIET_MS is about to be placed): the planned work that
-        # would stall an answer if done at once.  A collection (the garbage of the move,
-        # so that the log write does not pile on top of it), then the game log's
-        # waiting records (their events, log_full/log_error included, go out first),
-        # then a collection of the write's garbage, on MicroPython; so the automatic
-        # collections rarely fall on a lift or a placement (docs/performance.md "Log
-        # writes at quiet moments").  One piece per iteration, so no stall is longer
-        # than the longest piece and a button press is not missed.
+        # would stall an answer if done at once.  The game log's waiting records are
+        # written (their events, log_full/log_error included, go out first), then a
+        # collection on MicroPython (the on-demand modules dropped first), so the
+        # automatic ones rarely fall on a lift or a placement (docs/performance.md "Log
+        # writes at quiet moments").  One piece per iteration (a flash write, then a
+        # collection), so no stall is longer than the longer of the two and a button
+        # press is not missed.
         if self.board.controller.view.lifted:
             return
         self.stats.quiet += 1
-        if _UPY and not self.collected:
-            self.collected = True
-            drop_modules(ON_DEMAND_MODULES)
-            gc.collect()
-            return
         svc = _services
         if svc is not None and svc.recorder is not None and svc.recorder.flush():
             svc.dispatch(now)
-            self.collected = False
             return
         self.dirty = False
-        self.collected = False
+        if _UPY:
+            drop_modules(ON_DEMAND_MODULES)
+            gc.collect()
 
     def _press(self, now, b):
         self.board.press(now, b[0], b[1])
