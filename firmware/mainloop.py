@@ -14,7 +14,7 @@ Boot sequence (boot()):
      repair scene on a mismatch; the sensor check logs what is missing or extra.
   6. The watchdog starts (WATCHDOG_MS); from here a hang resets the Pico.
 
-Loop (run()), one iteration every scan period (Config.scan_ms: SCAN_MS = 5 ms):
+Loop (run()), one iteration every scan period (Config.scan_ms: SCAN_MS, 4 ms on the Pico):
   scan -> Board.tick -> buttons -> LEDs if the scene changed -> events -> USB ->
   watchdog feed -> wait for the next period.  An iteration with no sensor change
   allocates nothing (tests/upy/upy_test_main.py proves it under heap_lock).
@@ -44,12 +44,16 @@ from samsara.debounce import ticks_diff
 
 _UPY = sys.implementation.name == "micropython"
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
-SCAN_MS = 5            # the Pico's loop period: an idle iteration is estimated at about
-                       # 3 ms there (docs/performance.md "Firmware"), so 2 ms would overrun
+PICO_SCAN_MS = 4       # the Pico's loop period: an idle iteration takes about 1.1 ms there
+                       # (docs/performance.md), and 200 Hz needs a period below 5 ms
+SCAN_MS = PICO_SCAN_MS if sys.platform == "rp2" else 5
+                       # elsewhere (the fakes' simulated games, the virtual board) the
+                       # period stays 5 ms, so their events stay as recorded (docs/debounce.md)
 WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
-GC_THRESHOLD = 16384   # bytes allocated between automatic collections (small pauses)
+GC_THRESHOLD = 8192    # bytes allocated between automatic collections: the garbage
+                       # between quiet moments (each one collects) stays below it
 QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop writes
                        # the log and collects (issue 9: not within 300 ms of a lift/place)
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
@@ -57,6 +61,11 @@ BOOT_ONLY_MODULES = ("samsara.storage.logresume", "samsara.rules.notation_read")
 """Modules only the boot needs (resuming a logged game: replaying its notation); on
 MicroPython boot() drops them again, so their bytecode leaves the heap while the game
 runs (docs/performance.md "Firmware")."""
+ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks")
+"""Modules of rarely used host commands (hello, sensors, calibrate, the log transfer)
+and the drivers' hooks (the board id at boot): imported on first use, dropped again by
+boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
+while a host uses them (docs/performance.md)."""
 
 
 # --------------------------------------------------------------------- seams
@@ -76,10 +85,12 @@ class Services:
     undo, new game, set dice, the LED test) come in here from the link; the events they
     cause take the same path before the link sends its reply."""
 
-    def __init__(self, board, recorder=None, link=None):
+    def __init__(self, board, recorder=None, link=None, hw=None):
         self.board = board
         self.recorder = recorder
         self.link = link
+        self.hw = hw                # the drivers, for the link's hooks (sensors, calibrate)
+        self.lines = 0              # the link's rx_lines at the last serve()
         sinks = []
         if recorder is not None:
             sinks.append(recorder.on_event)
@@ -102,13 +113,32 @@ class Services:
 
     def serve(self, now_ms):
         """The once-per-iteration service: the recorder's background step when it has
-        one, then the link's poll (input, one command, output)."""
+        one, then the link's poll (input, one command, output).  Returns True when the
+        link took a host line (its reply allocated: the loop collects at the next
+        quiet moment)."""
         rec = self.recorder
         if rec is not None and rec.busy:
             rec.step()
         link = self.link
-        if link is not None:
-            link.poll(now_ms)
+        if link is None:
+            return False
+        link.poll(now_ms)
+        if link.rx_lines == self.lines:
+            return False
+        self.lines = link.rx_lines
+        return True
+
+    # -- the drivers' hooks of the link (mainhooks, loaded on demand) -------------------
+
+    def sensors(self):
+        """mainhooks.MainHooks.sensors: (raw scan now, settled frame)."""
+        from mainhooks import MainHooks
+        return MainHooks(self.hw, self.board).sensors()
+
+    def calibrate(self, step):
+        """mainhooks.MainHooks.calibrate: one step of the Hall calibration."""
+        from mainhooks import MainHooks
+        return MainHooks(self.hw, self.board).calibrate(step)
 
     # -- the door of the host link (samsara.link.hostlink module docstring) -------------
 
@@ -154,14 +184,14 @@ class Services:
         return gid
 
 
-def start_services(board, recorder=None, link=None):
-    """Services(board, recorder, link) made the ones of this boot (handle_event and
+def start_services(board, recorder=None, link=None, hw=None):
+    """Services(board, recorder, link, hw) made the ones of this boot (handle_event and
     usb_service use them); the previous ones' log is closed.  Returns them."""
     global _services
     old = _services
     if old is not None and old.recorder is not None:
         old.recorder.close()  # the loop is restarted from the REPL
-    _services = Services(board, recorder, link)
+    _services = Services(board, recorder, link, hw)
     return _services
 
 
@@ -172,7 +202,7 @@ def open_services(board, hw, now_ms):
     with the boot line.  A failure leaves the board playing without them."""
     global _services
     try:
-        from mainhooks import MainHooks, board_id
+        from mainhooks import board_id
         from samsara.storage.gamelog import GameLog
         from samsara.link.hostlink import HostLink, StdioStream
         from samsara.storage.osfs import OsFs
@@ -180,9 +210,8 @@ def open_services(board, hw, now_ms):
         bid = board_id(hw)
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
         rec.defer = True   # records are written at quiet moments (Loop._quiet)
-        link = HostLink(StdioStream(), board, None, rec, MainHooks(hw, board),
-                        bid, board.config.scan_ms)
-        start_services(board, rec, link)
+        link = HostLink(StdioStream(), board, None, rec, None, bid, board.config.scan_ms)
+        link.hooks = start_services(board, rec, link, hw)   # mainhooks on demand
         link.boot(now_ms)
     except Exception as e:  # the board plays on without log or link rather than not at all
         print("game log / USB link failed to start: %r" % (e,))
@@ -216,13 +245,15 @@ def handle_event(ev, now_ms):
 
 def usb_service(now_ms, board, hw):
     """Seam for the USB line protocol: read whatever input is waiting without blocking,
-    act on at most one complete line and write the replies (Services.serve).  Called
-    once per loop iteration; a call with nothing to do must allocate nothing.  A Ctrl-C
+    act on at most one complete line and write the replies (Services.serve); True when
+    a host line was taken.  Called once per loop iteration; a call with nothing to do
+    must allocate nothing.  A Ctrl-C
     (0x03) raises KeyboardInterrupt out of the loop: the REPL takes the port
     (docs/protocol.md)."""
     svc = _services
     if svc is not None:
-        svc.serve(now_ms)
+        return svc.serve(now_ms)
+    return False
 
 
 # --------------------------------------------------------------------- clock
@@ -356,7 +387,8 @@ class Loop:
         ev = board.poll_event()
         if ev is not None:
             self._events(now, ev)
-        usb_service(now, board, self.hw)
+        if usb_service(now, board, self.hw):
+            self.dirty = True
         if self.dirty and not board.debounce.busy and \
                 ticks_diff(now, board.debounce.t_change) >= QUIET_MS:
             self._quiet(now)
@@ -365,13 +397,17 @@ class Loop:
         return ev is not None
 
     def _quiet(self, now):
-        # QUIET_MS after the last sensor change and event: the planned work that
+        # QUIET_MS after the last sensor change and event, with no marble in the air
+        # (a marble held up for QUIET_MS is about to be placed): the planned work that
         # would stall an answer if done at once.  The game log's waiting records are
         # written (their events, log_full/log_error included, go out first), then a
-        # collection on MicroPython, so the automatic ones rarely fall on a lift or a
-        # placement (docs/performance.md "Log writes at quiet moments").
-        # One piece per iteration (a flash write, then a collection), so no stall is
-        # longer than the longer of the two and a button press is not missed.
+        # collection on MicroPython (the on-demand modules dropped first), so the
+        # automatic ones rarely fall on a lift or a placement (docs/performance.md "Log
+        # writes at quiet moments").  One piece per iteration (a flash write, then a
+        # collection), so no stall is longer than the longer of the two and a button
+        # press is not missed.
+        if self.board.controller.view.lifted:
+            return
         self.stats.quiet += 1
         svc = _services
         if svc is not None and svc.recorder is not None and svc.recorder.flush():
@@ -379,6 +415,7 @@ class Loop:
             return
         self.dirty = False
         if _UPY:
+            drop_modules(ON_DEMAND_MODULES)
             gc.collect()
 
     def _press(self, now, b):
@@ -464,6 +501,7 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
     if resumed is not None:
         log("resumed: %s" % resumed)
     drop_modules()
+    drop_modules(ON_DEMAND_MODULES)
     gc.collect()
     try:
         gc.threshold(GC_THRESHOLD)

@@ -10,7 +10,8 @@ The allowed arrows (docs/architecture.md has them as a table):
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
     link.protocol  -> nothing (the tables both ends share)
-    link.hostlink  -> link.protocol, storage, core, rules
+    link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
+                      (link.hostcmds, its on-demand commands, is in this layer)
 """
 import ast
 import glob
@@ -25,7 +26,7 @@ ALLOWED = {
     "core": {"core", "rules"},
     "storage": {"storage", "rules", "link.protocol"},
     "link.protocol": set(),
-    "link.hostlink": {"link.protocol", "storage", "core", "rules"},
+    "link.hostlink": {"link.hostlink", "link.protocol", "storage", "core", "rules"},
 }
 """Layer -> the layers its modules may import (besides the built-ins below)."""
 
@@ -50,6 +51,8 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] in ("rules", "storage"):
         return parts[1]
     if len(parts) >= 2 and parts[1] == "link":
+        if len(parts) > 2 and parts[2] == "hostcmds":
+            return "link.hostlink"   # the host link's commands loaded on demand
         return "link." + parts[2] if len(parts) > 2 else "link.protocol"
     return "core"
 

@@ -41,7 +41,7 @@ def _main_scan_ms():
     import re
     try:
         with open(os.path.join(FIRMWARE, "mainloop.py")) as f:
-            m = re.search(r"^SCAN_MS\s*=\s*(\d+)", f.read(), re.M)
+            m = re.search(r"^(?:PICO_)?SCAN_MS\s*=\s*(\d+)", f.read(), re.M)
     except OSError:
         return None
     return int(m.group(1)) if m else None

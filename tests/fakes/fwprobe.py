@@ -37,7 +37,7 @@ except ImportError:  # CPython
 _FW_ROOTS = ("samsara", "board", "main", "mainloop", "board_config")
 LATE_IMPORTS = ("board.sr165",)
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
-LINK_IMPORTS = ("mainhooks", "samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
+LINK_IMPORTS = ("samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
                 "samsara.storage.logrecord", "samsara.storage.osfs")
 """... and those the game recorder and host link add (main.open_services)."""
 

@@ -47,7 +47,6 @@ from samsara.link import protocol as P
 from samsara.storage import gamelog
 from samsara import version
 from samsara.debounce import ticks_diff
-from samsara.frame import to_hex, names
 
 
 class CmdError(Exception):
@@ -337,7 +336,14 @@ class HostLink:
             self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
             return
         try:
-            fields = getattr(self, "_c_" + name)(args)
+            fn = getattr(self, "_c_" + name, None)
+            if fn is not None:
+                fields = fn(args)
+            else:
+                # hello, sensors, calibrate, the log transfer: loaded on first use and
+                # dropped by the main loop at the next quiet moment (hostcmds).
+                from samsara.link import hostcmds
+                fields = getattr(hostcmds, name)(self, args)
         except CmdError as e:
             self.send(P.error_reply(name, rid, e.code, e.msg))
             return
@@ -350,10 +356,6 @@ class HostLink:
         self.send(P.reply(name, rid, fields))
 
     # -- commands ----------------------------------------------------------------------
-
-    def _c_hello(self, a):
-        return {"proto": P.PROTO, "fw": version.VERSION, "hash": version.HASH,
-                "board": self.board_id, "name": "samsara", "cmds": list(P.COMMAND_NAMES)}
 
     def _log_space(self):
         if self.recorder is None:
@@ -427,73 +429,6 @@ class HostLink:
             raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
         return {"game": gid}
 
-    def _hook(self, name):
-        fn = getattr(self.hooks, name, None) if self.hooks is not None else None
-        if fn is None:
-            raise CmdError(P.E_NOT_SUPPORTED, "this board has no %s" % name.replace("_", " "))
-        return fn
-
     def _c_led_test(self, a):
         self._core().led_test(self.now, a["ms"])
         return {"ms": a["ms"]}
-
-    def _c_sensors(self, a):
-        raw, settled = self._hook("sensors")()
-        return {"raw": None if raw is None else to_hex(raw),
-                "settled": None if settled is None else to_hex(settled),
-                "on": names(settled) if settled is not None else []}
-
-    def _c_calibrate(self, a):
-        out = self._hook("calibrate")(a["step"])
-        d = {"step": a["step"]}
-        if out:
-            for k in out:
-                d[k] = out[k]
-        return d
-
-    def _need_log(self):
-        if self.recorder is None:
-            raise CmdError(P.E_NOT_SUPPORTED, "this board keeps no game logs")
-        self.recorder.flush()   # the events still waiting for a quiet moment first
-        return self.recorder.log
-
-    def _c_logs(self, a):
-        log = self._need_log()
-        out = []
-        more = False
-        after = a["after"]
-        for gid, size, st, crc in log.list():
-            if gid <= after:
-                continue
-            if len(out) == P.LOGS_PER_PAGE:
-                more = True
-                break
-            out.append({"game": gid, "size": size, "state": st,
-                        "crc": P.crc_hex(crc) if crc >= 0 else None})
-        s = self._log_space()
-        return {"logs": out, "more": more, "free": s["free"], "need": s["need"],
-                "full": s["full"], "unpulled": s["unpulled"]}
-
-    def _c_log_get(self, a):
-        log = self._need_log()
-        gid = a["game"]
-        size, st, _crc = log.info(gid)
-        off = a["offset"]
-        if off > size:
-            raise CmdError(P.E_BAD_ARGS, "offset: beyond the end (%d bytes)" % size)
-        data = log.read(gid, off, a["n"])
-        return {"game": gid, "offset": off, "size": size, "data": P.b64encode(data),
-                "crc": P.crc_hex(P.crc16(data)), "eof": off + len(data) >= size}
-
-    def _c_log_ack(self, a):
-        log = self._need_log()
-        st = log.mark_pulled(a["game"], int(a["crc"], 16), a["size"])
-        self.recorder.after_pull()
-        return {"game": a["game"], "state": st}
-
-    def _c_log_del(self, a):
-        log = self._need_log()
-        log.delete(a["game"], a["force"])
-        self.recorder.after_pull()
-        return {"game": a["game"]}
-
