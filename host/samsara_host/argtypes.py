@@ -2,6 +2,7 @@
 (`samsara ... --columns 0` says "must be a whole number 1 or more, not 0")."""
 import argparse
 import math
+import os
 
 
 def whole(lo):
@@ -31,3 +32,20 @@ def seconds(text):
         raise argparse.ArgumentTypeError("must be a finite number of seconds, 0 or more, "
                                          "not %s" % text)
     return v
+
+
+def folder_problem(path, option):
+    """Make the output folder `path` (given with `option`, e.g. "--dest") now, before any
+    work; None when it is a writable folder, else the one-line problem naming the
+    option: a file in the way, a folder that cannot be made, or one not writable."""
+    if not path.strip():
+        return "%s is empty: name a folder" % option
+    if os.path.exists(path) and not os.path.isdir(path):
+        return "%s %s is a file, not a folder" % (option, path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        return "%s %s: cannot make the folder: %s" % (option, path, e.strerror or e)
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "%s %s: cannot write into the folder" % (option, path)
+    return None

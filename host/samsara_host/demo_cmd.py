@@ -42,15 +42,8 @@ def plural(n, word, many=None):
 def check_out(path):
     """Make the output folder before the game is played; None, or the one-line problem
     (not a folder, cannot be made, not writable)."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        return "--out %s is a file, not a folder" % path
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        return "cannot make the folder %s: %s" % (path, e.strerror or e)
-    if not os.access(path, os.W_OK | os.X_OK):
-        return "cannot write into the folder %s" % path
-    return None
+    from samsara_host.argtypes import folder_problem
+    return folder_problem(path, "--out")
 
 
 def add_parser(sub, name, help_text):

@@ -230,17 +230,10 @@ def cmd_pull(args):
 def check_dest(dest):
     """None when `dest` is (or can be made) a writable folder, else the one-line
     problem, checked before the board is asked for anything."""
+    from samsara_host.argtypes import folder_problem
     if not dest.strip():
-        return "--dest is empty: name a folder (default: samsara-logs)"
-    if os.path.exists(dest) and not os.path.isdir(dest):
-        return "--dest %s is a file, not a folder" % dest
-    try:
-        os.makedirs(dest, exist_ok=True)
-    except OSError as e:
-        return "--dest %s: cannot make the folder: %s" % (dest, e.strerror or e)
-    if not os.access(dest, os.W_OK | os.X_OK):
-        return "--dest %s: cannot write into the folder" % dest
-    return None
+        return "--dest is empty: name a folder (default: %s)" % DEFAULT_DEST
+    return folder_problem(dest, "--dest")
 
 
 class _NoBar:

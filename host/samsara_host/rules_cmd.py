@@ -31,6 +31,19 @@ def add_parser(sub, name, help_text):
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
+def _position_and_dice(args, action):
+    """The Position of --position, with --dice checked (1..6); None after printing the
+    one-line error of `samsara rules ACTION`."""
+    try:
+        pos = Position.parse(args.position)
+        for d in args.dice:
+            rules.check_die(d)
+    except ValueError as e:
+        print("samsara rules %s: %s" % (action, e), file=sys.stderr)
+        return None
+    return pos
+
+
 def cmd_legal(args):
     og = rules.option_code(args.opponent_goal)
     if args.batch:
@@ -42,12 +55,8 @@ def cmd_legal(args):
     if args.position is None or args.dice is None:
         print("samsara rules legal: give --position and --dice A B, or --batch", file=sys.stderr)
         return 2
-    try:
-        pos = Position.parse(args.position)
-        for d in args.dice:
-            rules.check_die(d)
-    except ValueError as e:
-        print("samsara rules legal: %s" % e, file=sys.stderr)
+    pos = _position_and_dice(args, "legal")
+    if pos is None:
         return 2
     game = Game(pos, og)
     turns = game.legal_turns(args.dice[0], args.dice[1])
@@ -133,12 +142,8 @@ def best_turn(position, d1, d2, engine="device", og=rules.OWNER_SCORES, seed=1):
 
 
 def cmd_best(args):
-    try:
-        pos = Position.parse(args.position)
-        for d in args.dice:
-            rules.check_die(d)
-    except ValueError as e:
-        print("samsara rules best: %s" % e, file=sys.stderr)
+    pos = _position_and_dice(args, "best")
+    if pos is None:
         return 2
     res = best_turn(pos, args.dice[0], args.dice[1], args.engine,
                     rules.option_code(args.opponent_goal), args.seed)
