@@ -1,5 +1,5 @@
 """The one event path of issue 8 §1: the core package imports no hardware module, the
-event table of samsara.link.protocol covers every event the firmware emits (with its
+event table (samsara_host.hostproto) covers every event the firmware emits (with its
 fields), the logged-event lists and docs/protocol.md follow from that table."""
 import glob
 import os
@@ -12,7 +12,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FW = os.path.join(ROOT, "firmware")
 
-from samsara.link import protocol as P# noqa: E402
+from samsara.link import protocol as P
+from samsara_host import hostproto as H# noqa: E402
 from samsara.storage import logrecord# noqa: E402
 
 
@@ -48,21 +49,21 @@ def test_core_package_imports_no_hardware_module():
 
 
 def test_logged_and_end_lists_follow_the_table():
-    for name, fields, flags in P.event_table():
-        assert (name in P.NOT_LOGGED) == (not flags & P.LOGGED), name
-        assert (name in P.END_EVENTS) == bool(flags & P.ENDS), name
+    for name, fields, flags in H.event_table():
+        assert (name in P.NOT_LOGGED) == (not flags & H.LOGGED), name
+        assert (name in P.END_EVENTS) == bool(flags & H.ENDS), name
         rec = logrecord.event_record(dict([("ev", name)] + [(f, "x") for f in fields]))
-        assert (rec is None) == (not flags & P.LOGGED), name
+        assert (rec is None) == (not flags & H.LOGGED), name
     assert P.END_EVENTS == ("game_over",)
     for gone in ("scene", "hint", "tick", "dice_entry", "sensors", "end", "gameover",
                  "game_end"):
-        assert P.event_spec(gone) is None
+        assert H.event_spec(gone) is None
 
 
 def _emitted(events):
     for ev in events:
-        spec = P.event_spec(ev["ev"])
-        assert spec is not None, "event %s is not in protocol.EVENTS" % ev["ev"]
+        spec = H.event_spec(ev["ev"])
+        assert spec is not None, "event %s is not in the event table" % ev["ev"]
         extra = set(ev) - set(spec[0]) - {"ev", "cut"}
         assert not extra, (ev["ev"], extra)
 
@@ -113,11 +114,11 @@ def test_docs_protocol_lists_every_event_of_the_table():
     text = open(os.path.join(ROOT, "docs", "protocol.md")).read()
     text = text[text.index("## Events"):]
     text = text[:text.index("\n## ", 3)]
-    for name, fields, flags in P.event_table():
+    for name, fields, flags in H.event_table():
         row = [line for line in text.splitlines() if line.startswith("| `%s` |" % name)]
         assert row, "docs/protocol.md has no row for event %s" % name
         cells = row[0].split("|")
         for f in fields:
             assert "`%s`" % f in cells[2], (name, f)
-        assert cells[3].strip() == ("yes" if flags & P.LOGGED else "no"), name
-        assert cells[4].strip() == ("yes" if flags & P.ENDS else "no"), name
+        assert cells[3].strip() == ("yes" if flags & H.LOGGED else "no"), name
+        assert cells[4].strip() == ("yes" if flags & H.ENDS else "no"), name

@@ -1,9 +1,10 @@
-"""The host knows every event of the protocol's event table (samsara.link.protocol
+"""The host knows every event of the protocol's event table (samsara_host.hostproto
 event_table(), docs/protocol.md "Events"): the monitor's refresh list follows from the
 table, and the host's readers of the event stream (the monitor's model, the terminal
 view's event lines) take a sample of every event in the table, built from the fields
 the table gives it, without tripping over a field."""
 from samsara.link import protocol as P
+from samsara_host import hostproto as H
 from samsara.rules.position import START_TEXT
 from samsara_host import live, monitor_cmd
 
@@ -21,7 +22,7 @@ SAMPLE = {
 
 
 def _samples():
-    for name, fields, _flags in P.event_table():
+    for name, fields, _flags in H.event_table():
         ev = {"ev": name}
         for f in fields:
             assert f in SAMPLE, "no sample value for field %s of event %s" % (f, name)
@@ -30,9 +31,9 @@ def _samples():
 
 
 def test_the_monitor_refresh_list_follows_the_event_table():
-    names = [e[0] for e in P.event_table()]
+    names = [e[0] for e in H.event_table()]
     assert set(monitor_cmd.REFRESH) <= set(names)
-    logged = [n for n, _f, fl in P.event_table() if fl & P.LOGGED]
+    logged = [n for n, _f, fl in H.event_table() if fl & H.LOGGED]
     assert set(monitor_cmd.REFRESH) == set(logged) | {"turn_complete", "boot", "resume"}
     # what the monitor does not refresh on changes neither the game nor the state
     assert set(names) - set(monitor_cmd.REFRESH) == {
@@ -54,6 +55,6 @@ def test_the_host_reads_every_event_of_the_table():
 
 
 def test_an_event_outside_the_table_is_skipped_not_an_error():
-    assert P.event_spec("no_such_event") is None
+    assert H.event_spec("no_such_event") is None
     assert live.describe_event({"ev": "no_such_event"}) is None
     assert monitor_cmd.Model().event({"ev": "no_such_event"}) is False

@@ -37,10 +37,10 @@ def run_vm(cmd, env=None, timeout=1800):
 
 
 def _main_scan_ms():
-    # SCAN_MS of firmware/mainloop.py (the Pico's loop period), or None
+    # SCAN_MS of firmware/mainboot.py (the Pico's loop period), or None
     import re
     try:
-        with open(os.path.join(FIRMWARE, "mainloop.py")) as f:
+        with open(os.path.join(FIRMWARE, "mainboot.py")) as f:
             m = re.search(r"^(?:PICO_)?SCAN_MS\s*=\s*(\d+)", f.read(), re.M)
     except OSError:
         return None

@@ -53,8 +53,11 @@ except NameError:
     CYCLES = 10
 
 # The firmware's loop and seams live in the compiled module mainloop (main.py is its
-# thin entry); LOG_DIR is read by mainloop.open_services at boot.
+# thin entry), its boot in mainboot (dropped from sys.modules at the end of boot: the
+# reference here keeps the patched LOG_DIR); LOG_DIR is read by
+# mainboot.open_services at boot.
 import mainloop as _NS
+import mainboot as _BOOT
 
 
 def _get(name):
@@ -103,9 +106,9 @@ def stats(name, xs):
 
 # ------------------------------------------------------------------ the board
 
-_set("LOG_DIR", BENCH_LOG)
+_BOOT.LOG_DIR = BENCH_LOG
 _rmtree(BENCH_LOG)
-board, hw, clock = _get("boot")(watchdog_ms=0, selftest=False)
+board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
 Loop = _get("Loop")
 services = _get("_services")   # Services: the recorder and the host link (or None)
 loop = Loop(board, hw, clock)
@@ -375,6 +378,6 @@ try:
 finally:
     if services is not None and services.recorder is not None:
         services.recorder.close()
-    _set("LOG_DIR", "logs")
+    _BOOT.LOG_DIR = "logs"
     _rmtree(BENCH_LOG)
     out("done", 0)

@@ -255,14 +255,14 @@ class BoardClient:
     def read_line(self, timeout):
         """The next decoded line (dict) within `timeout` seconds, else None.
         Non-JSON lines go to `noise`."""
-        from samsara.link import protocol
+        from samsara_host import hostproto
         deadline = self.clock() + timeout
         while True:
             i = self._buf.find(b"\n")
             while i >= 0:
                 raw = bytes(self._buf[:i])
                 del self._buf[:i + 1]
-                obj = protocol.decode_line(raw)
+                obj = hostproto.decode_line(raw)
                 if obj is not None:
                     return obj
                 text = raw.decode("utf-8", "replace").strip()
@@ -280,11 +280,11 @@ class BoardClient:
 
     def send(self, name, args=None, req_id=None):
         """Write one command line; returns its id."""
-        from samsara.link import protocol
+        from samsara_host import hostproto
         if req_id is None:
             req_id = self._next_id
             self._next_id += 1
-        line = protocol.encode_command(name, req_id, args)
+        line = hostproto.encode_command(name, req_id, args)
         try:
             self.ser.write(line)
             self.ser.flush()

@@ -11,13 +11,13 @@ import json
 import sys
 import time
 
-from samsara.link.protocol import event_table, LOGGED
+from samsara_host.hostproto import event_table, LOGGED
 from samsara_host import boardlink
 
 REFRESH = tuple([name for name, _fields, flags in event_table() if flags & LOGGED]) + (
     "turn_complete", "boot", "resume")
 """Events after which the position and status are asked again, from the protocol's
-event table (samsara.link.protocol.event_table): every logged event (each one changes
+event table (samsara_host.hostproto.event_table): every logged event (each one changes
 the game), turn_complete (the state), boot and resume (a board (re)started).  The
 others (lift, place, reject, the log's and the link's notices) change neither."""
 

@@ -311,13 +311,13 @@ class VirtualBoard:
         # The side channel: whole lines of the board's output, decoded.
         if not self._listeners:
             return
-        from samsara.link import protocol
+        from samsara_host import hostproto
         self._line.extend(data)
         i = self._line.find(b"\n")
         while i >= 0:
             raw = bytes(self._line[:i])
             del self._line[:i + 1]
-            obj = protocol.decode_line(raw)
+            obj = hostproto.decode_line(raw)
             if isinstance(obj, dict) and "ev" in obj:
                 for fn in list(self._listeners):
                     try:

@@ -35,8 +35,9 @@ except ImportError:  # CPython
         return a - b
 
 _FW_ROOTS = ("samsara", "board", "main", "mainloop", "board_config")
-LATE_IMPORTS = ("board.sr165",)
-"""Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)."""
+LATE_IMPORTS = ("board.sr165", "board_config", "samsara.config", "samsara.core")
+"""Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)
+and those mainboot imports that stay loaded after it is dropped (the board core)."""
 LINK_IMPORTS = ("samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
                 "samsara.storage.logrecord", "samsara.storage.osfs")
 """... and those the game recorder and host link add (main.open_services)."""
@@ -177,6 +178,7 @@ class Probe:
             return "imports"
         import mainloop as main
         import board_config as cfg
+        mb = sys.modules.get("mainboot")   # from stage 6 to the end of stage 10
         import rig
         import player
         if st == 3:
@@ -203,45 +205,52 @@ class Probe:
             s.fk = None
             return "fake_machine_objects_dropped"
         if st == 6:
-            s.hw = main.hwmod.build(cfg, "build/fwprobe_hallcal.txt")
-            return "drivers"
+            # The boot's own module: imported by mainloop.boot(), dropped again at the
+            # end of the boot (stage 10; its interned strings stay).
+            import mainboot  # noqa: F401
+            return "boot_module"
         if st == 7:
-            s.board = main.Board(main.make_config(cfg, seed=self.seed))
-            return "board_core"
+            s.hw = mb.hwmod.build(cfg, "build/fwprobe_hallcal.txt")
+            return "drivers"
         if st == 8:
+            s.board = mb.Board(mb.make_config(cfg, seed=self.seed))
+            return "board_core"
+        if st == 9:
             if self.link:
                 self._clear_logs()
-                main.LOG_DIR = self.logdir
+                mb.LOG_DIR = self.logdir
                 from samsara.link import hostlink
                 hostlink.StdioStream = NullStream
             else:
-                main.open_services = _no_services
-                main.resume_from_log = _no_log
+                mb.open_services = _no_services
+                mb.resume_from_log = _no_log
                 main.usb_service = _no_usb
                 main.handle_event = _no_event
-            main.led_sweep(s.hw, s.clock, 0)
-            s.both, s.anyon = main.read_frame(s.hw, s.clock)
+            mb.led_sweep(s.hw, s.clock, 0)
+            s.both, s.anyon = mb.read_frame(s.hw, s.clock)
             s.now = s.clock.ticks_ms()
-            main.open_services(s.board, s.hw, s.now)
-            s.resumed = main.resume_from_log(s.board, s.now, s.both)
+            mb.open_services(s.board, s.hw, s.now)
+            s.resumed = mb.resume_from_log(s.board, s.now, s.both)
             return "link_and_log" if self.link else "no_link"
-        if st == 9:
+        if st == 10:
             if s.resumed is None:
                 s.board.new_game(now_ms=s.now, frame=s.both)
-            main.sensor_check(s.board, s.both, s.anyon)
+            mb.sensor_check(s.board, s.both, s.anyon)
+            threshold = mb.GC_THRESHOLD
+            mb = None
             s.both = s.anyon = None
             drop = getattr(main, "drop_modules", None)
             if drop is not None:
                 drop()
             gc.collect()
             try:
-                gc.threshold(main.GC_THRESHOLD)
+                gc.threshold(threshold)
             except AttributeError:
                 pass
             s.hw.start_watchdog(1000)
             s.loop = main.Loop(s.board, s.hw, s.clock)
             return "new_game_and_loop"
-        if st == 10:
+        if st == 11:
             s.players = player.ScriptedPlayers(s.board, s.rig.world, s.clock,
                                                cfg.PIN_BTN_ROLL, self.seed)
             s.ticks = 0

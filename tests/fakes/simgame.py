@@ -17,6 +17,7 @@ import sys
 import bench
 import board_config
 import mainloop as main
+import mainboot as mb  # the boot's module (its seams); boot() drops it from sys.modules
 import player
 import rig
 from board import hw as hwmod
@@ -99,7 +100,7 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     main.handle_event; res.restore() puts main's seams back).
 
     start: a position string to begin from instead of the start position (it goes in
-    through main.resume_from_log, the game log's seam).
+    through mainboot.resume_from_log, the game log's seam).
     link: keep main.py's game log and USB link seams (the log in a scratch folder,
     the link on stdin/stdout); False replaces them by a collector, so only the
     drivers, main.py and the board core run."""
@@ -113,8 +114,8 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     r.world.set_frame(frame if frame is not None else from_position(pos))
     res = Result()
     res.events = []
-    res.saved = (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR,
-                 main.open_services)
+    res.saved = (main.handle_event, mb.resume_from_log, main.usb_service, mb.LOG_DIR,
+                 mb.open_services)
     forward = main.handle_event if link else None
 
     res.dice_seen = []   # (dice rolled, lit pips of die 1 and 2, turn LEDs lit) per roll
@@ -137,24 +138,24 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
         return None
 
     def restore():
-        (main.handle_event, main.resume_from_log, main.usb_service, main.LOG_DIR,
-         main.open_services) = res.saved
+        (main.handle_event, mb.resume_from_log, main.usb_service, mb.LOG_DIR,
+         mb.open_services) = res.saved
 
     res.restore = restore
     main.handle_event = collect
     if link:
-        main.LOG_DIR = tmp_path("logs")
+        mb.LOG_DIR = tmp_path("logs")
     else:
         main.usb_service = _no_usb
-        main.open_services = _no_services
-        main.resume_from_log = no_log
+        mb.open_services = _no_services
+        mb.resume_from_log = no_log
     if start:
-        main.resume_from_log = resume
+        mb.resume_from_log = resume
     try:
-        config = main.make_config(cfg, seed=seed)
-        board, hw, clock = main.boot(cfg, clock=r.clock, config=config,
-                                     watchdog_ms=watchdog_ms, cal_path=cal_path,
-                                     log=log or (lambda *a: None))
+        config = mb.make_config(cfg, seed=seed)
+        board, hw, clock = mb.boot(cfg, clock=r.clock, config=config,
+                                   watchdog_ms=watchdog_ms, cal_path=cal_path,
+                                   log=log or (lambda *a: None))
     except Exception:
         restore()
         raise

@@ -8,11 +8,13 @@ received is ever evaluated as code.
 Runs unchanged on MicroPython (rp2, Unix, WebAssembly) and CPython.  Integers stay
 below 2**16 (CRC-16), so nothing here allocates a big integer on the Pico.
 
-The two tables of the protocol: COMMANDS (what the host may send) and event_table()
-(what the board streams, and which events the game log keeps).  Board side:
-``parse_command(line)`` -> ``(name, req_id, args)`` or raises
-ProtocolError(code, msg, name).  Host side: ``encode_command(name, req_id, args)``,
-``decode_line(line)``.  Both: ``crc16``, ``b64encode``/``b64decode``.
+The command table COMMANDS (what the host may send) and, of the event table (what the
+board streams, samsara_host.hostproto.event_table), what the board needs: NOT_LOGGED
+and END_EVENTS.  Board side: ``parse_command(line)`` -> ``(name, req_id, args)`` or
+raises ProtocolError(code, msg, name); ``reply``, ``error_reply``, ``encode``.  Both
+sides: ``crc16``, ``b64encode``/``b64decode``.  The host-only half (encoding commands,
+decoding board lines, the event table) is samsara_host.hostproto: the board never
+loads it (docs/performance.md).
 """
 
 import json
@@ -89,72 +91,17 @@ COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", 
                  "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del")
 """Command names in documentation order (what `hello` lists)."""
 
-LOGGED = 1
-"""Flag of event_table(): the event is written to the game log (docs/gamelog.md)."""
-ENDS = 2
-"""Flag of event_table(): the event ends a game (the recorder closes its log)."""
-
-_EVENTS = (
-    # name fields... flags (L: logged, E: ends a game, -: neither).  Board core events
-    # (docs/controller.md) carry "t" (ms); the link's and the recorder's do not.  One
-    # string, not a tuple of tuples: 0.7 KB of heap on the Pico instead of 2.9 KB.
-    "game_start t position match game L\n"
-    "lift t pos -\n"
-    "place t pos -\n"
-    "reject t what reason -\n"
-    "roll t dice player source L\n"
-    "moksha t roll player L\n"
-    "sub t move player L\n"
-    "undo t move how L\n"
-    "goal t goal player score ins L\n"
-    "reinsert t pos L\n"
-    "score t player score L\n"
-    "turn_complete t turn player -\n"
-    "turn t turn player position L\n"
-    "final_turn t player L\n"
-    "repair t reason missing extra L\n"
-    "repair_end t L\n"
-    "game_over t winner how score points LE\n"
-    "match_over t totals winner L\n"
-    "boot proto fw hash board -\n"
-    "resume game records turns dropped -\n"
-    "log_full unpulled free need -\n"
-    "log_error msg -\n"
-    "error msg -\n"
-    "dropped lines -")
-
-
-def event_table():
-    """The event table: a tuple of (name, fields, flags) of every event line the board
-    sends (docs/protocol.md "Events"), flags LOGGED | ENDS.  A field may be missing
-    from one event (game_start's "game" is there in a match only); a line cut to fit
-    MAX_OUT is {"ev": name, "cut": true}.  NOT_LOGGED, END_EVENTS, the host's
-    monitor and the docs follow from it.  Built on each call (the host, the tests)."""
-    out = []
-    for line in _EVENTS.split("\n"):
-        w = line.split(" ")
-        fl = w[-1]
-        out.append((w[0], tuple(w[1:-1]),
-                    (LOGGED if "L" in fl else 0) | (ENDS if "E" in fl else 0)))
-    return tuple(out)
-
-
-NOT_LOGGED = tuple([e[0] for e in event_table() if not e[2] & LOGGED])
+NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "boot", "resume", "log_full",
+              "log_error", "error", "dropped")
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
-player could make lift/place/reject unbounded.  An event not in the table is logged."""
+player could make lift/place/reject unbounded.  An event not here is logged.  Follows
+the event table (samsara_host.hostproto.event_table: the events without the L flag;
+tests/test_event_path.py holds them equal)."""
 
-END_EVENTS = tuple([e[0] for e in event_table() if e[2] & ENDS])
-"""Events that end a game (the recorder closes the game's log on them)."""
-
-
-def event_spec(name):
-    """(fields, flags) of event `name` from event_table(), or None for a name not in
-    it."""
-    for e in event_table():
-        if e[0] == name:
-            return e[1], e[2]
-    return None
+END_EVENTS = ("game_over",)
+"""Events that end a game (the recorder closes the game's log on them; the event
+table's E flag)."""
 
 
 _MAX_SMALL = 1 << 30
@@ -431,49 +378,3 @@ def error_reply(name, req_id, code, msg):
 def encode(obj):
     """One board or host line: compact JSON of obj plus LF, as bytes."""
     return (json.dumps(obj) + "\n").encode()
-
-
-# ---- host side -----------------------------------------------------------------------
-
-def encode_command(name, req_id=None, args=None):
-    """The bytes of one host line for command `name` with optional id and arguments.
-    Raises ValueError for an unknown command (the table is the contract)."""
-    if name not in COMMANDS:
-        raise ValueError("unknown command %r" % (name,))
-    d = {"cmd": name}
-    if req_id is not None:
-        d["id"] = req_id
-    if args:
-        for k in args:
-            d[k] = args[k]
-    return encode(d)
-
-
-def decode_line(line):
-    """A board line (bytes or str) -> dict, or None for a line that is not a JSON
-    object (a banner, a traceback, a partial line)."""
-    if isinstance(line, (bytes, bytearray)):
-        try:
-            line = bytes(line).decode("utf-8")
-        except Exception:
-            return None
-    line = line.strip()
-    if not line.startswith("{"):
-        return None
-    try:
-        obj = json.loads(line)
-    except Exception:
-        return None
-    if not isinstance(obj, dict):
-        return None
-    return obj
-
-
-def is_event(obj):
-    """True for an event line dict."""
-    return "ev" in obj
-
-
-def is_reply(obj):
-    """True for a reply line dict."""
-    return "re" in obj

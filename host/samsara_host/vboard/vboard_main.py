@@ -35,9 +35,9 @@ def _no_safe_mode():
 hwmod.build = _build
 hwmod.safe_mode_requested = _no_safe_mode
 
+import board_config  # noqa: E402
 import mainloop as main  # noqa: E402  (after the drivers are in place)
 
-_make_config = main.make_config
 _extra = {}
 _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
 if _settle:
@@ -52,13 +52,23 @@ if _seed:
     _extra["seed"] = int(_seed)
 
 
-def make_config(cfg=main.board_config, **kw):
-    for k in _extra:
-        if k not in kw:
-            kw[k] = _extra[k]
-    return _make_config(cfg, **kw)
+def boot(*args, **kw):
+    # mainloop.boot with the settle times, dice and seed above in the board's Config:
+    # mainboot is imported afresh at every boot (boot() drops it), so its make_config
+    # is wrapped each time (a restart from the REPL boots again).
+    import mainboot
+    make_config = mainboot.make_config
+
+    def extra_config(cfg=board_config, **kw2):
+        for k in _extra:
+            if k not in kw2:
+                kw2[k] = _extra[k]
+        return make_config(cfg, **kw2)
+
+    mainboot.make_config = extra_config
+    return mainboot.boot(*args, **kw)
 
 
-main.make_config = make_config
+main.boot = boot
 
 main.main()

@@ -1,0 +1,188 @@
+"""The board firmware's boot (docs/firmware.md): drivers, board core, self-test, the
+game recorder and host link, a resumed or new game, the watchdog.  Only boot needs
+this module: mainloop.boot() imports it and boot() drops it again (with
+mainloop.BOOT_ONLY_MODULES), so its code leaves the heap while the game runs
+(docs/performance.md "Where the merged firmware stands").
+
+Boot sequence (boot()):
+  1. Drivers from board_config (board.hw.build): scanner, LEDs, buttons.
+  2. Board core (samsara.core.Board) with Config from board_config (make_config).
+  3. Self-test: LED sweep over all 80 LEDs; a few scans give the board's frame.
+  4. open_services() (recorder + host link, the boot line), resume_from_log(): an
+     unfinished game from the game log (seams, see below); otherwise a new game from
+     the start position.  The scanned frame is the debounce's settled state, so the
+     core compares it with the position and shows a repair scene on a mismatch; the
+     sensor check logs what is missing or extra.
+  5. The watchdog starts (WATCHDOG_MS); from here a hang resets the Pico.
+(BOOTSEL held -> safe mode is checked by mainloop.main() before boot.)
+
+Seams of the boot (tests and the virtual board replace them on this module):
+  open_services(board, hw, now_ms)  the game recorder and the host link
+                                    (mainloop.Services, mainloop.start_services)
+  resume_from_log(board, now_ms, frame) -> position text of a resumed game, or None
+  make_config(cfg, **kw)            the board core's Config
+  LOG_DIR                           the game log's folder
+"""
+
+import gc
+import sys
+
+import board_config
+import mainloop
+from board import hw as hwmod
+from samsara.core import Board
+from samsara.config import Config
+
+MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
+PICO_SCAN_MS = 4       # the Pico's loop period: an idle iteration takes about 1.1 ms there
+                       # (docs/performance.md), and 200 Hz needs a period below 5 ms
+SCAN_MS = PICO_SCAN_MS if sys.platform == "rp2" else 5
+                       # elsewhere (the fakes' simulated games, the virtual board) the
+                       # period stays 5 ms, so their events stay as recorded (docs/debounce.md)
+WATCHDOG_MS = 2000     # reset when the loop stalls this long
+SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
+SANITY_SCANS = 3       # scans averaged by the sensor sanity check
+GC_THRESHOLD = 8192    # bytes allocated between automatic collections: the garbage
+                       # between quiet moments (each one collects) stays below it
+LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
+
+
+def make_config(cfg=board_config, **kw):
+    """Config of the board core for this build: the LED budget from board_config and
+    the scan period SCAN_MS (at most MAX_SCAN_MS); keywords override (tests,
+    simulation)."""
+    if "scan_ms" not in kw:
+        kw["scan_ms"] = SCAN_MS
+    if "budget_ma" not in kw:
+        kw["budget_ma"] = cfg.LED_BUDGET_MA
+    c = Config(**kw)
+    if c.scan_ms > MAX_SCAN_MS:
+        raise ValueError("scan period %d ms is above %d ms" % (c.scan_ms, MAX_SCAN_MS))
+    return c
+
+
+def led_sweep(hw, clock, ms_per_led=SWEEP_MS):
+    """Light each of the 80 logical LEDs in turn (dim white), then all off.  Shows a
+    dead pixel or a break in the chain at a glance."""
+    scene = bytearray(240)
+    for i in range(80):
+        if i:
+            scene[3 * i - 3] = 0
+            scene[3 * i - 2] = 0
+            scene[3 * i - 1] = 0
+        scene[3 * i] = 40
+        scene[3 * i + 1] = 40
+        scene[3 * i + 2] = 40
+        hw.leds.show(scene)
+        clock.sleep_ms(ms_per_led)
+    hw.leds.clear()
+
+
+def read_frame(hw, clock, scans=SANITY_SCANS):
+    """A frame of the positions that read occupied in every one of `scans` scans
+    (2 ms apart), and a frame of those that read occupied in any of them."""
+    frame = bytearray(8)
+    both = bytearray(b"\xff" * 8)
+    anyon = bytearray(8)
+    for _ in range(scans):
+        hw.scanner.scan(frame)
+        for k in range(8):
+            both[k] &= frame[k]
+            anyon[k] |= frame[k]
+        clock.sleep_ms(2)
+    return both, anyon
+
+
+def sensor_check(board, both, anyon):
+    """Compare the scanned frames (read_frame) with the frame the board expects (the
+    position's marbles and scoring pieces).  Returns (missing, extra): position
+    indexes where a marble should be but is not, and where one is but should not be.
+    A mismatch is not fatal: the board core shows the repair scene (missing white,
+    extra red) until the board is put right."""
+    want = board.controller.expected
+    missing = []
+    extra = []
+    for p in range(64):
+        bit = 1 << (p & 7)
+        w = want[p >> 3] & bit
+        if w and not both[p >> 3] & bit:
+            missing.append(p)
+        elif not w and anyon[p >> 3] & bit:
+            extra.append(p)
+    return missing, extra
+
+
+def open_services(board, hw, now_ms):
+    """Seam for the game log and the USB line protocol (docs/gamelog.md,
+    docs/protocol.md): the game recorder over the log in LOG_DIR and the host link on
+    the USB serial (stdin/stdout), with the drivers' hooks; the link announces itself
+    with the boot line.  A failure leaves the board playing without them."""
+    try:
+        from mainhooks import board_id
+        from samsara.storage.gamelog import GameLog
+        from samsara.link.hostlink import HostLink, StdioStream
+        from samsara.storage.osfs import OsFs
+        from samsara.storage.recorder import Recorder
+        bid = board_id(hw)
+        rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
+        rec.defer = True   # records are written at quiet moments (Loop._quiet)
+        link = HostLink(StdioStream(), board, None, rec, None, bid, board.config.scan_ms)
+        link.hooks = mainloop.start_services(board, rec, link, hw)   # mainhooks on demand
+        link.boot(now_ms)
+    except Exception as e:  # the board plays on without log or link rather than not at all
+        print("game log / USB link failed to start: %r" % (e,))
+        mainloop._services = None
+
+
+def resume_from_log(board, now_ms, frame):
+    """Seam for the game log: restore the unfinished game in `board` (the recorder's
+    log scan and resume, with the turn so far) and return its position text, or None
+    when there is none.  `frame` is what the sensors show now (bytearray(8))."""
+    svc = mainloop._services
+    if svc is None or svc.recorder is None:
+        return None
+    try:
+        if svc.recorder.boot(now_ms, frame) is not None:
+            return board.controller.position().format()
+    except Exception as e:
+        print("game log failed to resume: %r" % (e,))
+    return None
+
+
+def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
+         selftest=True, cal_path="hallcal.txt", log=print):
+    """Build drivers and board core, self-test, resume or start a game, start the
+    watchdog.  Returns (board, hw, clock)."""
+    if clock is None:
+        clock = mainloop.SystemClock()
+    hw = hwmod.build(cfg, cal_path)
+    if hw.calibrator is not None and hw.cal_status != "loaded":
+        log("hall sensors: default thresholds (%s); run calibrate" % hw.cal_status)
+    board = Board(config if config is not None else make_config(cfg))
+    if selftest:
+        led_sweep(hw, clock)
+    both, anyon = read_frame(hw, clock)
+    now = clock.ticks_ms()
+    open_services(board, hw, now)
+    resumed = resume_from_log(board, now, both)
+    if resumed is None:
+        board.new_game(now_ms=now, frame=both)
+    missing, extra = sensor_check(board, both, anyon)
+    if missing or extra:
+        log("sensor check: %d missing, %d extra: repair scene shown" % (
+            len(missing), len(extra)))
+    else:
+        log("sensor check: ok")
+    if resumed is not None:
+        log("resumed: %s" % resumed)
+    mainloop.drop_modules()   # this module and the resume modules (BOOT_ONLY_MODULES)
+    mainloop.drop_modules(mainloop.ON_DEMAND_MODULES)
+    gc.collect()
+    try:
+        gc.threshold(GC_THRESHOLD)
+    except AttributeError:  # CPython's gc has no threshold(); the fakes run there too
+        pass
+    hw.start_watchdog(watchdog_ms)
+    return board, hw, clock
+
+
