@@ -35,12 +35,12 @@ except ImportError:  # CPython
         return __x
 
 TICKS_PERIOD = const(0x40000000)
-TICKS_MASK = const(0x3FFFFFFF)
-TICKS_HALF = const(0x20000000)
+_TICKS_MASK = const(0x3FFFFFFF)
+_TICKS_HALF = const(0x20000000)
 
-SETTLE_LIFT_MS = const(4)
-SETTLE_PLACE_MS = const(150)
-RETURN_MS = const(30)
+_SETTLE_LIFT_MS = const(4)
+_SETTLE_PLACE_MS = const(150)
+_RETURN_MS = const(30)
 
 
 def ticks_diff(a, b):
@@ -48,10 +48,10 @@ def ticks_diff(a, b):
     time.ticks_diff).  a, b: masked times 0 .. 2**30 - 1.  Never builds a big int."""
     d = a - b
     # TICKS_PERIOD (2**30) itself is a big int on a 32-bit VM: step by halves instead.
-    if d >= TICKS_HALF:
-        d = d - TICKS_HALF - TICKS_HALF
-    elif d < -TICKS_HALF:
-        d = d + TICKS_HALF + TICKS_HALF
+    if d >= _TICKS_HALF:
+        d = d - _TICKS_HALF - _TICKS_HALF
+    elif d < -_TICKS_HALF:
+        d = d + _TICKS_HALF + _TICKS_HALF
     return d
 
 
@@ -62,8 +62,8 @@ class Debounce:
     Call reset() with the board's current frame, then step() every scan period.
     """
 
-    def __init__(self, settle_lift_ms=SETTLE_LIFT_MS, settle_place_ms=SETTLE_PLACE_MS,
-                 return_ms=RETURN_MS):
+    def __init__(self, settle_lift_ms=_SETTLE_LIFT_MS, settle_place_ms=_SETTLE_PLACE_MS,
+                 return_ms=_RETURN_MS):
         if settle_lift_ms < 0 or settle_place_ms < 0 or return_ms < 0:
             raise ValueError("settle times must be >= 0 ms")
         self.settle_lift = settle_lift_ms
@@ -84,7 +84,7 @@ class Debounce:
 
     def reset(self, now_ms, frame):
         """Take `frame` as settled and raw at time now_ms (nothing pending)."""
-        now = now_ms & TICKS_MASK
+        now = now_ms & _TICKS_MASK
         i = 0
         while i < 8:
             self.raw[i] = frame[i]
@@ -109,7 +109,7 @@ class Debounce:
         positions whose settled value changed in this step (their bits are in
         `changed`).  Allocates nothing; the steady-state path keeps its call frame
         within 11 machine words, so MicroPython keeps it off the heap too."""
-        now = now_ms & TICKS_MASK
+        now = now_ms & _TICKS_MASK
         self.now = now
         # Fast path of the steady state: the raw frame as last time (compared in C)
         # and nothing pending, or nothing that can settle before self.due.
@@ -136,7 +136,7 @@ class Debounce:
         ret = self.return_ms
         n = 0
         busy = 0
-        wait = TICKS_HALF
+        wait = _TICKS_HALF
         same = raw == old_raw
         if not same:
             self.t_change = now
@@ -201,8 +201,8 @@ class Debounce:
         # (now + wait) mod 2**30 without ever building an int above 2**30 - 1
         if not busy:
             self.due = now
-        elif now > TICKS_MASK - wait:
-            self.due = now - (TICKS_MASK - wait) - 1
+        elif now > _TICKS_MASK - wait:
+            self.due = now - (_TICKS_MASK - wait) - 1
         else:
             self.due = now + wait
         return n

@@ -15,12 +15,18 @@ are meant for events, tests and tools, not for the scan loop.
 
 from samsara.rules.geometry import position_name, position_index, GS, A_TRACK, B_TRACK
 
-FRAME_BYTES = 8
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+_FRAME_BYTES = const(8)
 
 
 def new_frame():
     """A cleared frame: bytearray(8), every position off."""
-    return bytearray(FRAME_BYTES)
+    return bytearray(_FRAME_BYTES)
 
 
 def get(f, p):
@@ -103,7 +109,7 @@ def names(f):
 def equal(f, g):
     """True when frames f and g have the same bits.  Allocates nothing."""
     i = 0
-    while i < FRAME_BYTES:
+    while i < _FRAME_BYTES:
         if f[i] != g[i]:
             return False
         i += 1
@@ -113,21 +119,21 @@ def equal(f, g):
 def copy_into(dst, src):
     """Copy frame src into frame dst in place.  Allocates nothing."""
     i = 0
-    while i < FRAME_BYTES:
+    while i < _FRAME_BYTES:
         dst[i] = src[i]
         i += 1
 
 
 def to_hex(f):
     """16 hex digits, byte 0 first (the `sensors` reply of docs/protocol.md)."""
-    return "".join(["%02x" % f[i] for i in range(FRAME_BYTES)])
+    return "".join(["%02x" % f[i] for i in range(_FRAME_BYTES)])
 
 
 def from_hex(text):
     """Inverse of to_hex.  Raises ValueError for text that is not 16 hex digits."""
-    if len(text) != 2 * FRAME_BYTES:
+    if len(text) != 2 * _FRAME_BYTES:
         raise ValueError("a frame is 16 hex digits, got %r" % (text,))
     f = new_frame()
-    for i in range(FRAME_BYTES):
+    for i in range(_FRAME_BYTES):
         f[i] = int(text[2 * i:2 * i + 2], 16)
     return f

@@ -7,8 +7,14 @@ limit = budget_ma * 255 // 20 is the largest channel sum within the budget.  Int
 arithmetic only (the RP2040 has no FPU); every intermediate stays below 2**30.
 """
 
-MA_PER_CHANNEL_NUM = 20     # mA of a full channel ...
-MA_PER_CHANNEL_DEN = 255    # ... per unit of channel value
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+_MA_PER_CHANNEL_NUM = const(20)     # mA of a full channel ...
+_MA_PER_CHANNEL_DEN = const(255)    # ... per unit of channel value
 
 
 def estimate_ma(scene):
@@ -17,7 +23,7 @@ def estimate_ma(scene):
     total = 0
     for v in scene:
         total += v
-    return (total * MA_PER_CHANNEL_NUM + MA_PER_CHANNEL_DEN - 1) // MA_PER_CHANNEL_DEN
+    return (total * _MA_PER_CHANNEL_NUM + _MA_PER_CHANNEL_DEN - 1) // _MA_PER_CHANNEL_DEN
 
 
 class PowerLimiter:
@@ -35,7 +41,7 @@ class PowerLimiter:
         if budget_ma < 0:
             raise ValueError("budget must be >= 0 mA")
         self.budget_ma = budget_ma
-        self.max_sum = budget_ma * MA_PER_CHANNEL_DEN // MA_PER_CHANNEL_NUM
+        self.max_sum = budget_ma * _MA_PER_CHANNEL_DEN // _MA_PER_CHANNEL_NUM
 
     def limit(self, src, dst, total=-1):
         """dst[i] = src[i] scaled so that sum(dst) <= max_sum (estimate <= budget).

@@ -12,6 +12,12 @@ dice, the turn); a Painter turns it into colours, reading the model only.
 
 from samsara.states import GAME_OVER, MOKSHA
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
 N_LEDS = 80
 SCENE_BYTES = 240
 DIE1_LED = 64
@@ -32,7 +38,7 @@ SCORE = 13      # goal: move the scoring piece here
 REINSERT = 14   # goal: put the marble from the goal here
 GOAL = 15       # goal: the marble in this goal hole is to be taken out
 WIN = 16        # game over: the winner's scoring piece
-N_MARKS = 17
+_N_MARKS = const(17)
 
 # R, G, B of each mark code.  Brightness is kept moderate: a lit hole is read from
 # a short distance, and a full scene stays far below the power budget.
@@ -214,7 +220,7 @@ def _draw_dice_turn(scene, view, state):
 def colour_name(r, g, b):
     """A short name of a colour of this module ('blue', 'red', ...), or 'r,g,b' hex
     for any other (used by tools that print scenes)."""
-    for i in range(N_MARKS):
+    for i in range(_N_MARKS):
         if COLOURS[3 * i] == r and COLOURS[3 * i + 1] == g and COLOURS[3 * i + 2] == b:
             return MARK_NAMES[i]
     if (r, g, b) == TURN_COLOUR:

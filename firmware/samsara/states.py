@@ -13,5 +13,5 @@ TURN_COMPLETE = "turn_complete"  # both dice played and the board settled
 REPAIR = "repair"                # the board is not a step of a legal move
 GAME_OVER = "game_over"          # the game has a result
 MOKSHA = "moksha"                # the roll had no complete turn: the game is drawn
-STATES = (WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, GAME_OVER, MOKSHA)
+# (no tuple of all seven: nothing needs one, and it would cost heap on the Pico)
 ENDED = (GAME_OVER, MOKSHA)      # the game is over (either way)

@@ -16,8 +16,8 @@ the same two members:
     write(buf, start, n)        -> bytes taken now (0 when the port cannot take any)
 
 Input is gathered into one preallocated buffer of protocol.MAX_IN bytes and parsed
-only with json.loads.  Output goes through one preallocated ring of protocol.TX_RING
-bytes, at most protocol.TX_PER_POLL bytes a poll, so a host that does not read never
+only with json.loads.  Output goes through one preallocated ring of _TX_RING
+bytes, at most _TX_PER_POLL bytes a poll, so a host that does not read never
 blocks the scan loop.  A poll with nothing received and nothing to send allocates
 nothing.  Byte 0x03 raises KeyboardInterrupt (the REPL hand-over; the stream stops
 reading right after it so the bytes behind it reach the REPL); 0x01, 0x02 and 0x04 (REPL
@@ -47,6 +47,22 @@ from samsara.link import protocol as P
 from samsara.storage import gamelog
 from samsara import version
 from samsara.debounce import ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+_RX_PER_POLL = const(128)
+"""Bytes the board reads at most per loop iteration."""
+_TX_PER_POLL = const(128)
+"""Bytes the board writes at most per loop iteration."""
+_TX_RING = const(2048)
+"""Size of the board's output ring in bytes: four lines of protocol.MAX_OUT, or 16 loop
+iterations (80 ms) of output at _TX_PER_POLL; a host that reads keeps it nearly empty,
+one that does not makes the board drop lines (counted, then reported) rather than
+block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
 
 
 class CmdError(Exception):
@@ -139,7 +155,7 @@ class HostLink:
         self.rx_skip = False      # inside an over-long line: drop until LF
         self.rx_scan = 0          # rx[:rx_scan] was scanned: no LF, no 0x01-0x04
         self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
-        self.tx = bytearray(P.TX_RING)
+        self.tx = bytearray(_TX_RING)
         self.tx_head = 0
         self.tx_len = 0
         self.tx_dropped = 0
@@ -180,11 +196,11 @@ class HostLink:
         return True
 
     def _room(self):
-        return P.TX_RING - self.tx_len
+        return _TX_RING - self.tx_len
 
     def _put(self, line):
         ring = self.tx
-        size = P.TX_RING
+        size = _TX_RING
         i = (self.tx_head + self.tx_len) % size
         n = len(line)
         first = size - i
@@ -199,14 +215,14 @@ class HostLink:
         n = self.tx_len
         if not n:
             return
-        if n > P.TX_PER_POLL:
-            n = P.TX_PER_POLL
-        end = P.TX_RING - self.tx_head
+        if n > _TX_PER_POLL:
+            n = _TX_PER_POLL
+        end = _TX_RING - self.tx_head
         if n > end:
             n = end
         k = self.stream.write(self.tx, self.tx_head, n)
         if k:
-            self.tx_head = (self.tx_head + k) % P.TX_RING
+            self.tx_head = (self.tx_head + k) % _TX_RING
             self.tx_len -= k
 
     def pending_output(self):
@@ -237,7 +253,7 @@ class HostLink:
     # -- the loop ----------------------------------------------------------------------
 
     def poll(self, now_ms):
-        """One loop iteration's service: at most one host command, at most TX_PER_POLL
+        """One loop iteration's service: at most one host command, at most _TX_PER_POLL
         bytes written.  Raises KeyboardInterrupt on 0x03."""
         if self.last is not None:
             gap = self._diff(now_ms, self.last)
@@ -260,8 +276,8 @@ class HostLink:
         # Kept small (its call frame stays off the heap): the idle path ends here.
         end = self.rx_n
         room = P.MAX_IN + 1 - end
-        if room > P.RX_PER_POLL:
-            room = P.RX_PER_POLL
+        if room > _RX_PER_POLL:
+            room = _RX_PER_POLL
         if room > 0:
             end += self.stream.read_into(self.rx, end, room)
         if self.rx_scan >= end:

@@ -25,6 +25,12 @@ try:
 except ImportError:  # pragma: no cover - every supported port has binascii
     import ubinascii as binascii
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
 PROTO = 1
 """Protocol version: bumped on any change an old peer would misread (docs/protocol.md)."""
 
@@ -32,20 +38,11 @@ MAX_IN = 256
 """Longest host line in bytes, LF excluded."""
 MAX_OUT = 512
 """Longest board line in bytes, LF included."""
-RX_PER_POLL = 128
-"""Bytes the board reads at most per loop iteration."""
-TX_PER_POLL = 128
-"""Bytes the board writes at most per loop iteration."""
-TX_RING = 2048
-"""Size of the board's output ring in bytes: four lines of MAX_OUT, or 16 loop
-iterations (80 ms) of output at TX_PER_POLL; a host that reads keeps it nearly empty,
-one that does not makes the board drop lines (counted, then reported) rather than
-block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
 CHUNK = 192
 """Largest log chunk in bytes (256 characters of base64)."""
 LOGS_PER_PAGE = 6
 """Entries of one `logs` reply (the next page: "after" the last game listed)."""
-MAX_ID_STR = 16
+_MAX_ID_STR = const(16)
 """Longest string request id."""
 
 # Error codes (docs/protocol.md "Error codes").
@@ -241,7 +238,7 @@ def _check_id(obj, name):
         if 0 <= rid < _MAX_SMALL:
             return rid
     elif isinstance(rid, str):
-        if len(rid) <= MAX_ID_STR:
+        if len(rid) <= _MAX_ID_STR:
             return rid
     raise ProtocolError(E_BAD_ID, "id must be an integer 0..2^30 or a string of at most 16 characters", name)
 

@@ -21,17 +21,17 @@ except ImportError:  # CPython
         return __x
 
 N_POSITIONS = const(64)
-LANE_FIELDS = const(24)
-LANE_FULL = const(0xFFFFFF)
-HALF_FULL = const(0xFFF)
+_LANE_FIELDS = const(24)
+_LANE_FULL = const(0xFFFFFF)
+_HALF_FULL = const(0xFFF)
 R0 = const(0)     # first round-lane position index (R1)
 S0 = const(24)    # first angular-lane position index (S1)
 GS = const(48)    # A's goal space, after S24
 GR = const(49)    # B's goal space, after R24
 A_TRACK = const(50)  # A0; A's score k stands on A_TRACK + k (k = 6 is AC)
 B_TRACK = const(57)  # B0; B's score k stands on B_TRACK + k (k = 6 is BC)
-PLAYER_A = const(0)
-PLAYER_B = const(1)
+_PLAYER_A = const(0)
+_PLAYER_B = const(1)
 
 # Side masks (docs/rules.md §1): A's side is R1-R12 + S13-S24, B's is S1-S12 + R13-R24.
 A_SIDE_R = const(0x000FFF)

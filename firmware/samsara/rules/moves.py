@@ -19,15 +19,21 @@ opponent's goal, which scores for its owner; FORBIDDEN (1) makes that sub-move i
 from samsara.rules.geometry import GS, GR
 from samsara.rules.position import Position, PositionError, format_position
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
 OWNER_SCORES = 0
 FORBIDDEN = 1
 OPTION_NAMES = ("owner_scores", "forbidden")
 
 # Sub-move tuple fields
-DIE = 0
-FRM = 1
-TO = 2
-INS = 3
+_DIE = const(0)
+_FRM = const(1)
+_TO = const(2)
+_INS = const(3)
 
 
 def option_code(name):

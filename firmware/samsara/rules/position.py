@@ -11,8 +11,14 @@ Position string: ``<R1..R24>/<S1..S24> <scoreA>-<scoreB> <mover>``, e.g. the sta
 
 from samsara.rules.geometry import popcount24
 
-START_R = 0x3F  # R1..R6
-START_S = 0x3F  # S1..S6
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+_START_R = const(0x3F)  # R1..R6
+_START_S = const(0x3F)  # S1..S6
 
 
 class PositionError(ValueError):
@@ -28,7 +34,7 @@ class Position:
     mover not 0 or 1, a mask wider than 24 bits).
     """
 
-    def __init__(self, r=START_R, s=START_S, a=0, b=0, mover=0):
+    def __init__(self, r=_START_R, s=_START_S, a=0, b=0, mover=0):
         if not (0 <= r <= 0xFFFFFF and 0 <= s <= 0xFFFFFF):
             raise PositionError("lane mask outside 24 bits")
         n = popcount24(r) + popcount24(s)

@@ -17,15 +17,21 @@ from samsara.storage.logrecord import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEAD
                                T_TURN, T_END, encode_record, record_at, event_record,
                                Replay, _dumps)
 
-TURN_BUDGET = 448
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+_TURN_BUDGET = const(448)
 """Bytes all records between two rolls may take (docs/gamelog.md "Reservation")."""
 MAX_TURNS = 400
 """Turns a game's reservation covers (random play: median 68, longest of 400 games 152)."""
-CAPACITY = 768 * 1024
+_CAPACITY = const(768 * 1024)
 """Default bytes of flash the logs may use on the Pico."""
 TAIL_CHECK = 1024
 """The boot scan checks record CRCs in this many bytes at the end of a running game."""
-CRC_STEP = 16
+_CRC_STEP = const(16)
 """Bytes of the running file's CRC computed per loop iteration after a boot."""
 
 _T_RESERVE = OVERHEAD + T_MAX
@@ -33,7 +39,7 @@ _HDR_RESERVE = OVERHEAD + MAX_PAYLOAD
 _END_RESERVE = OVERHEAD + MAX_PAYLOAD
 
 
-def reserve_bytes(max_turns=MAX_TURNS, turn_budget=TURN_BUDGET, block=4096):
+def reserve_bytes(max_turns=MAX_TURNS, turn_budget=_TURN_BUDGET, block=4096):
     """Worst-case flash a game's log takes, in bytes, rounded up to whole blocks plus
     one block of slack: header + (max_turns + 1) windows of turn_budget + end record
     (docs/gamelog.md "Reservation")."""
@@ -105,7 +111,7 @@ class GameLog:
     anything else; it returns the unfinished game to resume, if any.
     """
 
-    def __init__(self, fs, capacity=CAPACITY, max_turns=MAX_TURNS, turn_budget=TURN_BUDGET):
+    def __init__(self, fs, capacity=_CAPACITY, max_turns=MAX_TURNS, turn_budget=_TURN_BUDGET):
         self.fs = fs
         self.block = fs.block
         self.capacity = capacity
@@ -262,7 +268,7 @@ class GameLog:
             off += len(chunk)
         return crc
 
-    def crc_step(self, nbytes=CRC_STEP):
+    def crc_step(self, nbytes=_CRC_STEP):
         """Advance the CRC of the running game's file (unknown after a boot resumed it)
         by up to nbytes; the link calls this every loop iteration so that the whole
         file's CRC is known again a few seconds after boot without a long stall.

@@ -20,6 +20,12 @@ import json
 
 from samsara.link.protocol import crc16, NOT_LOGGED
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
 SYNC = 0xA5
 FMT = 1
 """Version of the record format, written in every header record."""
@@ -30,15 +36,15 @@ E_MAX = 120
 """Longest JSON payload of an E record; a longer event is logged as {"ev": name, "cut": true}."""
 T_MAX = 40
 """Longest payload of a T record (the longest legal turn notation has 28 characters)."""
-S_MAX = 16
+_S_MAX = const(16)
 """Longest payload of an S or U record (the longest sub-move has 12 characters)."""
 
 T_HEADER = 0x48  # H
 T_ROLL = 0x52    # R
-T_SUB = 0x53     # S
-T_UNDO = 0x55    # U
+_T_SUB = const(0x53)     # S
+_T_UNDO = const(0x55)    # U
 T_TURN = 0x54    # T
-T_EVENT = 0x45   # E
+_T_EVENT = const(0x45)   # E
 T_END = 0x5A     # Z
 
 
@@ -120,12 +126,12 @@ def event_record(ev):
             return encode_record(T_ROLL, b"%d%d" % (d[0], d[1]))
     elif name == "sub":
         m = ev.get("move")
-        if isinstance(m, str) and len(m) <= S_MAX:
-            return encode_record(T_SUB, m.encode())
+        if isinstance(m, str) and len(m) <= _S_MAX:
+            return encode_record(_T_SUB, m.encode())
     elif name == "undo":
         m = ev.get("move", "")
-        if isinstance(m, str) and len(m) <= S_MAX:
-            return encode_record(T_UNDO, m.encode())
+        if isinstance(m, str) and len(m) <= _S_MAX:
+            return encode_record(_T_UNDO, m.encode())
     elif name == "turn":
         t = ev.get("turn")
         if isinstance(t, str) and len(t) <= T_MAX:
@@ -133,7 +139,7 @@ def event_record(ev):
     p = _dumps(ev).encode()
     if len(p) > E_MAX:
         p = _dumps({"ev": str(name)[:32], "cut": True}).encode()
-    return encode_record(T_EVENT, p)
+    return encode_record(_T_EVENT, p)
 
 
 def _die(d):
@@ -145,9 +151,9 @@ def record_event(rtype, payload):
     {"ev": "header", ...} and ends {"ev": "end", ...})."""
     if rtype == T_ROLL:
         return {"ev": "roll", "dice": [payload[0] - 48, payload[1] - 48]}
-    if rtype == T_SUB:
+    if rtype == _T_SUB:
         return {"ev": "sub", "move": payload.decode()}
-    if rtype == T_UNDO:
+    if rtype == _T_UNDO:
         d = {"ev": "undo"}
         if payload:
             d["move"] = payload.decode()
@@ -195,9 +201,9 @@ class Replay:
             self.roll = (payload[0] - 48, payload[1] - 48)
             self.subs = []
             self.turn_done = False
-        elif rtype == T_SUB:
+        elif rtype == _T_SUB:
             self.subs.append(payload.decode())
-        elif rtype == T_UNDO:
+        elif rtype == _T_UNDO:
             if self.subs:
                 self.subs.pop()
         elif rtype == T_TURN:
