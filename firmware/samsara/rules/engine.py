@@ -31,6 +31,7 @@ Imports only the rules engine; MicroPython-compatible (integers < 2**30, lane ma
 are 24-bit ints, no tables bigger than 4 KB and those only on request: `use_table`).
 """
 
+from samsara.rules.geometry import popcount24
 from samsara.rules.moves import gen_sub_moves, ends_turn
 
 try:
@@ -104,19 +105,11 @@ def use_table():
     return _table
 
 
-def _pop(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
 def side_count(r, s, player):
     """Marbles on `player`'s side (A: R1-R12 + S13-S24, B: S1-S12 + R13-R24)."""
     if player == 0:
-        return _pop(r & 0xFFF) + _pop(s >> 12)
-    return _pop(s & 0xFFF) + _pop(r >> 12)
+        return popcount24(r & 0xFFF) + popcount24(s >> 12)
+    return popcount24(s & 0xFFF) + popcount24(r >> 12)
 
 
 def evaluate(r, s, a, b, me):
