@@ -21,6 +21,7 @@ COMMANDS = [
     ("doctor", "samsara_host.doctor_cmd", "say what is wrong when the board does not answer"),
     ("virtual-board", "samsara_host.vboard_cmd", "run a virtual board (no hardware) for the other commands"),
     ("bench", "samsara_host.bench_cmd", "run the device benchmark on a board, print its figures"),
+    ("app", "samsara_host.app.cmd", "the companion app in the browser: live board, library, replay, play"),
 ]
 
 

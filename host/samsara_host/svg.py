@@ -63,6 +63,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     Every hole label (class "label") lies off the board's frame (class "frame"); the
     dice pips are class "pip" with data-lit "1" when lit."""
     coords, leds, source = layout if layout is not None else load_positions()
+    g = _frame(coords, leds, title, notes, legend)
     scene = dict(scene or {})
     if dice:
         for die, value in ((1, dice[0]), (2, dice[1])):
@@ -70,17 +71,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
             for k in range(7):
                 if mask >> k & 1:
                     scene["D%d.%d" % (die, k)] = DICE_COLOUR
-    pts = list(coords.values()) + list(leds.values())
-    xmin = min(x for x, _ in pts) - MARGIN_MM
-    xmax = max(x for x, _ in pts) + MARGIN_MM
-    ymin = min(y for _, y in pts) - MARGIN_MM
-    ymax = max(y for _, y in pts) + MARGIN_MM
-    w = xmax - xmin
-    title_lines = wrap(title, int((w - 10.0) / 4.6)) if title else []
-    head = (16.0 + 9.0 * (len(title_lines) - 1) if title else 4.0) + SIDE_LABEL
-    legend_h = LEGEND_H if legend else 0.0
-    foot = SIDE_LABEL + 7.0 * len(notes) + (8.0 if notes else 0.0) + 6.0 + legend_h
-    h = ymax - ymin + head + foot
+    xmin, xmax, ymin, ymax, w, h, head, title_lines = g
 
     def X(x):
         return "%.1f" % (x - xmin)
@@ -188,6 +179,38 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
         _legend(a, y0 + 7.0 * len(notes) + 2.0, w)
     a("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _frame(coords, leds, title, notes, legend):
+    # The picture's extent: (xmin, xmax, ymin, ymax) of the board in mm, the
+    # picture's width and height, the height above the board and the title's lines.
+    pts = list(coords.values()) + list(leds.values())
+    xmin = min(x for x, _ in pts) - MARGIN_MM
+    xmax = max(x for x, _ in pts) + MARGIN_MM
+    ymin = min(y for _, y in pts) - MARGIN_MM
+    ymax = max(y for _, y in pts) + MARGIN_MM
+    w = xmax - xmin
+    title_lines = wrap(title, int((w - 10.0) / 4.6)) if title else []
+    head = (16.0 + 9.0 * (len(title_lines) - 1) if title else 4.0) + SIDE_LABEL
+    legend_h = LEGEND_H if legend else 0.0
+    foot = SIDE_LABEL + 7.0 * len(notes) + (8.0 if notes else 0.0) + 6.0 + legend_h
+    h = ymax - ymin + head + foot
+    return xmin, xmax, ymin, ymax, w, h, head, title_lines
+
+
+def hole_points(layout=None, title=None, notes=(), legend=False):
+    """{position name: (x, y, r)}: the centre and radius of every hole in the units of
+    the SVG that `render` draws with the same layout, title, notes and legend (for a
+    page that puts clickable spots over the picture, or a test that reads which holes
+    hold a drawn marble).  Floats rounded as render writes them (0.1)."""
+    coords, leds, _source = layout if layout is not None else load_positions()
+    xmin, _xmax, _ymin, ymax, _w, _h, head, _t = _frame(coords, leds, title, notes, legend)
+    out = {}
+    for p in sorted(coords):
+        x, y = coords[p]
+        r = HOLE_R * (1.35 if p in (GS, GR) else (0.8 if p >= A_TRACK else 1.0))
+        out[position_name(p)] = (round(x - xmin, 1), round(ymax - y + head, 1), round(r, 1))
+    return out
 
 
 def wrap(text, width):

@@ -5,7 +5,7 @@ which stays free for the user's tools.
 
     vb = VirtualBoard(seed=SEED)       # the board's electronic dice, seeded (Lcg)
     play = TablePlay(vb, SEED)          # listens to the board before it starts
-    vb.start(); vb.wait_ready()
+    vb.start(); vb.wait_ready()        # TablePlay(vb, SEED, pace_s=0.8): a human's pace
     turns, over = play.run(turns=2)     # two complete turns, then the game stays open
 
 - Hands: marbles lifted and placed, the roll button pressed: the virtual board's feed
@@ -44,8 +44,9 @@ class TablePlay:
     """Two greedy players playing a seeded game on VirtualBoard `vb` (module
     docstring).  Create it before vb.start(): it listens from the boot on."""
 
-    def __init__(self, vb, seed, wait_s=WAIT_S):
+    def __init__(self, vb, seed, wait_s=WAIT_S, pace_s=0.0):
         self.vb = vb
+        self.pace_s = pace_s      # seconds before each hand move and roll (a human's pace)
         self.seed = seed
         self.wait_s = wait_s
         self.q = queue.Queue()
@@ -79,6 +80,8 @@ class TablePlay:
                 return
 
     def _hand(self, frm, to):
+        if self.pace_s:
+            time.sleep(self.pace_s)
         self.vb.feed({"pos": position_name(frm), "on": False})
         self._wait(("lift",))
         self.vb.feed({"pos": position_name(to), "on": True})
@@ -99,6 +102,8 @@ class TablePlay:
         pick = random_pick(random.Random(self.seed))
         done = 0
         while not game.over() and (turns is None or done < turns):
+            if self.pace_s:
+                time.sleep(self.pace_s)
             self.vb.feed({"button": "roll", "long": False})
             roll = self._wait(("roll",))
             d1, d2 = roll["dice"]

@@ -1,0 +1,212 @@
+"""The app's one holder of the board's serial port (docs/app.md "The board"): a
+thread that connects through the CLI's link code (samsara_host.boardlink), follows
+the event stream into a LiveModel, and runs the page's board jobs (pull the games,
+the LED self-test) between events, so that only one reader ever talks to the port.
+
+    watch = BoardWatch(port, on_change)   # port: a device, a pyserial URL or None
+    watch.start()                          # (auto-detect the Pico)
+    fut = watch.submit("pull", dest)       # a concurrent.futures.Future
+    watch.stop()
+
+on_change(snapshot) is called from the thread after every change (LiveModel.snapshot).
+Without a board the model's banner says why: none found, another program holds the
+port (boardlink.PortBusy), the board went away, or it does not answer; the thread
+tries again every RETRY_S seconds, so plugging the board in resumes the page.
+"""
+import concurrent.futures
+import os
+import queue
+import threading
+import time
+
+from samsara_host import boardlink
+from samsara_host.app.livestate import LiveModel
+
+RETRY_S = 1.0
+"""Seconds between attempts to reach a board that is not there."""
+PROBE_S = 3.0
+"""Seconds without a line after which `status` is asked (is the loop alive?)."""
+
+
+def banner_words(e):
+    """The page's banner for a LinkError `e` (why there is no board)."""
+    if isinstance(e, boardlink.PortBusy):
+        return ("Another program holds the board's port (a serial terminal, Thonny, "
+                "mpremote or `samsara monitor`): close it, the app connects by itself.")
+    if isinstance(e, boardlink.BoardNotFound):
+        return ("No board connected. Plug the board in with a USB data cable; the "
+                "library, replay and play pages work without it.")
+    if isinstance(e, boardlink.Disconnected):
+        return "The board went away (unplugged or reset): waiting for it to come back ..."
+    if isinstance(e, boardlink.NoReply):
+        return "The board does not answer: unplug it and plug it in again."
+    return "No board: %s" % boardlink.explain(e)
+
+
+class BoardWatch(threading.Thread):
+    """The port's reader and the board jobs' runner (module docstring)."""
+
+    def __init__(self, port, on_change, clock=time.monotonic):
+        threading.Thread.__init__(self, daemon=True, name="board-watch")
+        self.port = port
+        self.on_change = on_change
+        self.clock = clock
+        self.model = LiveModel()
+        self.model.banner = "Looking for the board ..."
+        self.jobs = queue.Queue()
+        self.state = boardlink.State(port)
+        self._stop = threading.Event()
+        self.connected = False
+
+    # -- for the server ------------------------------------------------------------
+    def submit(self, name, *args):
+        """Queue board job `name` ("pull", "led_test", "hello", "status", "logs");
+        returns a Future of its result.  A job without a board fails with
+        boardlink.LinkError (the banner's words)."""
+        fut = concurrent.futures.Future()
+        self.jobs.put((name, args, fut))
+        return fut
+
+    def stop(self):
+        self._stop.set()
+        self.join(timeout=5)
+        self.state.close()
+
+    def snapshot(self):
+        return self.model.snapshot()
+
+    def _changed(self):
+        try:
+            self.on_change(self.model.snapshot())
+        except Exception:
+            pass
+
+    # -- the thread ----------------------------------------------------------------
+    def run(self):
+        while not self._stop.is_set():
+            if not self.connected:
+                self._connect()
+                if not self.connected:
+                    self._fail_jobs()
+                    self._stop.wait(RETRY_S)
+                    continue
+            try:
+                self._follow()
+            except boardlink.LinkError as e:
+                self.state.close()
+                self.state = boardlink.State(self.port)
+                self.connected = False
+                self.model.connected = False
+                self.model.lifted = []
+                self.model.banner = banner_words(e)
+                self._changed()
+
+    def _connect(self):
+        try:
+            self.model.hello = dict(self.state.hello(timeout=2.0))
+            self._refresh()
+        except boardlink.LinkError as e:
+            self.state.close()
+            self.state = boardlink.State(self.port)
+            words = banner_words(e)
+            if words != self.model.banner:
+                self.model.banner = words
+                self._changed()
+            return
+        self.connected = True
+        self.model.connected = True
+        self.model.banner = ""
+        self._changed()
+
+    def _refresh(self):
+        c = self.state.client
+        self.model.position_reply(c.request("position"))
+        self.model.status_reply(c.request("status"))
+
+    def _follow(self):
+        c = self.state.client
+        heard = self.clock()
+        while not self._stop.is_set():
+            self._run_jobs()
+            evs = c.poll_events(0.1)
+            if evs:
+                heard = self.clock()
+            elif self.clock() - heard > PROBE_S:
+                self.model.status_reply(c.request("status", timeout=1.5))
+                heard = self.clock()
+            ask = False
+            for ev in evs:
+                ask = self.model.event(ev) or ask
+            if ask or any(e.get("ev") in ("lift", "place") for e in evs):
+                if ask:
+                    self._refresh()
+            if evs:
+                self._changed()
+
+    def _fail_jobs(self):
+        while True:
+            try:
+                _name, _args, fut = self.jobs.get_nowait()
+            except queue.Empty:
+                return
+            fut.set_exception(boardlink.LinkError(self.model.banner or "no board"))
+
+    def _run_jobs(self):
+        while True:
+            try:
+                name, args, fut = self.jobs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                fut.set_result(getattr(self, "_job_" + name)(*args))
+            except boardlink.LinkError as e:
+                fut.set_exception(e)
+                if isinstance(e, (boardlink.Disconnected, boardlink.NoReply)):
+                    raise
+            except Exception as e:   # a job's own failure: told to the page
+                fut.set_exception(e)
+
+    # -- jobs ----------------------------------------------------------------------
+    def _job_hello(self):
+        r = self.state.hello()
+        self.model.hello = dict(r)
+        return r
+
+    def _job_status(self):
+        c = self.state.client
+        return {"hello": self.model.hello, "status": c.request("status"),
+                "logs": boardlink.list_logs(c)}
+
+    def _job_led_test(self, ms=2000):
+        return self.state.client.request("led_test", ms=int(ms))
+
+    def _job_pull(self, dest):
+        """Every game not yet pulled, into `dest` as `samsara logs pull` does
+        (logpull.pull_log: part files, CRC and record checks, read back before the
+        board is told log_ack), stamped with today's date (gametags).  Returns
+        {"pulled": [{"game", "path", "size"}], "failed": [{"game", "error"}]}."""
+        from samsara_host import gametags, logpull
+        self.model.busy = "Pulling games from the board ..."
+        self._changed()
+        try:
+            c = self.state.client
+            board = self.state.hello().get("board")
+            listing = boardlink.list_logs(c)
+            out = {"pulled": [], "failed": []}
+            for e in listing.get("logs", []):
+                if e.get("state") == "pulled":
+                    continue
+                dest_path = os.path.join(dest, logpull.local_name(board, e["game"]))
+                if logpull.find_copy(dest_path, e.get("size"), e.get("crc")):
+                    continue
+                try:
+                    r = logpull.pull_log(c, e["game"], dest_path, e)
+                    gametags.stamp_pull(r["path"])
+                    out["pulled"].append({"game": e["game"], "path": r["path"],
+                                          "size": r["size"]})
+                except (logpull.PullError, gametags.TagError, OSError) as err:
+                    out["failed"].append({"game": e["game"], "error": str(err)})
+            return out
+        finally:
+            self.model.busy = ""
+            self._changed()

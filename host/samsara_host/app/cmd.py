@@ -1,0 +1,153 @@
+"""`samsara app [--board PORT | --virtual [--idle]] [--http-port P] [--no-browser]`
+(docs/app.md): start the companion app's web server on 127.0.0.1, print
+`url: http://127.0.0.1:P/` once it answers, open the browser.  Its one job is the
+command line around server.AppServer, boardwatch.BoardWatch and, for --virtual, a
+virtual board (samsara_host.virtual_board) played by vboard_play.TablePlay at a
+human pace.
+"""
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+from samsara_host.argtypes import seconds
+
+DEFAULT_PORT = 8765
+DESCRIPTION = ("The companion app in the browser: the live board, the game library, "
+               "replays, a game on the simulated board, the board's settings.  Serves "
+               "on 127.0.0.1 only; Ctrl-C stops it.")
+
+
+def add_parser(sub, name, help_text):
+    """Register `samsara app` (cli.py's table)."""
+    from samsara_host.logs_cmd import DEFAULT_DEST
+    p = sub.add_parser(name, help=help_text, description=DESCRIPTION)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--board", metavar="PORT",
+                   help="the board's serial port or pyserial URL (default: find the Pico)")
+    g.add_argument("--virtual", action="store_true",
+                   help="start a virtual board (no hardware) and have two simulated "
+                        "players play a seeded game on it")
+    g.add_argument("--no-board", action="store_true",
+                   help="no board at all: the library, replay and play pages")
+    p.add_argument("--idle", action="store_true",
+                   help="with --virtual: nobody plays, the board waits for you")
+    p.add_argument("--seed", type=int, default=1, help="with --virtual: the game's seed "
+                   "(default 1)")
+    p.add_argument("--pace", type=seconds, default=0.8, metavar="S",
+                   help="with --virtual: seconds between the players' hand moves "
+                        "(default 0.8, a human pace)")
+    p.add_argument("--turns", type=int, default=None, metavar="N",
+                   help="with --virtual: stop playing after N turns")
+    p.add_argument("--http-port", type=int, default=DEFAULT_PORT, metavar="P",
+                   help="the web server's port (default %(default)s; 0: any free one)")
+    p.add_argument("--logs", default=DEFAULT_DEST, metavar="DIR",
+                   help="the library folder, as `samsara logs pull --dest` "
+                        "(default %(default)s)")
+    p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    p.set_defaults(func=cmd_app)
+
+
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def wait_answers(url, timeout=10.0):
+    """True once GET `url` answers 200 (within `timeout` seconds)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url + "api/live", timeout=2) as r:
+                if r.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def cmd_app(args):
+    """Run the app until Ctrl-C or SIGTERM.  Exit codes: 0 after Ctrl-C, 1 when the
+    server or the virtual board cannot start, 2 for bad options."""
+    from samsara_host.app.boardwatch import BoardWatch
+    from samsara_host.app.server import AppServer
+    if args.idle and not args.virtual:
+        print("samsara app: --idle is for --virtual", file=sys.stderr)
+        return 2
+    if not 0 <= args.http_port <= 65535:
+        print("samsara app: --http-port is 0..65535", file=sys.stderr)
+        return 2
+    try:
+        os.makedirs(args.logs, exist_ok=True)
+    except OSError as e:
+        print("samsara app: cannot use the library folder %s: %s" % (args.logs, e.strerror),
+              file=sys.stderr)
+        return 1
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
+    vb = None
+    srv = None
+    try:
+        port = args.board
+        play = None
+        if args.virtual:
+            from samsara_host.virtual_board import VirtualBoard
+            from samsara_host.vboard_play import TablePlay
+            folder = tempfile.mkdtemp(prefix="samsara-app-vb-")
+            vb = VirtualBoard(folder=folder, seed=args.seed)
+            if not args.idle:
+                play = TablePlay(vb, args.seed, pace_s=args.pace)
+            port = vb.start()
+            vb.wait_ready(30)
+        watch = None if args.no_board else BoardWatch(port, None)
+        srv = AppServer(args.logs, watch)
+        try:
+            url = srv.start(args.http_port)
+        except OSError as e:
+            print("samsara app: cannot serve on port %d: %s (another program uses it? "
+                  "try --http-port 0)" % (args.http_port, e.strerror or e), file=sys.stderr)
+            return 1
+        wait_answers(url)
+        print("url: %s" % url, flush=True)
+        if vb is not None:
+            print("virtual board: %s (folder %s)" % (port, vb.folder), flush=True)
+        print("Ctrl-C stops it.", flush=True)
+        if play is not None:
+            threading.Thread(target=_play, args=(play, args.turns), daemon=True).start()
+        if not args.no_browser:
+            import webbrowser
+            try:
+                webbrowser.open(url)
+            except Exception:
+                pass
+        while True:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    except (OSError, TimeoutError) as e:
+        print("samsara app: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        if srv is not None:
+            srv.stop()
+        if vb is not None:
+            vb.stop()
+    return 0
+
+
+def _play(play, turns):
+    from samsara_host.vboard_play import PlayError
+    time.sleep(1.0)    # the page's first look at the board before the first roll
+    try:
+        n, over = play.run(turns)
+    except (PlayError, ValueError) as e:
+        print("play stopped: %s" % e, flush=True)
+        return
+    print("played: %d turn%s%s" % (n, "" if n == 1 else "s", ", game over" if over else ""),
+          flush=True)

@@ -1,0 +1,289 @@
+"""What the live page shows (docs/app.md "Live"): the board's event stream folded
+into a picture and words.  Its one job is turning events and `position`/`status`
+replies into a snapshot dict for the page.
+
+`LiveModel` extends the monitor's model (samsara_host.monitor_cmd.Model: position,
+dice, state, record) with what a person at the table needs: the lifted marble and its
+targets in the dice colours (the same sub-moves the board lights:
+samsara.rules.moves.completable_sub_moves with the dice still to play), a wrong
+placement in red, the repair guidance in words, goals and reinsertion, Moksha and the
+end of the game.  `snapshot()` is a JSON-able dict with the board drawn as SVG
+(samsara_host.svg.render, the picture `logs export` makes).
+"""
+from samsara.rules import moves as rules
+from samsara.rules.geometry import position_index, position_name
+from samsara.scene import COLOURS
+
+from samsara_host import svg
+from samsara_host.live import describe_event, score_words
+from samsara_host.monitor_cmd import Model
+
+SCREEN_GAIN = 3
+"""The board's LED colours run dim; on the screen they are this much brighter."""
+
+ORIGIN_COLOUR = "#ffffff"
+WRONG_COLOUR = "#ff2020"
+MISSING_COLOUR = "#ffffff"
+EXTRA_COLOUR = "#ff2020"
+
+COLOUR_WORDS = ("", "blue", "cyan", "green", "yellow", "orange", "magenta")
+"""The colour of each die value's targets, in words (samsara.scene.COLOURS 1..6)."""
+
+
+def die_colour(d):
+    """'#rrggbb' of the targets of a die of value d (1..6), as the board lights them,
+    brightened for the screen."""
+    i = 3 * d
+    return "#%02x%02x%02x" % tuple(min(255, COLOURS[i + k] * SCREEN_GAIN) for k in range(3))
+
+
+def _names(seq):
+    out = []
+    for n in seq or ():
+        if isinstance(n, str):
+            try:
+                position_index(n)
+                out.append(n)
+            except ValueError:
+                pass
+    return out
+
+
+class Drawn:
+    """What svg.render draws as a position: the marbles in their holes (r, s lane
+    masks: a lifted marble is in none, so the count may be short of 12) and the
+    scores a, b.  Not a rules Position: it is never played on."""
+
+    def __init__(self, r, s, a, b, mover=0):
+        self.r, self.s, self.a, self.b, self.mover = r, s, a, b, mover
+
+    def occupied(self, p):
+        """True when track field p (0..47) holds a marble."""
+        return bool((self.r >> p) & 1) if p < 24 else bool((self.s >> (p - 24)) & 1)
+
+
+class LiveModel(Model):
+    """The monitor's Model plus the page's extras (module docstring).  Bad field
+    values in an event (a board sending garbage) are ignored, never raised."""
+
+    def __init__(self):
+        Model.__init__(self)
+        self.remaining = []
+        self.mover = None
+        self.wrong = None       # a name: a marble placed where it may not go
+        self.reject = ""        # the board's words for the last rejected placement
+        self.missing = []
+        self.extra = []
+        self.repair = ""
+        self.over = ""          # the end of the game in words
+        self.moksha = False
+        self.goal = ""          # the goal in progress in words
+        self.words = []         # the last events in words, newest last
+        self.record_full = []   # the turn record, all turns seen (first ones may be
+        self.first_turn = 1     # before the page started: first_turn is record_full[0]'s)
+        self.pending_turn = None  # a completed turn the board has not committed yet
+        self.banner = ""        # why there is no board (empty when connected)
+        self.busy = ""          # what the app does with the board now (pull ...)
+
+    # -- folding -------------------------------------------------------------------
+    def event(self, ev):
+        """Fold one event; returns True when position/status should be asked."""
+        try:
+            ask = Model.event(self, ev)
+            self._event(ev)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+            return False
+        return ask
+
+    def _event(self, ev):
+        name = ev.get("ev")
+        if name == "lift":
+            self.wrong = None
+            self.reject = ""
+        elif name == "place":
+            self.wrong = None
+        elif name == "reject" and ev.get("what") == "place":
+            last = [e for e in self.last if e.get("ev") == "place"]
+            self.wrong = last[-1].get("pos") if last else None
+            self.reject = str(ev.get("reason", ""))
+        elif name == "roll":
+            self.pending_turn = None
+            self.goal = ""
+            self.moksha = False
+            self.reject = ""
+        elif name == "goal":
+            self.goal = "Goal! %s scores (%s). Take the marble out of %s and put it on %s" % (
+                ev.get("player"), score_words(ev.get("score", "")), ev.get("goal"),
+                ev.get("ins"))
+        elif name == "reinsert":
+            self.goal = ""
+        elif name == "repair":
+            self.repair = str(ev.get("reason", ""))
+            self.missing = _names(ev.get("missing"))
+            self.extra = _names(ev.get("extra"))
+        elif name == "repair_end":
+            self.repair = ""
+            self.missing = []
+            self.extra = []
+        elif name == "moksha":
+            self.moksha = True
+        elif name == "turn_complete" and isinstance(ev.get("turn"), str):
+            self.record_full.append(ev["turn"])
+            self.pending_turn = ev["turn"]
+            self.goal = ""
+        elif name == "turn":
+            self.pending_turn = None
+        elif name == "game_over":
+            w = ev.get("winner")
+            if w is None:
+                self.over = "Game over: a draw by %s (%s)" % (
+                    ev.get("how"), score_words(ev.get("score", "")))
+            else:
+                self.over = "Game over: %s wins! (%s)" % (w, score_words(ev.get("score", "")))
+        elif name in ("game_start", "boot", "resume"):
+            if name == "game_start":
+                self.record_full = []
+                self.first_turn = 1
+            self.over = ""
+            self.moksha = False
+        d = describe_event(ev)
+        if d:
+            self.words.append(d)
+            del self.words[:-12]
+
+    def lifted_names(self):
+        return [position_name(p) for p in self.lifted if 0 <= p < 64]
+
+    def position_reply(self, r):
+        Model.position_reply(self, r)
+        rec, turns = r.get("record"), r.get("turns")
+        if isinstance(rec, list) and isinstance(turns, int):
+            # The board keeps its last 10 committed turns; turns seen before stay, and
+            # a turn completed but not yet committed (no roll since) is added.
+            first = max(1, turns - len(rec) + 1)
+            keep = []
+            if self.record_full and self.first_turn < first:
+                keep = self.record_full[:first - self.first_turn]
+                first = self.first_turn
+            self.record_full = keep + [str(t) for t in rec]
+            self.first_turn = first
+            if self.pending_turn and self.state == "turn_complete":
+                self.record_full.append(self.pending_turn)
+
+    def status_reply(self, r):
+        Model.status_reply(self, r)
+        rem = r.get("remaining")
+        self.remaining = [d for d in rem if isinstance(d, int) and 1 <= d <= 6] \
+            if isinstance(rem, list) else []
+        self.mover = r.get("mover") if r.get("mover") in ("A", "B") else None
+
+    # -- the picture ---------------------------------------------------------------
+    def targets(self):
+        """[(name, die)]: the fields the lifted marble may go to with the dice still to
+        play (what the board lights), [] when no single marble is lifted."""
+        if len(self.lifted) != 1 or not self.remaining:
+            return []
+        p = self.position
+        o = self.lifted[0]
+        if o >= 48:
+            return []
+        try:
+            subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover,
+                                               tuple(self.remaining), o, 0)
+        except Exception:
+            return []
+        out = []
+        for m in subs:
+            t = (position_name(m[2]), m[0])
+            if t not in out:
+                out.append(t)
+        return out
+
+    def scene(self):
+        """{name: colour} of the rings drawn: lifted marble, targets, wrong, repair."""
+        sc = {}
+        for n in self.lifted_names():
+            sc[n] = ORIGIN_COLOUR
+        for n, d in self.targets():
+            sc[n] = die_colour(d)
+        for n in self.missing:
+            sc[n] = MISSING_COLOUR
+        for n in self.extra:
+            sc[n] = EXTRA_COLOUR
+        if self.wrong:
+            sc[self.wrong] = WRONG_COLOUR
+        return sc
+
+    def drawn_position(self):
+        """The position as it stands on the board: a lifted marble is in the hand."""
+        p = self.position
+        r, s = p.r, p.s
+        for o in self.lifted:
+            if o < 24:
+                r &= ~(1 << o)
+            elif o < 48:
+                s &= ~(1 << (o - 24))
+        return Drawn(r, s, p.a, p.b, p.mover)
+
+    def guidance(self):
+        """What to do now, in words for the people at the table."""
+        who = self.mover or "AB"[self.position.mover]
+        if self.over:
+            return self.over
+        if self.repair:
+            parts = []
+            if self.missing:
+                parts.append("a marble is missing here: %s" % ", ".join(self.missing))
+            if self.extra:
+                parts.append("no marble belongs here: %s" % ", ".join(self.extra))
+            return "Put the board right (%s)%s" % (
+                self.repair, ": " + "; ".join(parts) if parts else "")
+        if self.moksha:
+            return "Moksha: %s's roll has no complete turn" % who
+        if self.wrong:
+            return "That marble may not go to %s%s. Put it on a lit hole." % (
+                self.wrong, " (%s)" % self.reject if self.reject else "")
+        if self.lifted and self.lifted[0] >= 48:
+            return "Move the scoring piece one field on, towards the centre"
+        if self.goal:
+            return self.goal
+        if self.lifted:
+            t = self.targets()
+            if not t:
+                return "This marble cannot move now: put it back"
+            dice = sorted(set(d for _n, d in t))
+            return "%s may go to the lit holes: %s" % (
+                ", ".join(self.lifted_names()),
+                "; ".join("die %d: %s" % (d, COLOUR_WORDS[d]) for d in dice))
+        if self.state == "turn_complete":
+            return "Turn complete. %s: press the roll button" % who
+        if self.dice and self.remaining:
+            return "%s rolled %d and %d: move a marble" % (who, self.dice[0], self.dice[1])
+        return "%s to roll: press the roll button" % who
+
+    def snapshot(self):
+        """The page's dict: connected, banner, busy, hello, state, mover, dice,
+        remaining, score [a, b], position (text), occupied (names), lifted, targets
+        [[name, die, colour]], wrong, missing, extra, guidance, words, record
+        [[number, notation]], over, svg."""
+        pos = self.drawn_position()
+        occ = [position_name(p) for p in svg.occupied_positions(pos)]
+        scene = self.scene()
+        dice = self.dice if len(self.dice) == 2 else None
+        picture = svg.render(pos, scene, dice=dice)
+        return {
+            "connected": self.connected and not self.banner,
+            "banner": self.banner, "busy": self.busy,
+            "hello": {k: self.hello.get(k) for k in ("board", "fw", "hash", "proto")},
+            "state": self.state, "game": self.game,
+            "mover": self.mover or "AB"[self.position.mover],
+            "dice": list(self.dice) if dice else [], "remaining": self.remaining,
+            "score": [self.position.a, self.position.b],
+            "position": self.position.format(), "occupied": occ,
+            "lifted": self.lifted_names(),
+            "targets": [[n, d, die_colour(d)] for n, d in self.targets()],
+            "wrong": self.wrong, "missing": self.missing, "extra": self.extra,
+            "guidance": self.guidance(), "words": list(self.words),
+            "record": [[self.first_turn + i, t] for i, t in enumerate(self.record_full)],
+            "over": self.over, "svg": picture,
+        }

@@ -1,0 +1,414 @@
+"""The app's web server (docs/app.md): aiohttp on 127.0.0.1, the pages as static files
+(static/), a JSON API and the live page's server-sent events.  Its one job is HTTP:
+the board is reached only through the BoardWatch thread (boardwatch.py), the library
+through library.py, games in the page through playgame.py.
+
+    srv = AppServer(logs_dir, watch=None)   # watch: a BoardWatch, or None (no board)
+    url = srv.start(port)                   # serves in its own thread; returns the URL
+    srv.stop()
+
+Routes: pages `/` (live), `/library`, `/replay/<board>/<game>`, `/play`, `/board`;
+`/api/holes` (svg.hole_points: where each hole is
+drawn), `/api/live` (the snapshot), `/api/live/events` (text/event-stream: one `data:` line
+of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
+`/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
+?confirm=yes deletes the host's copy), `/api/play/new` (POST {"opponent", "position",
+"seed"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
+`/api/board` (hello, status, logs), `/api/board/led_test` (POST).
+An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
+400 with {"error": words}; nothing a page sends raises past a handler.
+"""
+import asyncio
+import html
+import json
+import os
+import secrets
+import threading
+
+from aiohttp import web
+
+from samsara_host import record
+from samsara_host.app import library
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+KEEPALIVE_S = 15.0
+MAX_PLAY_GAMES = 32
+"""Games in the page kept at once (the oldest goes first)."""
+
+BOARD_SETTINGS = ("opponent_goal", "dice", "budget_ma", "scan_ms", "settle_place_ms",
+                  "settle_lift_ms")
+"""The firmware's settings (samsara.config.Config) the board page shows."""
+
+PAGES = {"/": "live.html", "/library": "library.html", "/play": "play.html",
+         "/board": "board.html"}
+
+
+class Hub:
+    """The latest live snapshot and the clients waiting for the next one (lives in
+    the server's event loop; `publish_threadsafe` may be called from any thread)."""
+
+    def __init__(self, loop, first):
+        self.loop = loop
+        self.snap = first
+        self.version = 0
+        self.cond = asyncio.Condition()
+
+    def publish_threadsafe(self, snap):
+        self.loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._publish(snap)))
+
+    async def _publish(self, snap):
+        async with self.cond:
+            self.snap = snap
+            self.version += 1
+            self.cond.notify_all()
+
+
+def _json(obj, status=200):
+    return web.json_response(obj, status=status, dumps=lambda o: json.dumps(o))
+
+
+def _error(status, words):
+    return _json({"error": words}, status)
+
+
+def no_board_snapshot():
+    """The live snapshot when the app runs without a board watcher."""
+    from samsara_host.app.livestate import LiveModel
+    m = LiveModel()
+    m.connected = False
+    m.banner = ("No board: the app was started without one. The library, replay and "
+                "play pages work.")
+    return m.snapshot()
+
+
+class AppServer:
+    """The server (module docstring).  logs_dir: the library folder (`samsara logs
+    pull`'s --dest); watch: a BoardWatch (not started: start() starts it) or None."""
+
+    def __init__(self, logs_dir, watch=None):
+        self.logs_dir = logs_dir
+        self.watch = watch
+        self.plays = {}
+        self.plays_lock = threading.Lock()
+        self.loop = None
+        self.hub = None
+        self.runner = None
+        self.thread = None
+        self.url = None
+        self._ready = threading.Event()
+        self._error = None
+
+    # -- running -------------------------------------------------------------------
+    def start(self, port=8765, host="127.0.0.1"):
+        """Serve in a thread; returns the URL once the socket listens.  Raises OSError
+        when the port cannot be had."""
+        self.thread = threading.Thread(target=self._run, args=(host, port), daemon=True,
+                                       name="app-server")
+        self.thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise self._error
+        if self.watch is not None:
+            self.watch.on_change = self.hub.publish_threadsafe
+            self.watch.start()
+        return self.url
+
+    def _run(self, host, port):
+        loop = asyncio.new_event_loop()
+        self.loop = loop
+        asyncio.set_event_loop(loop)
+        first = self.watch.snapshot() if self.watch is not None else no_board_snapshot()
+        self.hub = Hub(loop, first)
+        try:
+            self.runner = web.AppRunner(self.make_app(), access_log=None)
+            loop.run_until_complete(self.runner.setup())
+            site = web.TCPSite(self.runner, host, port)
+            loop.run_until_complete(site.start())
+            real = self.runner.addresses[0][1]
+            self.url = "http://%s:%d/" % (host, real)
+        except OSError as e:
+            self._error = e
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(self.runner.cleanup())
+            loop.close()
+
+    def stop(self):
+        if self.watch is not None and self.watch.is_alive():
+            self.watch.stop()
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+        for g in list(self.plays.values()):
+            g.close()
+
+    # -- the application -----------------------------------------------------------
+    def make_app(self):
+        app = web.Application(middlewares=[self._errors])
+        r = app.router
+        for path in PAGES:
+            r.add_get(path, self.page)
+        r.add_get("/replay/{board}/{game}", self.replay_page)
+        r.add_get("/api/holes", self.api_holes)
+        r.add_get("/api/live", self.api_live)
+        r.add_get("/api/live/events", self.api_events)
+        r.add_get("/api/library", self.api_library)
+        r.add_post("/api/library/pull", self.api_pull)
+        r.add_get("/api/game/{board}/{game}", self.api_game)
+        r.add_post("/api/game/{board}/{game}", self.api_rename)
+        r.add_delete("/api/game/{board}/{game}", self.api_delete)
+        r.add_post("/api/play/new", self.api_play_new)
+        r.add_get("/api/play/{id}", self.api_play)
+        r.add_post("/api/play/{id}/{action}", self.api_play_action)
+        r.add_get("/api/board", self.api_board)
+        r.add_post("/api/board/led_test", self.api_led_test)
+        r.add_static("/static/", STATIC)
+        return app
+
+    @web.middleware
+    async def _errors(self, request, handler):
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            if request.path.startswith("/api/"):
+                return _error(404, "no such thing: %s" % request.path)
+            return self._not_found()
+        except web.HTTPException:
+            raise
+        except Exception as e:  # a handler's bug: words, not a dropped connection
+            return _error(500, "the app failed: %s" % e)
+
+    def _not_found(self, words="There is no such page."):
+        with open(os.path.join(STATIC, "404.html"), encoding="utf-8") as f:
+            text = f.read().replace("{{words}}", html.escape(words))
+        return web.Response(text=text, status=404, content_type="text/html")
+
+    async def page(self, request):
+        return web.FileResponse(os.path.join(STATIC, PAGES[request.path]))
+
+    async def replay_page(self, request):
+        gid = "%s/%s" % (request.match_info["board"], request.match_info["game"])
+        try:
+            library.find(self.logs_dir, gid)
+        except library.NotFound:
+            return self._not_found("There is no game %s in the library." % gid)
+        return web.FileResponse(os.path.join(STATIC, "replay.html"))
+
+    # -- live ----------------------------------------------------------------------
+    async def api_holes(self, request):
+        from samsara_host import svg
+        return _json({k: list(v) for k, v in svg.hole_points().items()})
+
+    async def api_live(self, request):
+        return _json(self.hub.snap)
+
+    async def api_events(self, request):
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-cache"})
+        await resp.prepare(request)
+        seen = -1
+        try:
+            while True:
+                if seen != self.hub.version:
+                    seen = self.hub.version
+                    await resp.write(("data: %s\n\n" % json.dumps(self.hub.snap)).encode())
+                async with self.hub.cond:
+                    try:
+                        await asyncio.wait_for(
+                            self.hub.cond.wait_for(lambda: self.hub.version != seen),
+                            KEEPALIVE_S)
+                    except asyncio.TimeoutError:
+                        await resp.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return resp
+
+    # -- library -------------------------------------------------------------------
+    async def api_library(self, request):
+        games = await asyncio.to_thread(library.listing, self.logs_dir)
+        return _json({"games": games, "folder": self.logs_dir,
+                      "board": self.hub.snap.get("connected", False)})
+
+    async def api_pull(self, request):
+        if self.watch is None:
+            return _error(409, "No board is connected: there is nothing to pull.")
+        fut = self.watch.submit("pull", self.logs_dir)
+        try:
+            out = await asyncio.wrap_future(fut)
+        except Exception as e:
+            return _error(409, "Could not pull: %s" % e)
+        return _json(out)
+
+    def _gid(self, request):
+        return "%s/%s" % (request.match_info["board"], request.match_info["game"])
+
+    async def api_game(self, request):
+        gid = self._gid(request)
+        try:
+            data = await asyncio.to_thread(game_json, self.logs_dir, gid)
+        except library.NotFound:
+            return _error(404, "There is no game %s in the library." % gid)
+        return _json(data)
+
+    async def _body(self, request):
+        try:
+            obj = await request.json()
+        except Exception:
+            raise web.HTTPBadRequest(text=json.dumps({"error": "the request is not JSON"}),
+                                     content_type="application/json")
+        if not isinstance(obj, dict):
+            raise web.HTTPBadRequest(text=json.dumps({"error": "the request is no object"}),
+                                     content_type="application/json")
+        return obj
+
+    async def api_rename(self, request):
+        from samsara_host import gametags
+        gid = self._gid(request)
+        obj = await self._body(request)
+        names = obj.get("players")
+        if not (isinstance(names, list) and len(names) == 2
+                and all(isinstance(n, str) for n in names)):
+            return _error(400, "give both players' names")
+        try:
+            tags = library.rename(self.logs_dir, gid, names[0], names[1])
+        except library.NotFound:
+            return _error(404, "There is no game %s in the library." % gid)
+        except (gametags.TagError, OSError) as e:
+            return _error(400, str(e))
+        return _json({"tags": tags})
+
+    async def api_delete(self, request):
+        gid = self._gid(request)
+        if request.query.get("confirm") != "yes":
+            return _error(400, "deleting needs confirm=yes")
+        try:
+            library.delete(self.logs_dir, gid)
+        except library.NotFound:
+            return _error(404, "There is no game %s in the library." % gid)
+        return _json({"deleted": gid})
+
+    # -- play ----------------------------------------------------------------------
+    async def api_play_new(self, request):
+        from samsara_host.app.playgame import PlayError, PlayGame
+        obj = await self._body(request)
+        seed = obj.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            return _error(400, "seed is a whole number")
+        try:
+            g = await asyncio.to_thread(PlayGame, self.logs_dir, obj.get("opponent", "human"),
+                                        obj.get("position") or None, seed)
+        except PlayError as e:
+            return _error(400, str(e))
+        pid = secrets.token_hex(6)
+        with self.plays_lock:
+            self.plays[pid] = g
+            while len(self.plays) > MAX_PLAY_GAMES:
+                old = next(iter(self.plays))
+                self.plays.pop(old).close()
+        st = g.state()
+        st["id"] = pid
+        return _json(st)
+
+    def _play(self, request):
+        g = self.plays.get(request.match_info["id"])
+        if g is None:
+            raise web.HTTPNotFound()
+        return g
+
+    async def api_play(self, request):
+        st = self._play(request).state()
+        st["id"] = request.match_info["id"]
+        return _json(st)
+
+    async def api_play_action(self, request):
+        from samsara_host.app.playgame import PlayError
+        g = self._play(request)
+        action = request.match_info["action"]
+        obj = await self._body(request) if request.can_read_body else {}
+        try:
+            if action == "roll":
+                await asyncio.to_thread(g.roll)
+            elif action == "undo":
+                await asyncio.to_thread(g.undo)
+            elif action == "click":
+                await asyncio.to_thread(g.click, str(obj.get("hole", "")))
+            else:
+                return _error(404, "no such action: %s" % action)
+        except PlayError as e:
+            st = g.state()
+            st["id"] = request.match_info["id"]
+            st["problem"] = str(e)
+            return _json(st)
+        st = g.state()
+        st["id"] = request.match_info["id"]
+        return _json(st)
+
+    # -- board ---------------------------------------------------------------------
+    async def api_board(self, request):
+        snap = self.hub.snap
+        out = {"connected": snap.get("connected"), "banner": snap.get("banner"),
+               "hello": snap.get("hello")}
+        if self.watch is not None and snap.get("connected"):
+            try:
+                got = await asyncio.wait_for(
+                    asyncio.wrap_future(self.watch.submit("status")), 10)
+                out["status"] = got["status"]
+                logs = got["logs"]
+                out["logs"] = {k: logs.get(k) for k in ("free", "need", "full", "unpulled")}
+                out["logs"]["games"] = len(logs.get("logs", []))
+            except Exception as e:
+                out["problem"] = str(e)
+        from samsara.config import Config
+        cfg = Config()
+        out["defaults"] = {k: getattr(cfg, k, None) for k in BOARD_SETTINGS}
+        return _json(out)
+
+    async def api_led_test(self, request):
+        if self.watch is None:
+            return _error(409, "No board is connected.")
+        try:
+            r = await asyncio.wait_for(asyncio.wrap_future(
+                self.watch.submit("led_test", 2000)), 10)
+        except Exception as e:
+            return _error(409, "The LED test did not run: %s" % e)
+        return _json(r)
+
+
+def game_json(root, gid):
+    """The replay page's dict of game `gid`: id, tags, summary, torn, error, players,
+    steps [{n, player, notation, caption, score [a, b], svg}] (step 0 is the start).
+    Raises library.NotFound."""
+    from samsara_host import export
+    path = library.find(root, gid)
+    try:
+        rec = library.load(root, gid)
+    except record.RecordError as e:
+        return {"id": gid, "error": str(e), "steps": [], "tags": {}, "torn": None}
+    pics = export.pictures(rec)
+    pa, pb = rec.tags.get("PlayerA", "?"), rec.tags.get("PlayerB", "?")
+    names = ("A" if pa in ("", "?") else "A (%s)" % pa,
+             "B" if pb in ("", "?") else "B (%s)" % pb)
+    steps = [{"n": 0, "player": "", "notation": "", "caption": pics[0][0],
+              "score": [rec.start.a, rec.start.b], "svg": pics[0][1]}]
+    for s, (cap, pic) in zip(rec.steps, pics[1:]):
+        steps.append({"n": s.number, "player": "AB"[s.player], "notation": s.notation,
+                      "caption": export.caption(s, names),
+                      "score": [s.position.a, s.position.b], "svg": pic})
+    out = {"id": gid, "tags": rec.tags, "summary": rec.summary(), "torn": rec.torn,
+           "error": None, "steps": steps, "file": os.path.basename(path),
+           "analysis": None}
+    try:
+        from samsara_host import analysis  # optional: the engine's analysis per turn
+    except ImportError:
+        analysis = None
+    if analysis is not None and hasattr(analysis, "analyse_record"):
+        try:
+            out["analysis"] = analysis.analyse_record(rec)
+        except Exception:
+            out["analysis"] = None
+    return out

@@ -1,0 +1,78 @@
+// The play page: the simulated board (the firmware's board core on the server),
+// moved by clicking: a marble, then one of its lit holes.
+"use strict";
+nav("/play");
+let gameId = null, st = null;
+
+function guide(s) {
+  if (s.over) return s.over + (s.saved ? " The game is saved in Games." : "");
+  const who = s.mover_name;
+  if (s.wrong) return `Not there: ${s.reason || "that hole is not allowed"}. Click a lit hole.`;
+  if (s.lifted) return s.targets.length ? `Now click where it goes: one of the coloured rings (the ring's colour is the die's).`
+                                          : "That marble cannot move now: click it again to put it back.";
+  if (!s.dice.length || s.state === "turn_complete") return `${who}: roll the dice.`;
+  if (s.movable.length) return `${who} rolled ${s.dice[0]} and ${s.dice[1]}: click a marble to move (the dashed ones can).`;
+  return `${who}: ${s.state}`;
+}
+
+async function show(s) {
+  st = s;
+  window.samsaraPlay = s;
+  if (s.id) { gameId = s.id; if (location.hash !== "#" + s.id) history.replaceState(null, "", "#" + s.id); }
+  const marks = {};
+  s.movable.forEach(n => marks[n] = "#e0a000");
+  showBoard(document.getElementById("board"), s.svg, await holes(), click, marks);
+  document.getElementById("guide").textContent = guide(s);
+  document.getElementById("problem").textContent = s.problem || "";
+  document.getElementById("sA").textContent = s.score[0];
+  document.getElementById("sB").textContent = s.score[1];
+  if (s.opponent === "engine") {
+    document.getElementById("nA").textContent = "You (A)";
+    document.getElementById("nB").textContent = "Computer (B)";
+  } else {
+    document.getElementById("nA").textContent = "Player A";
+    document.getElementById("nB").textContent = "Player B";
+  }
+  document.getElementById("pA").classList.toggle("tomove", s.mover === "A" && !s.over);
+  document.getElementById("pB").classList.toggle("tomove", s.mover === "B" && !s.over);
+  const rem = s.remaining.slice();
+  document.getElementById("dice").innerHTML = s.dice.map(d => {
+    const i = rem.indexOf(d);
+    if (i >= 0) { rem.splice(i, 1); return dieSVG(d, false); }
+    return dieSVG(d, true);
+  }).join("");
+  const canRoll = !s.over && !s.lifted && (!s.dice.length || s.state === "turn_complete");
+  document.getElementById("roll").disabled = !canRoll;
+  document.getElementById("record").innerHTML = s.record.map(([n, t]) =>
+    `<div class="turnline">${n}. ${esc(t)}</div>`).join("") +
+    (s.current ? `<div><i>now: ${esc(s.current)}</i></div>` : "");
+}
+
+async function act(path, body) {
+  if (!gameId) return;
+  show(await api(`/api/play/${gameId}/${path}`, {method: "POST", body: body || {}}));
+}
+function click(name) { act("click", {hole: name}); }
+
+async function newGame(opponent) {
+  const q = new URLSearchParams(location.search);
+  const body = {opponent: opponent};
+  if (q.get("position")) body.position = q.get("position");
+  if (q.get("seed")) body.seed = parseInt(q.get("seed"), 10);
+  const s = await api("/api/play/new", {method: "POST", body: body});
+  if (s.error) { document.getElementById("problem").textContent = s.error; return; }
+  show(s);
+}
+
+document.getElementById("new2").onclick = () => newGame("human");
+document.getElementById("newE").onclick = () => newGame("engine");
+document.getElementById("roll").onclick = () => act("roll");
+document.getElementById("undo").onclick = () => act("undo");
+(async () => {
+  const id = location.hash.slice(1);
+  if (id) {
+    const s = await api("/api/play/" + id);
+    if (!s.error) { show(s); return; }
+  }
+  document.getElementById("guide").textContent = "Choose a new game above.";
+})();
