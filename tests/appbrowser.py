@@ -1,0 +1,119 @@
+"""Helpers of the app's browser tests and tools/app_screenshots.py: Debian's headless
+Chromium driven by Selenium through the system chromedriver, and `samsara app` run
+as a child process.
+
+    drv = chromium(tmp)                   # or raises NoBrowser
+    app = AppProcess(["--no-board"], logs) ; app.url ; app.stop()
+    drawn_marbles(drv, holes)             # the holes where the page draws a marble
+"""
+import os
+import subprocess
+import sys
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class NoBrowser(Exception):
+    """Chromium, chromedriver or selenium is missing; str() says which."""
+
+
+def chromium(tmp, width=1280, height=900):
+    """A Selenium driver of headless Chromium with a fresh profile in `tmp`."""
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if missing:
+        raise NoBrowser("no %s: install Debian's chromium and chromium-driver "
+                        "(apt-get install chromium chromium-driver; .ci/run does)"
+                        % " and ".join(missing))
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        raise NoBrowser("no selenium module: run `make venv`")
+    opts = webdriver.ChromeOptions()
+    for f in FLAGS:
+        opts.add_argument(f)
+    opts.add_argument("--user-data-dir=%s" % os.path.join(str(tmp), "chromium-profile"))
+    opts.add_argument("--window-size=%d,%d" % (width, height))
+    opts.binary_location = CHROMIUM
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    drv.set_window_size(width, height)
+    return drv
+
+
+class AppProcess:
+    """`samsara app ARGS --http-port 0 --no-browser --logs LOGS` as a child; `url` once
+    it printed `url:`.  stop() ends it (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, args, logs, timeout=60.0):
+        exe = os.path.join(os.path.dirname(sys.executable), "samsara")
+        self.proc = subprocess.Popen(
+            [exe, "app"] + list(args) + ["--http-port", "0", "--no-browser", "--logs",
+                                         str(logs)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+        self.lines = []
+        self.url = None
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line)
+            if line.startswith("url: "):
+                self.url = line[5:].strip()
+                break
+        if self.url is None:
+            self.stop()
+            raise RuntimeError("samsara app did not start: %s" % "".join(self.lines))
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def drawn_marbles(drv, holes, box="#board"):
+    """Names of the holes (0..47 track fields) where the page's board picture draws
+    a marble (circles filled with the marble gradient), found by their centres.
+    `holes`: svg.hole_points() of a picture without title and notes; a picture with
+    them is shifted down by as much as its board frame (rect.frame) is."""
+    from samsara_host import svg
+    import re
+    ref = float(re.search(r'class="frame" x="[\d.]+" y="([\d.]+)"',
+                          svg.render(_Empty(), None)).group(1))
+    frame_y = drv.execute_script(
+        "return parseFloat(document.querySelector(arguments[0] + ' svg rect.frame')"
+        ".getAttribute('y'));", box)
+    dy = frame_y - ref
+    pts = drv.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0] + ' svg circle'))"
+        ".filter(c => c.getAttribute('fill') === 'url(#marble)')"
+        ".map(c => [parseFloat(c.getAttribute('cx')), parseFloat(c.getAttribute('cy'))]);",
+        box)
+    out = set()
+    for x, y in pts:
+        for name, (hx, hy, _r) in holes.items():
+            if abs(hx - x) < 0.2 and abs(hy + dy - y) < 0.2:
+                out.add(name)
+    return out
+
+
+class _Empty:
+    a = b = 0
+
+    def occupied(self, p):
+        return False
+
+
+def marbles_of(position):
+    """Names of the track fields holding a marble in a rules Position."""
+    from samsara.rules.geometry import position_name
+    return {position_name(p) for p in range(48) if position.occupied(p)}
