@@ -55,7 +55,7 @@ class BoardWatch(threading.Thread):
         self.model.banner = "Looking for the board ..."
         self.jobs = queue.Queue()
         self.state = boardlink.State(port)
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self.connected = False
 
     # -- for the server ------------------------------------------------------------
@@ -68,7 +68,7 @@ class BoardWatch(threading.Thread):
         return fut
 
     def stop(self):
-        self._stop.set()
+        self._halt.set()
         self.join(timeout=5)
         self.state.close()
 
@@ -83,12 +83,12 @@ class BoardWatch(threading.Thread):
 
     # -- the thread ----------------------------------------------------------------
     def run(self):
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             if not self.connected:
                 self._connect()
                 if not self.connected:
                     self._fail_jobs()
-                    self._stop.wait(RETRY_S)
+                    self._halt.wait(RETRY_S)
                     continue
             try:
                 self._follow()
@@ -126,7 +126,7 @@ class BoardWatch(threading.Thread):
     def _follow(self):
         c = self.state.client
         heard = self.clock()
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             self._run_jobs()
             evs = c.poll_events(0.1)
             if evs:

@@ -120,7 +120,7 @@ class AppServer:
         first = self.watch.snapshot() if self.watch is not None else no_board_snapshot()
         self.hub = Hub(loop, first)
         try:
-            self.runner = web.AppRunner(self.make_app(), access_log=None)
+            self.runner = web.AppRunner(self.make_app(), access_log=None, shutdown_timeout=1.0)
             loop.run_until_complete(self.runner.setup())
             site = web.TCPSite(self.runner, host, port)
             loop.run_until_complete(site.start())

@@ -1,0 +1,235 @@
+"""The app's server without a browser (docs/app.md): the JSON API and pages on a real
+socket (127.0.0.1, a free port) with a library holding a whole game, a torn copy and
+a file that is no game; the live model fed garbage; the board watcher against a board
+that sends garbage, and one whose port another program holds.
+"""
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from samsara_host.app import library
+from samsara_host.app.boardwatch import BoardWatch, banner_words
+from samsara_host.app.livestate import LiveModel, die_colour
+from samsara_host.app.playgame import PlayGame
+from samsara_host.app.server import AppServer
+from samsara_host import boardlink
+
+NEAR_END = "o....o........o.o......o/.o...o....o..o..oo.o.... 5-5 B"
+
+
+def play_to_end(logs, seed=2):
+    """A game played in the page's engine to its end; returns its library id."""
+    g = PlayGame(str(logs), opponent="human", seed=seed, position=NEAR_END)
+    for _ in range(200):
+        st = g.state()
+        if st["over"]:
+            break
+        if not st["dice"] or st["state"] == "turn_complete":
+            g.roll()
+            continue
+        g.click(st["movable"][0])
+        t = [n for n, _c in g.state()["targets"]]
+        goal = [n for n in t if n in ("GS", "GR")]
+        g.click(goal[0] if goal else t[-1])
+    g.close()
+    assert st["over"] and st["saved"]
+    return st["saved"]
+
+
+@pytest.fixture
+def served(tmp_path):
+    logs = tmp_path / "logs"
+    gid = play_to_end(logs)
+    path = logs / (gid + ".log")
+    data = path.read_bytes()
+    (logs / "browser" / "game-0002.log").write_bytes(data[:len(data) - 7])   # torn
+    (logs / "browser" / "game-0003.log").write_bytes(b"\xa5 this is no game log")
+    srv = AppServer(str(logs))
+    url = srv.start(0)
+    yield url, logs, gid
+    srv.stop()
+
+
+def get(url, method="GET", body=None):
+    req = urllib.request.Request(url, method=method,
+                                 data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_library_lists_whole_torn_and_unreadable_games(served):
+    url, _logs, gid = served
+    code, text = get(url + "api/library")
+    assert code == 200
+    games = {g["id"]: g for g in json.loads(text)["games"]}
+    assert set(games) == {gid, "browser/game-0002", "browser/game-0003"}
+    whole, torn, bad = games[gid], games["browser/game-0002"], games["browser/game-0003"]
+    assert whole["torn"] is None and whole["winner"] in ("A", "B") and whole["error"] is None
+    assert torn["torn"] and torn["turns"] <= whole["turns"] and torn["error"] is None
+    assert bad["error"]
+    code, text = get(url + "api/game/browser/game-0002")
+    g = json.loads(text)
+    assert code == 200 and g["torn"] and len(g["steps"]) == torn["turns"] + 1
+    assert g["steps"][0]["svg"].startswith("<svg")
+
+
+def test_unknown_game_is_a_clean_404(served):
+    url = served[0]
+    for path in ("api/game/nosuch/game-0001", "api/game/browser/game-9999",
+                 "api/game/..%2F..%2Fetc/game-0001"):
+        code, text = get(url + path)
+        assert code == 404 and "error" in json.loads(text)
+    code, text = get(url + "replay/browser/game-9999")
+    assert code == 404 and "There is no game browser/game-9999" in text
+    code, text = get(url + "replay/%3Cscript%3E/game-0001")
+    assert code == 404 and "&lt;script&gt;" in text and "<script>/game" not in text
+    code, text = get(url + "no/such/page")
+    assert code == 404 and "<html" in text
+
+
+def test_rename_and_delete_with_confirmation(served):
+    url, logs, gid = served
+    code, text = get(url + "api/game/" + gid, "POST", {"players": ["Anna", "Ben"]})
+    assert code == 200
+    code, text = get(url + "api/library")
+    g = [x for x in json.loads(text)["games"] if x["id"] == gid][0]
+    assert g["players"] == ["Anna", "Ben"]
+    code, text = get(url + "api/game/" + gid, "POST", {"players": ["", "Ben"]})
+    assert code == 400 and "empty" in json.loads(text)["error"]
+    code, text = get(url + "api/game/" + gid, "POST", {"players": "nope"})
+    assert code == 400
+    code, _text = get(url + "api/game/" + gid, "DELETE")
+    assert code == 400 and (logs / (gid + ".log")).exists()
+    code, _text = get(url + "api/game/" + gid + "?confirm=yes", "DELETE")
+    assert code == 200 and not (logs / (gid + ".log")).exists()
+    assert not (logs / (gid + ".log.tags")).exists()
+
+
+def test_play_api_bad_input(served):
+    url = served[0]
+    code, text = get(url + "api/play/new", "POST", {"position": "garbage"})
+    assert code == 400 and "position" in json.loads(text)["error"]
+    code, text = get(url + "api/play/new", "POST", {"opponent": "engine", "seed": 5})
+    st = json.loads(text)
+    assert code == 200 and st["mover"] == "A" and st["opponent"] == "engine"
+    code, text = get(url + "api/play/%s/click" % st["id"], "POST", {"hole": "Z99"})
+    assert code == 200 and "no hole" in json.loads(text)["problem"]
+    code, text = get(url + "api/play/%s/roll" % st["id"], "POST", {})
+    st = json.loads(text)
+    assert len(st["dice"]) == 2 and st["movable"]
+    code, _ = get(url + "api/play/nosuch/roll", "POST", {})
+    assert code == 404
+    code, text = get(url + "api/library/pull", "POST", {})
+    assert code == 409 and "No board" in json.loads(text)["error"]
+
+
+def test_live_events_stream_and_no_board_banner(served):
+    url = served[0]
+    with urllib.request.urlopen(url + "api/live/events", timeout=10) as r:
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+        line = r.readline().decode()
+    snap = json.loads(line[len("data: "):])
+    assert not snap["connected"] and "No board" in snap["banner"]
+    assert snap["svg"].startswith("<svg")
+
+
+def test_live_model_ignores_garbage_events():
+    m = LiveModel()
+    for ev in ({"ev": "roll", "dice": "xx"}, {"ev": "lift", "pos": 5}, {"ev": "lift"},
+               {"ev": "repair", "missing": [1, "Q9", None], "extra": "R1"},
+               {"ev": "turn_complete", "turn": 7}, {"ev": "goal"}, {"ev": None},
+               {"ev": "game_over", "winner": [1]}, {"ev": "place", "pos": {"a": 1}}):
+        m.event(ev)
+    m.status_reply({"remaining": "x", "mover": 3})
+    m.position_reply({"position": "garbage", "record": 5, "turns": "x"})
+    snap = m.snapshot()
+    assert snap["svg"].startswith("<svg") and snap["missing"] == []
+
+
+def test_lifted_marble_targets_in_dice_colours():
+    m = LiveModel()
+    m.status_reply({"remaining": [3, 1], "mover": "A", "dice": [3, 1], "state": "moving"})
+    m.dice = [3, 1]
+    m.event({"ev": "lift", "t": 1, "pos": "R1"})
+    snap = m.snapshot()
+    assert snap["lifted"] == ["R1"]
+    # docs/cli.md's example: from the start, 1 takes R1 to S14 (and 3 to S16)
+    assert {(n, d) for n, d, _c in snap["targets"]} == {("S14", 1), ("S16", 3)}
+    assert {(d, c) for _n, d, c in snap["targets"]} == {(1, die_colour(1)), (3, die_colour(3))}
+    assert die_colour(1) != die_colour(3)
+    assert "R1" not in snap["occupied"]
+    m.event({"ev": "place", "t": 2, "pos": "R9"})
+    m.event({"ev": "reject", "t": 3, "what": "place", "reason": "no die reaches R9"})
+    assert m.snapshot()["wrong"] == "R9" and "R9" in m.guidance()
+    m.event({"ev": "repair", "t": 4, "reason": "the board differs", "missing": ["S3"],
+             "extra": ["S9"]})
+    g = m.guidance()
+    assert "a marble is missing here: S3" in g and "no marble belongs here: S9" in g
+
+
+
+def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
+    from fakeboard import FakeBoard
+    from samsara.link import protocol
+
+    class Noisy(FakeBoard):
+        def handle(self, line):
+            out = FakeBoard.handle(self, line)
+            return [{"ev": "lift", "pos": 99}, {"ev": "roll", "dice": None}] + out
+
+    fb = Noisy(str(tmp_path))
+    fb.plug()
+    os.write(fb.master, b"\x00\xff garbage {not json\n" + b"x" * 3000 + b"\n")
+    snaps = []
+    w = BoardWatch(fb.port, snaps.append)
+    w.start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not (snaps and snaps[-1]["connected"]):
+            time.sleep(0.05)
+        assert snaps and snaps[-1]["connected"], snaps[-1:] and snaps[-1]["banner"]
+        os.write(fb.master, protocol.encode({"ev": "lift", "t": 1, "pos": "R1"}) +
+                 b"\xfe\xfe\n{\"ev\": 3}\n")
+        time.sleep(0.5)
+        assert w.is_alive()
+    finally:
+        w.stop()
+    # Another program holds the port: the banner says so, and the app connects once
+    # it lets go.
+    holder = boardlink.open_port(fb.port)
+    snaps = []
+    w = BoardWatch(fb.port, snaps.append)
+    w.start()
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not snaps:
+            time.sleep(0.05)
+        assert snaps and "Another program holds the board's port" in snaps[-1]["banner"]
+        assert not snaps[-1]["connected"]
+        holder.close()
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not snaps[-1]["connected"]:
+            time.sleep(0.05)
+        assert snaps[-1]["connected"]
+        # Unplugged: a banner; plugged in again: it resumes.
+        fb.unplug()
+        end = time.monotonic() + 10
+        while time.monotonic() < end and snaps[-1]["connected"]:
+            time.sleep(0.05)
+        assert not snaps[-1]["connected"] and snaps[-1]["banner"]
+        fb.plug()
+        end = time.monotonic() + 15
+        while time.monotonic() < end and not snaps[-1]["connected"]:
+            time.sleep(0.05)
+        assert snaps[-1]["connected"] and not snaps[-1]["banner"]
+    finally:
+        w.stop()
+        fb.unplug()
