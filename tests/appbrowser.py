@@ -49,12 +49,12 @@ class AppProcess:
     """`samsara app ARGS --http-port 0 --no-browser --logs LOGS` as a child; `url` once
     it printed `url:`.  stop() ends it (SIGTERM, then SIGKILL)."""
 
-    def __init__(self, args, logs, timeout=60.0):
+    def __init__(self, args, logs, timeout=60.0, cwd=REPO):
         exe = os.path.join(os.path.dirname(sys.executable), "samsara")
         self.proc = subprocess.Popen(
             [exe, "app"] + list(args) + ["--http-port", "0", "--no-browser", "--logs",
                                          str(logs)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
         self.lines = []
         self.url = None
         end = time.monotonic() + timeout

@@ -61,7 +61,8 @@ def summary(root, gid):
     "score", "turns", "options" (words), "torn" (words or None), "error" (None, or
     why it cannot be read at all)}.  Raises NotFound."""
     path = find(root, gid)
-    out = {"id": gid, "board": gid.split("/")[0], "game": gid.split("/")[1][5:],
+    number = gid.split("/")[1][5:]
+    out = {"id": gid, "board": gid.split("/")[0], "game": number.lstrip("0") or "0",
            "date": "", "players": ["", ""], "result": "", "winner": "", "score": "",
            "turns": 0, "options": "", "torn": None, "error": None}
     try:
