@@ -35,7 +35,7 @@ from samsara.storage.recorder import Recorder
 
 from samsara_host import svg
 from samsara_host.app.livestate import Drawn
-from samsara_host.live import describe_event, led_rgb
+from samsara_host.live import describe_event, led_rgb, turn_line
 from samsara_host.sim.driver import Driver, frame_of
 from samsara_host.sim.player import goal_steps
 from samsara_host.trace import start_occupancy
@@ -283,7 +283,7 @@ class PlayGame:
                     over = "Game over: %s wins %d-%d!" % (
                         self._who(res[0]), pos.a, pos.b)
             record = [[i + 1, t] for i, t in enumerate(c.game.record)]
-            cur = c.turn_notation() if c.state != states.TURN_COMPLETE else ""
+            cur = turn_line(c) if c.state != states.TURN_COMPLETE else ""
             return {
                 "svg": svg.render(shown, scene, dice=dice),
                 "state": c.state, "mover": "AB"[self.mover()],
