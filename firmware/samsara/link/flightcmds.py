@@ -94,6 +94,7 @@ def save(svc, now, why=0):
     have.append(n)
     while len(have) > KEEP:
         fs.remove("fl%04d.bin" % have.pop(0))
+    svc.board.emit({"ev": "flight_saved", "copy": n, "why": why})
     return n
 
 

@@ -95,7 +95,7 @@ COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", 
 """Command names in documentation order (what `hello` lists)."""
 
 NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "boot", "resume", "log_full",
-              "log_error", "error", "dropped")
+              "log_error", "error", "dropped", "flight_saved")
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
 player could make lift/place/reject unbounded.  An event not here is logged.  Follows
