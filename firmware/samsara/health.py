@@ -43,7 +43,7 @@ class Health:
         """Position p's raw value became `on` (0/1) at `now` (ms), seen before the
         board's tick of that scan."""
         deb = self.deb
-        if (deb.settled[p >> 3] >> (p & 7)) & 1 == on and self.bounces[p] < _MAX:
+        if ((deb.settled[p >> 3] >> (p & 7)) & 1) == on and self.bounces[p] < _MAX:
             self.bounces[p] += 1       # back to the settled value: never committed
         st = self.ctl.state
         if (st == WAITING or st == TURN_COMPLETE) and self.strays[p] < _MAX:
