@@ -40,7 +40,7 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
-ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks")
+ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.link.flightcmds")
 """Modules of rarely used host commands (hello, sensors, calibrate, the log transfer)
 and the drivers' hooks (the board id at boot): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
@@ -77,6 +77,13 @@ class Services:
             sinks.append(link.on_event)
             link.core = self
         self.sinks = tuple(sinks)   # bound methods made once, not per event
+        self.flight = None          # samsara.flight.Flight (add_flight), or None
+
+    def add_flight(self, flight):
+        """Make `flight` (samsara.flight.Flight) the flight recorder: a sink of every
+        event, told of raw changes and presses by the loop."""
+        self.flight = flight
+        self.sinks = self.sinks + (flight.on_event,)
 
     def dispatch(self, now_ms):
         """Every queued board event to every sink (through handle_event); returns how
@@ -124,6 +131,8 @@ class Services:
     def press(self, now_ms, what):
         """A button press from the host ("roll" / "undo"); its events are dispatched."""
         self.dispatch(now_ms)
+        if self.flight is not None:
+            self.flight.press(now_ms, what)
         try:
             self.board.press(now_ms, what)
         finally:
@@ -243,6 +252,7 @@ class Loop:
         self._poll = hw.buttons.poll
         self._leds = hw.leds
         self._feed = hw.watchdog.feed
+        self.flight = _services.flight if _services is not None else None
 
     def once(self, now):
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
@@ -251,6 +261,8 @@ class Loop:
         # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
         board = self.board
         self._scan(self.frame)
+        if self.frame != board.debounce.raw and self.flight is not None:
+            self.flight.changes(now, self.frame)   # raw changes to the flight recorder
         board.tick(now, self.frame)
         b = self._poll(now)
         if b is not None:
@@ -286,12 +298,18 @@ class Loop:
         if svc is not None and svc.recorder is not None and svc.recorder.flush():
             svc.dispatch(now)
             return
+        if svc is not None and svc.flight is not None and svc.flight.due:
+            from samsara.link.flightcmds import save
+            save(svc, now)   # the ring to flash (a long repair, two rejects in a row)
+            return
         self.dirty = False
         if _UPY:
             drop_modules(ON_DEMAND_MODULES)
             gc.collect()
 
     def _press(self, now, b):
+        if self.flight is not None:
+            self.flight.press(now, b[0], b[1])
         self.board.press(now, b[0], b[1])
         self.stats.presses += 1
 

@@ -10,7 +10,7 @@ from samsara_host import live, monitor_cmd
 
 # A plausible value for every field name of the event table.
 SAMPLE = {
-    "t": 1200, "pos": "R1", "position": START_TEXT, "match": False, "game": 3,
+    "t": 1200, "copy": 2, "why": 3, "pos": "R1", "position": START_TEXT, "match": False, "game": 3,
     "what": "roll", "reason": "the board is not settled", "dice": [5, 3], "player": "A",
     "source": "electronic", "roll": "66", "move": "5:R1-S18", "how": "button",
     "goal": "GS", "score": "1-0", "ins": "S7", "turn": "53 5:R1-S18 3:R2-S17",
@@ -37,7 +37,8 @@ def test_the_monitor_refresh_list_follows_the_event_table():
     assert set(monitor_cmd.REFRESH) == set(logged) | {"turn_complete", "boot", "resume"}
     # what the monitor does not refresh on changes neither the game nor the state
     assert set(names) - set(monitor_cmd.REFRESH) == {
-        "lift", "place", "reject", "log_full", "log_error", "error", "dropped"}
+        "lift", "place", "reject", "log_full", "log_error", "error", "dropped",
+        "flight_saved"}
 
 
 def test_the_host_reads_every_event_of_the_table():

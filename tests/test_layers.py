@@ -11,7 +11,8 @@ The allowed arrows (docs/architecture.md has them as a table):
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
     link.protocol  -> nothing (the tables both ends share)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
-                      (link.hostcmds, its on-demand commands, is in this layer)
+                      (link.hostcmds and link.flightcmds, its on-demand commands,
+                      are in this layer)
 """
 import ast
 import glob
@@ -51,7 +52,7 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] in ("rules", "storage"):
         return parts[1]
     if len(parts) >= 2 and parts[1] == "link":
-        if len(parts) > 2 and parts[2] == "hostcmds":
+        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
         return "link." + parts[2] if len(parts) > 2 else "link.protocol"
     return "core"

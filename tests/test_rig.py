@@ -120,3 +120,26 @@ def test_deploy_over_socket_while_the_loop_runs(board):
             time.sleep(2)
         assert st.returncode == 0, st.stdout + st.stderr + srv.log()[-1500:]
         assert "WATCHDOG" not in srv.log()
+
+
+def test_flight_pull_replays_the_rig_game(board, tmp_path):
+    # issue 13: the board's flight recorder, pulled over the USB serial, replays to the
+    # rig game's turns and final position with the same events as the rig's own trace
+    from samsara_host.trace import load, replay
+    out = tmp_path / "flight.jsonl"
+    r = _samsara("trace", "pull", "--port", "socket://127.0.0.1:%d" % PORT, "--out", str(out),
+                 "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    info = json.loads(r.stdout)
+    assert info["turns"] == 2 and info["changes"] >= 8, info
+    pulled = replay(load(str(out)))
+    rig = replay(load(os.path.join(board[2], "trace.jsonl")))
+    assert pulled.result()["turns"] == rig.result()["turns"]
+    assert pulled.result()["final_position"] == rig.result()["final_position"]
+
+    def evs(rp):
+        names = ("roll", "sub", "goal", "reinsert", "score", "turn_complete", "reject")
+        out = [(e["ev"], e.get("move") or e.get("turn") or e.get("dice") or e.get("reason"))
+               for _t, e in rp.events if e["ev"] in names]
+        return out[[k for k, e in enumerate(out) if e[0] == "roll"][0]:]
+    assert evs(pulled) == evs(rig)

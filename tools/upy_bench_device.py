@@ -357,9 +357,65 @@ def bench_moves(cycles):
     out("moves_free_min_bytes", low)
 
 
+def bench_flight(count):
+    """The flight recorder (issue 13): heap of a ring + health counters and of the two
+    modules' code, the us of recording one raw change (Flight.changes, the health count
+    included), and the idle iteration with and without the recorder's hook."""
+    import sys
+    fl = services.flight if services is not None else None
+    if fl is None:
+        out("flight_change", -1, -1, -1, 0)
+        return
+    from samsara.flight import Flight
+    from samsara.health import Health
+    gc.collect()
+    f0 = gc.mem_free()
+    x = Flight(board, Health(board))
+    gc.collect()
+    out("flight_object_heap_bytes", f0 - gc.mem_free())
+    x = None
+    for name in ("samsara.flight", "samsara.health"):
+        m = sys.modules.pop(name)
+        gc.collect()
+        f0 = gc.mem_free()
+        __import__(name)
+        gc.collect()
+        out("flight_code_heap_bytes_" + name.split(".")[1], f0 - gc.mem_free())
+        sys.modules[name] = m
+    raw = bytearray(board.debounce.raw)
+    deb_raw = board.debounce.raw
+    now = ticks_ms()
+    xs = []
+    for _ in range(count):
+        raw[5] ^= 0x01                      # one far position toggles (R/S on byte 5)
+        t0 = ticks_us()
+        fl.changes(now, raw)
+        xs.append(ticks_diff(ticks_us(), t0))
+        deb_raw[5] = raw[5]                 # as the tick would take it
+        now += 4
+    stats("flight_change", xs)
+    raw[5] ^= 0x81                          # two bits of one byte
+    t0 = ticks_us()
+    fl.changes(now, raw)
+    out("flight_change_two_bits", ticks_diff(ticks_us(), t0))
+    deb_raw[5] = raw[5]
+    for label, f in (("idle_with_flight", fl), ("idle_without_flight", None)):
+        loop.flight = f
+        xs = []
+        for _ in range(count):
+            now = ticks_ms()
+            t0 = ticks_us()
+            loop.once(now)
+            xs.append(ticks_diff(ticks_us(), t0))
+            time.sleep_ms(period)
+        stats(label, xs)
+    loop.flight = fl
+
+
 def main():
     gc.collect()
     out("free_at_start_bytes", gc.mem_free())
+    bench_flight(200)
     bench_rules()
     gc.collect()
     bench_idle_parts(400)

@@ -138,12 +138,18 @@ class Board:
         """Show overlay `kind` over the scene from the next tick: "led_test" lights the
         80 LEDs one after the other over `ms` ms (then ends by itself), "log_full"
         blinks the dice pips amber until clear_overlay("log_full").  Both pass the
-        power limiter.  ValueError for another kind."""
+        power limiter.  "hole" (the guided self-test) lights logical LED `ms` alone
+        until clear_overlay("led_test").  ValueError for another kind."""
         if kind == "led_test":
             self._test_t0 = now_ms
             self._test_ms = ms if ms > 0 else 1
             self._test_i = -1
             self.overlay |= LED_TEST
+        elif kind == "hole":   # the self-test: logical LED `ms` lit until cleared
+            self._test_i = ms
+            self._test_ms = -1
+            self.overlay |= LED_TEST
+            self.scene_version += 1
         elif kind == "log_full":
             if not self.overlay & LOG_FULL:
                 self._hint_t = -1
@@ -197,6 +203,8 @@ class Board:
     def _step_overlay(self, now_ms):
         # One tick of the running overlay: a new frame only when it changes.
         if self.overlay & LED_TEST:
+            if self._test_ms < 0:
+                return   # the self-test's hole: held
             i = ticks_diff(now_ms, self._test_t0) * 80 // self._test_ms
             if i < 0:
                 i = 0

@@ -272,6 +272,15 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--sensors", action="store_true",
+                   help="map the sensor health per hole since boot, suspicious holes named")
+    p.add_argument("--svg", metavar="FILE", help="with --sensors: also write the map as SVG")
+    p.add_argument("--self-test", action="store_true",
+                   help="guided self-test: each hole lit in turn, drop a marble in and lift it")
+    p.add_argument("--holes", metavar="NAMES",
+                   help="with --self-test: comma-separated holes (default: every track hole)")
+    p.add_argument("--hole-timeout", type=float, default=15.0, metavar="S",
+                   help="with --self-test: seconds to wait at each hole (default 15)")
     p.set_defaults(func=run)
 
 
@@ -290,8 +299,37 @@ def report(findings, write=print):
 
 
 def run(args):
+    if getattr(args, "sensors", False) or getattr(args, "self_test", False):
+        return run_sensor_checks(args)
     try:
         findings = diagnose(args.port)
     except boardlink.LinkError as e:
         findings = [Finding(FAIL, str(e))]
     return report(findings)
+
+
+def run_sensor_checks(args):
+    """`doctor --sensors` / `doctor --self-test` (samsara_host.sensors_cmd)."""
+    from samsara_host import sensors_cmd
+    from samsara.rules.geometry import position_name
+    state = boardlink.State(args.port)
+    try:
+        state.hello()
+        if args.sensors:
+            return sensors_cmd.run_sensors(state.client, args.svg)
+        holes = (args.holes.split(",") if args.holes
+                 else [position_name(p) for p in range(48)])
+
+        def prompt(name):
+            print("%s is lit: drop a marble into it and lift it out" % name)
+        res = sensors_cmd.self_test(state.client, holes, prompt, args.hole_timeout)
+        bad = [r for r in res if r[1] != "ok"]
+        for _n, _v, detail in res:
+            print(("  ok    " if _v == "ok" else "  FAIL  ") + detail)
+        print("%d of %d holes saw the marble as they should" % (len(res) - len(bad), len(res)))
+        return 1 if bad else 0
+    except boardlink.LinkError as e:
+        print("samsara doctor: %s" % boardlink.explain(e))
+        return 1
+    finally:
+        state.close()

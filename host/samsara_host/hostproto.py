@@ -42,7 +42,8 @@ _EVENTS = (
     "log_full unpulled free need -\n"
     "log_error msg -\n"
     "error msg -\n"
-    "dropped lines -")
+    "dropped lines -\n"
+    "flight_saved copy why -")
 
 
 def event_table():

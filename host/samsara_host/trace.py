@@ -23,7 +23,8 @@ from samsara.rules.position import Position, PositionError, START
 from samsara.rules import moves as rules
 from samsara import states
 
-HEADER_KEYS = ("start", "opponent_goal", "seed")
+HEADER_KEYS = ("start", "opponent_goal", "seed", "dice_mode", "scan_ms", "settle_ms", "frame",
+               "board")
 BUTTONS = ("roll", "undo")
 MAX_T_MS = 1e9  # the latest time a trace may name (about 11.6 days of board time)
 
@@ -68,6 +69,7 @@ def check_line(obj, n, first, last_t):
                 _fail(n, "opponent_goal must be 'owner_scores' or 'forbidden'")
         if "seed" in obj and (type(obj["seed"]) is not int or obj["seed"] < 0):
             _fail(n, "seed must be a non-negative integer")
+        _check_flight_header(obj, n)
         return "header"
     t = obj["t_ms"]
     if not _number(t) or t < 0:
@@ -104,6 +106,26 @@ def check_line(obj, n, first, last_t):
             _fail(n, "long must be true or false")
         return "button"
     _fail(n, "a line needs pos/on, dice or button")
+
+
+def _check_flight_header(obj, n):
+    # The header keys a trace pulled from a board's flight recorder adds (docs/traces.md).
+    from samsara.config import DICE_SOURCES
+    if "dice_mode" in obj and obj["dice_mode"] not in DICE_SOURCES:
+        _fail(n, "dice_mode must be electronic, manual or host")
+    if "scan_ms" in obj and (type(obj["scan_ms"]) is not int or not 1 <= obj["scan_ms"] <= 100):
+        _fail(n, "scan_ms must be an integer 1..100")
+    if "settle_ms" in obj:
+        v = obj["settle_ms"]
+        if (not isinstance(v, list) or len(v) != 3
+                or any(type(x) is not int or not 0 <= x <= 10000 for x in v)):
+            _fail(n, "settle_ms must be [lift, place, return], integers 0..10000")
+    if "frame" in obj:
+        v = obj["frame"]
+        if not isinstance(v, str) or not re.fullmatch("[0-9a-f]{16}", v):
+            _fail(n, "frame must be 16 lowercase hex digits (docs/frames.md)")
+    if "board" in obj and not isinstance(obj["board"], str):
+        _fail(n, "board must be a string")
 
 
 class Trace:
@@ -229,8 +251,15 @@ def default_config(trace):
     """The firmware's default settings with the trace's rule option and dice seed."""
     from samsara.config import Config
     kw = {"opponent_goal": trace.opponent_goal}
-    if "seed" in trace.header:
-        kw["seed"] = trace.header["seed"]
+    h = trace.header
+    if "seed" in h:
+        kw["seed"] = h["seed"]
+    if "dice_mode" in h:
+        kw["dice"] = h["dice_mode"]
+    if "scan_ms" in h:
+        kw["scan_ms"] = h["scan_ms"]
+    if "settle_ms" in h:
+        kw["settle_lift_ms"], kw["settle_place_ms"], kw["return_ms"] = h["settle_ms"]
     return Config(**kw)
 
 
@@ -316,8 +345,14 @@ def replay(trace, config=None, on_tick=None):
     cfg = config if config is not None else default_config(trace)
     board = Board(cfg)
     start = trace.start
-    board.new_game(start, now_ms=0)
-    drv = Driver(board, cfg.scan_ms, frame_of(start_occupancy(start)), on_tick=on_tick)
+    if "frame" in trace.header:   # the settled frame at the start (a pulled flight trace)
+        from samsara.frame import from_hex
+        frame = from_hex(trace.header["frame"])
+        board.new_game(start, now_ms=0, frame=bytearray(frame))
+    else:
+        frame = frame_of(start_occupancy(start))
+        board.new_game(start, now_ms=0)
+    drv = Driver(board, cfg.scan_ms, frame, on_tick=on_tick)
     for line in trace.lines:
         t = float(line["t_ms"])
         if "pos" in line:

@@ -29,6 +29,19 @@ def add_parser(sub, name, help_text):
     rc.add_argument("--start", metavar="POSITION", help="start position string")
     rc.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
     rc.set_defaults(func=cmd_record)
+    pp = tsub.add_parser("pull", help="fetch the board's flight recorder as a trace",
+                         description="Fetch the board's flight recorder (the raw sensor "
+                         "changes, presses and dice of its last turns) and write it as a "
+                         "trace that replays from the roll of the oldest whole turn "
+                         "(docs/traces.md \"Flight recorder\").")
+    pp.add_argument("--port", help="serial port or socket:// URL (default: the one board found)")
+    pp.add_argument("--out", metavar="FILE",
+                    help="trace file (default trace-<board id>-<n>.jsonl here)")
+    pp.add_argument("--saved", nargs="?", const=0, type=int, metavar="COPY",
+                    help="list the copies saved on flash and fetch the newest (or COPY)")
+    pp.add_argument("--json", action="store_true",
+                    help="print changes, span_ms, turns, out as one JSON object")
+    pp.set_defaults(func=cmd_pull)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -148,3 +161,70 @@ def cmd_record(args):
           % (args.file, len(tr.lines) + 1, len(tb.turns()), tb.now / 1000.0, how,
              tb.final_position()))
     return 0
+
+
+def default_out(board, folder="."):
+    """trace-<board id>-<n>.jsonl in `folder` with the first n from 1 not yet taken."""
+    import os
+    n = 1
+    while True:
+        name = os.path.join(folder, "trace-%s-%d.jsonl" % (board or "board", n))
+        if not os.path.exists(name):
+            return name
+        n += 1
+
+
+def cmd_pull(args):
+    from samsara_host import boardlink
+    from samsara_host.flightpull import fetch, to_trace, FlightError
+    state = boardlink.State(args.port)
+    try:
+        hello = state.hello()
+        board = hello.get("board")
+        copy = -1
+        if args.saved is not None:
+            copies = state.client.request("flight_list").get("copies", [])
+            if not args.json:
+                for c in copies:
+                    print("copy %d: %d bytes, saved after %s" % (
+                        c["copy"], c["size"], _why(c["why"])))
+            if not copies:
+                print("samsara trace pull: the board has no saved flight copy",
+                      file=sys.stderr)
+                return 1
+            copy = args.saved or copies[-1]["copy"]
+        data = fetch(state.client, copy)
+    except boardlink.LinkError as e:
+        print("samsara trace pull: %s" % boardlink.explain(e), file=sys.stderr)
+        return 1
+    except FlightError as e:
+        print("samsara trace pull: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        state.close()
+    try:
+        tr, info = to_trace(data, board)
+    except FlightError as e:
+        print("samsara trace pull: %s" % e, file=sys.stderr)
+        return 1
+    out = args.out or default_out(board)
+    problem = check_writable(out)
+    if problem:
+        print("samsara trace pull: %s" % problem, file=sys.stderr)
+        return 2
+    from samsara_host.trace import save
+    save(out, tr)
+    res = {"changes": info["changes"], "span_ms": info["span_ms"], "turns": info["turns"],
+           "out": out}
+    if args.json:
+        print(json.dumps(res))
+    else:
+        print("%s: %d raw changes, %d turns, %.1f s (from the roll of the oldest whole "
+              "turn); samsara trace replay %s" % (out, res["changes"], res["turns"],
+                                                  res["span_ms"] / 1000.0, out))
+    return 0
+
+
+def _why(code):
+    from samsara_host.flightpull import WHY
+    return WHY.get(code, str(code))

@@ -101,3 +101,7 @@ def log_del(link, a):
     log.delete(a["game"], a["force"])
     link.recorder.after_pull()
     return {"game": a["game"]}
+
+
+# the flight recorder and sensor health (docs/protocol.md): their own on-demand module
+from samsara.link.flightcmds import flight, flight_list, flight_save, health, self_test  # noqa: E402,F401

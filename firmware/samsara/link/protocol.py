@@ -81,15 +81,21 @@ COMMANDS = {
     "log_get": {"game": ("game", REQUIRED), "offset": ("offset", 0), "n": ("chunk", CHUNK)},
     "log_ack": {"game": ("game", REQUIRED), "crc": ("crc", REQUIRED), "size": ("offset", REQUIRED)},
     "log_del": {"game": ("game", REQUIRED), "force": ("bool", False)},
+    "flight": {"copy": ("after", -1), "offset": ("offset", 0), "n": ("chunk", CHUNK)},
+    "flight_list": {},
+    "flight_save": {},
+    "health": {"after": ("after", -1)},
+    "self_test": {"step": ("text", REQUIRED), "pos": ("text", None)},
 }
 """The command table: name -> {argument: (kind, default)} (docs/protocol.md "Commands")."""
 
 COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", "undo",
-                 "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del")
+                 "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del",
+                 "flight", "flight_list", "flight_save", "health", "self_test")
 """Command names in documentation order (what `hello` lists)."""
 
 NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "boot", "resume", "log_full",
-              "log_error", "error", "dropped")
+              "log_error", "error", "dropped", "flight_saved")
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
 player could make lift/place/reject unbounded.  An event not here is logged.  Follows
