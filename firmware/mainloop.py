@@ -293,7 +293,8 @@ class Loop:
         # before the LEDs).  True when events went out.
         got = False
         done = False
-        if self.held and not self.board.controller.view.lifted:
+        if self.held and not self.board.controller.view.lifted and \
+                ticks_diff(self._us(), t0) < _PIECE_BY_US:
             got = self._sinks(now)
             done = True
         if self._stale() and ticks_diff(self._us(), t0) < _PIECE_BY_US:
