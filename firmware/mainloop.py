@@ -32,7 +32,7 @@ import time
 
 from board import hw as hwmod
 from samsara.debounce import ticks_diff
-from samsara.states import TURN_COMPLETE, WAITING, ENDED
+from samsara.states import TURN_COMPLETE, WAITING, ENDED, GOAL_PENDING
 
 try:
     from micropython import const
@@ -337,8 +337,10 @@ class Loop:
         quiet = ticks_diff(now, board.debounce.t_change)
         if quiet < QUIET_MS or board.controller.view.lifted:
             return
+        st = board.controller.state
+        if st == GOAL_PENDING and quiet < WRITE_MS:
+            return      # the goal's marble or scoring piece may be in the air
         if self.unwritten:
-            st = board.controller.state
             if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
                 self.unwritten = False
                 svc = _services
