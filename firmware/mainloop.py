@@ -32,10 +32,25 @@ import time
 
 from board import hw as hwmod
 from samsara.debounce import ticks_diff
+from samsara.states import TURN_COMPLETE, WAITING, ENDED, GOAL_PENDING
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
 
 _UPY = sys.implementation.name == "micropython"
-QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop writes
-                       # the log and collects (issue 9: not within 300 ms of a lift/place)
+QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop collects
+                       # (issue 9: not within 300 ms of a lift/place)
+WRITE_MS = 2000        # ... and writes the game log's waiting records: at once when the
+                       # turn is complete (or before the roll), else after this long
+_PIECE_BY_US = const(2700)  # on the Pico (BUDGET): the LED piece (redraw + write, 3-4 ms)
+                            # and the sinks piece (events + USB, 1-3 ms) start only this
+                            # soon into an iteration, else in the next one, so that no
+                            # iteration near a lift or placement passes 7.5 ms
+BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
+                                 # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
@@ -248,6 +263,11 @@ class Loop:
         self.frame = bytearray(8)
         self.shown = -1
         self.dirty = False    # events since the last quiet-time work
+        self.held = False     # events and USB held over to the next iteration (BUDGET)
+        self.unwritten = False  # events since the last log write (quiet time)
+        us = getattr(time, "ticks_us", None)
+        self._us = us if BUDGET and us is not None else _zero
+        board.lazy = self._us is not _zero   # the redraw is part of the LED piece
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
         self._leds = hw.leds
@@ -256,9 +276,13 @@ class Loop:
 
     def once(self, now):
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
-        USB, watchdog.  Returns True when the board emitted an event."""
+        USB, watchdog.  Returns True when events went to their sinks.  On the Pico
+        (BUDGET) an iteration whose tick took long leaves the LED write or the events
+        and USB to the next one (events first there: the acceptance line before the
+        LEDs); the order of the LED frames and of the lines stays the same."""
         # Few locals and short calls: the call frame stays within 11 machine words, so
         # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
+        t0 = self._us()
         board = self.board
         self._scan(self.frame)
         if self.frame != board.debounce.raw and self.flight is not None:
@@ -267,45 +291,89 @@ class Loop:
         b = self._poll(now)
         if b is not None:
             self._press(now, b)
-        if board.scene_version != self.shown:
-            self._show()
-        ev = board.poll_event()
-        if ev is not None:
-            self._events(now, ev)
-        if usb_service(now, board, self.hw):
-            self.dirty = True
-        if self.dirty and not board.debounce.busy and \
-                ticks_diff(now, board.debounce.t_change) >= QUIET_MS:
+        t0 = self._answer(now, t0)
+        if (self.dirty or self.unwritten) and not self.held and not board.debounce.busy:
             self._quiet(now)
         self._feed()
         self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
+        return t0
+
+    def _answer(self, now, t0):
+        # The LED piece and the sinks piece of this iteration or of the last one (held
+        # over), each only while the iteration is young (BUDGET).  With a marble in the
+        # air the LEDs come first (its targets), else the events (an acceptance line
+        # before the LEDs).  True when events went out.
+        got = False
+        done = False
+        if self.held and not self.board.controller.view.lifted and \
+                ticks_diff(self._us(), t0) < _PIECE_BY_US:
+            got = self._sinks(now)
+            done = True
+        if self._stale() and ticks_diff(self._us(), t0) < _PIECE_BY_US:
+            self._show()
+        if not done:
+            if ticks_diff(self._us(), t0) < _PIECE_BY_US:
+                got = self._sinks(now)
+            else:
+                self.held = True
+        return got
+
+    def _stale(self):
+        # The LEDs do not show the board's scene (or, lazy, the scene is not drawn).
+        board = self.board
+        return board.scene_version != self.shown or \
+            (board.lazy and board.controller.version != board.drawn)
+
+    def _sinks(self, now):
+        # Every queued event to every sink, then the USB service.  True with events.
+        self.held = False
+        ev = self.board.poll_event()
+        if ev is not None:
+            self._events(now, ev)
+        if usb_service(now, self.board, self.hw):
+            self.dirty = True
         return ev is not None
 
     def _quiet(self, now):
-        # QUIET_MS after the last sensor change and event, with no marble in the air
-        # (a marble held up for QUIET_MS is about to be placed): the planned work that
-        # would stall an answer if done at once.  The game log's waiting records are
-        # written (their events, log_full/log_error included, go out first), then a
-        # collection on MicroPython (the on-demand modules dropped first), so the
+        # Planned work that would stall an answer if done at once, one piece per
+        # iteration (a flash write, then a collection) so that a button press is not
+        # missed.  Never within QUIET_MS of a raw sensor change, never while a marble is
+        # in the air (it is about to be placed).  The game log's waiting records (their
+        # events, log_full/log_error included, go out first) only once the turn is
+        # complete or not yet rolled (a sector erase stalls 45 ms with interrupts off:
+        # nobody waits for an answer then), else after WRITE_MS of stillness; a
+        # collection (the on-demand modules dropped first) at each quiet moment, so the
         # automatic ones rarely fall on a lift or a placement (docs/performance.md "Log
-        # writes at quiet moments").  One piece per iteration (a flash write, then a
-        # collection), so no stall is longer than the longer of the two and a button
-        # press is not missed.
-        if self.board.controller.view.lifted:
+        # writes at quiet moments", "Third round").
+        board = self.board
+        quiet = ticks_diff(now, board.debounce.t_change)
+        if quiet < QUIET_MS or board.controller.view.lifted:
             return
-        self.stats.quiet += 1
+        st = board.controller.state
+        if st == GOAL_PENDING and quiet < WRITE_MS:
+            return      # the goal's marble or scoring piece may be in the air
+        if self.unwritten:
+            if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
+                self.unwritten = False
+                svc = _services
+                if svc is not None and svc.recorder is not None and svc.recorder.flush():
+                    self.stats.quiet += 1
+                    svc.dispatch(now)
+                    self.dirty = True      # the collection in the next iteration
+                    return
         svc = _services
-        if svc is not None and svc.recorder is not None and svc.recorder.flush():
-            svc.dispatch(now)
-            return
         if svc is not None and svc.flight is not None and svc.flight.due:
+            self.stats.quiet += 1
             from samsara.link.flightcmds import save
             save(svc, now)   # the ring to flash (a long repair, two rejects in a row)
+            self.dirty = True      # the collection in the next iteration
             return
-        self.dirty = False
-        if _UPY:
-            drop_modules(ON_DEMAND_MODULES)
-            gc.collect()
+        if self.dirty:
+            self.stats.quiet += 1
+            self.dirty = False
+            if _UPY:
+                drop_modules(ON_DEMAND_MODULES)
+                gc.collect()
 
     def _press(self, now, b):
         if self.flight is not None:
@@ -315,15 +383,19 @@ class Loop:
 
     def _show(self):
         board = self.board
-        self.shown = board.scene_version
-        self._leds.show(board.limited_scene())
-        self.stats.led_writes += 1
+        if board.lazy:
+            board.redraw()
+        if board.scene_version != self.shown:
+            self.shown = board.scene_version
+            self._leds.show(board.limited_scene())
+            self.stats.led_writes += 1
 
     def _events(self, now, ev):
         # Every queued event to every sink (handle_event), the first one given.
         board = self.board
         stats = self.stats
         self.dirty = True
+        self.unwritten = True
         while ev is not None:
             handle_event(ev, now)
             stats.events += 1
@@ -355,6 +427,10 @@ class Loop:
                 if wait < -period:
                     due = ticks_ms()
         return stats
+
+
+def _zero():
+    return 0
 
 
 def run(board, hw, clock, max_ticks=-1, until=None):

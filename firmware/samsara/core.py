@@ -33,7 +33,8 @@ class Board:
     limiter (samsara.power.PowerLimiter), scene (bytearray(240), logical LED order),
     scene_version (int, bumped whenever the scene changes), scene_sum (sum of the
     scene's channel values, kept up to date by the redraw; set it to -1 after writing
-    the scene by hand)."""
+    the scene by hand), drawn (the controller version the scene shows), lazy (set:
+    tick() does not redraw, redraw() does)."""
 
     def __init__(self, config=None):
         if config is None:
@@ -49,7 +50,8 @@ class Board:
         self.scene_sum = 0              # sum of the scene's channel values (kept by draw)
         self._limited = bytearray(SCENE_BYTES)
         self._limited_version = -1
-        self._drawn = -1
+        self.drawn = -1                 # controller.version the scene was drawn from
+        self.lazy = False               # True: tick() leaves the redraw to redraw()
         self._painter = Painter()
         self._full = True
         self.overlay = 0                # LED_TEST | LOG_FULL bits of the overlays shown
@@ -90,7 +92,7 @@ class Board:
             # the turn completes in the first tick after its last change settled (not
             # in that change's own tick, which already carries its acceptance)
             self.controller.on_settled(now_ms)
-        if self.controller.version != self._drawn:
+        if self.controller.version != self.drawn and not self.lazy:
             self._redraw()
         if self.overlay:
             self._step_overlay(now_ms)
@@ -236,10 +238,16 @@ class Board:
         """The controller's state name."""
         return self.controller.state
 
+    def redraw(self):
+        """Draw the scene from the controller's display model if it changed since the
+        last drawing (with `lazy` set, tick() leaves this to the caller: the Pico's
+        loop draws in the iteration that writes the LEDs, docs/performance.md)."""
+        self._redraw()
+
     def _redraw(self):
         c = self.controller
-        if c.version != self._drawn:
-            self._drawn = c.version
+        if c.version != self.drawn:
+            self.drawn = c.version
             d = self._painter.draw(self.scene, c.view, self._full)
             if d < 0:
                 self.scene_sum = sum(self.scene)

@@ -1,0 +1,46 @@
+"""Run a device script (default tools/upy_profile_moves.py) on the emulated Pico and
+print what it prints: the rig is served on --port (control --port + 1), the script runs
+at the board's REPL as `samsara bench` runs its benchmark (host/samsara_host/bench_cmd).
+
+    python -m tools.profile_device [--script tools/upy_profile_moves.py] [--port 7855]
+        [--cycles 6]
+"""
+import argparse
+import os
+import sys
+
+from tools import rig as rigmod
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--script", default=os.path.join("tools", "upy_profile_moves.py"))
+    p.add_argument("--port", type=int, default=7855)
+    p.add_argument("--cycles", type=int, default=6)
+    a = p.parse_args(argv)
+    rig = rigmod.find_rig()
+    if rig is None:
+        print("no emulated Pico at %s (set PICO_RIG)" % rigmod.rig_dir())
+        return 2
+    from mpremote.transport import TransportError  # noqa: F401
+    from samsara_host.deploy_cmd import enter_repl, open_transport
+    with open(os.path.join(rigmod.ROOT, a.script)) as f:
+        code = "CYCLES = %d\n" % a.cycles + f.read()
+    with rigmod.Serve(rig, a.port, control=a.port + 1) as srv:
+        if not srv.wait_ready():
+            print(srv.log()[-1500:])
+            return 1
+        t = open_transport("socket://127.0.0.1:%d" % a.port)
+        try:
+            enter_repl(t, 15)
+            t.exec_raw_no_follow(code)
+            _out, err = t.follow(3600, lambda d: sys.stdout.write(d.decode("utf-8", "replace")))
+            if err:
+                print(err.decode("utf-8", "replace"))
+        finally:
+            t.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Device profile of the lift and placement iterations, piece by piece: runs ON the
+board (the emulated Pico) at its REPL, like tools/upy_bench_device.py (same boot, same
+Feed scanner, same moves), through `python -m tools.profile_device`.  Not in the bundle.
+
+Every piece named in WRAP is wrapped with a timer (ticks_us; about 30-60 us of overhead
+per call on the Pico), then lift/placement cycles run through Loop.once on a virtual
+clock; for each lift and placement iteration it prints one line
+    PROF <kind> once=<us> <piece>=<us> ...   (the pieces' times in that iteration)
+and then the medians.  Used to find where the answering iterations spend their time
+(docs/performance.md "Third round").
+"""
+import gc
+import time
+
+from samsara.frame import from_position, position_index, put
+
+ticks_us = time.ticks_us
+ticks_diff = time.ticks_diff
+
+import mainloop as _NS
+import mainboot as _BOOT
+
+BENCH_LOG = "proflog"
+
+
+def _rmtree(d):
+    import os
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for n in names:
+        try:
+            os.remove(d + "/" + n)
+        except OSError:
+            _rmtree(d + "/" + n)
+    try:
+        os.rmdir(d)
+    except OSError:
+        pass
+
+
+_BOOT.LOG_DIR = BENCH_LOG
+_rmtree(BENCH_LOG)
+board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
+services = _NS._services
+loop = _NS.Loop(board, hw, clock)
+period = loop.period
+acc = {}
+order = []
+
+
+def wrap(obj, name, label):
+    f = getattr(obj, name)
+
+    def w(*a):
+        t0 = ticks_us()
+        r = f(*a)
+        d = ticks_diff(ticks_us(), t0)
+        acc[label] = acc.get(label, 0) + d
+        return r
+    setattr(obj, name, w)
+    order.append(label)
+
+
+import samsara.display as _disp
+import samsara.controller as _ctl
+c = board.controller
+wrap(loop, "_scan", "scan")
+wrap(board.debounce, "step", "debounce")
+wrap(board, "_commit", "commit")           # controller.on_frame (events, reading, view)
+wrap(c.view, "show", "view")                # display model (targets of the marble)
+wrap(_disp, "targets_of", "targets")
+wrap(c, "emit", "emit")
+wrap(board._painter, "draw", "paint")
+wrap(board.limiter, "limit", "limit")
+wrap(hw.leds, "show", "leds")
+wrap(loop, "_events", "events")
+if services is not None:
+    if services.recorder is not None:
+        wrap(services.recorder, "on_event", "rec")
+    if services.link is not None:
+        wrap(services.link, "on_event", "link_ev")
+        wrap(services.link, "poll", "link_poll")
+    wrap(_NS, "usb_service", "usb")
+services.sinks = tuple(s for s in (services.recorder.on_event, services.link.on_event))
+wrap(loop, "_quiet", "quiet")
+wrap(loop, "_poll", "buttons")
+
+
+class Feed:
+    def __init__(self):
+        self.f = bytearray(8)
+
+    def scan(self, buf):
+        f = self.f
+        for i in range(8):
+            buf[i] = f[i]
+
+
+feed = Feed()
+MOVES = (("R1", "S15"), ("R5", "R7"))
+rows = {}
+
+
+def new_game(now):
+    board.new_game(now_ms=now)
+    f = from_position(board.controller.game.pos)
+    for i in range(8):
+        feed.f[i] = f[i]
+    board.set_dice(2, 2)
+    board.press(now, "roll")
+
+
+def step_until_event(now, kind, n=60):
+    """n iterations after a change; a line for every iteration over 1.5 ms."""
+    first = True
+    for i in range(n):
+        now += period
+        for k in acc:
+            acc[k] = 0
+        t0 = ticks_us()
+        loop.once(now)
+        d = ticks_diff(ticks_us(), t0)
+        if d > 1500:
+            row = [d] + [acc.get(k, 0) for k in order]
+            rows.setdefault(kind + ("" if first else "+"), []).append(row)
+            first = False
+            print("PROF", kind, "i=%d" % i, "once=%d" % d, " ".join("%s=%d" % (k, acc.get(k, 0)) for k in order if acc.get(k, 0)))
+    return now
+
+
+real_scan_inner = None
+now = time.ticks_ms()
+# the loop's scan wrapper calls Feed.scan
+acc_scan = loop._scan
+real = hw.scanner.scan
+
+
+def fscan(buf):
+    feed.scan(buf)
+    real(bytearray(8)) if False else None
+
+
+# point the wrapped scan at the feed (keep the wrapper's timing)
+def _fs(buf):
+    t0 = ticks_us()
+    feed.scan(buf)
+    acc["scan"] = acc.get("scan", 0) + ticks_diff(ticks_us(), t0)
+
+
+loop._scan = _fs
+try:
+    for cyc in range(CYCLES):
+        new_game(now)
+        for _k in range(3):
+            now += period
+            loop.once(now)
+        for a, b in MOVES:
+            put(feed.f, position_index(a), 0)
+            now = step_until_event(now, "lift")
+            put(feed.f, position_index(b), 1)
+            now = step_until_event(now, "place")
+        now = step_until_event(now, "settle", 100)
+        gc.collect()
+    for kind in sorted(rows):
+        r = rows[kind]
+        cols = ["once"] + order
+        med = []
+        for i in range(len(cols)):
+            xs = sorted(x[i] for x in r)
+            med.append("%s=%d" % (cols[i], xs[len(xs) // 2]))
+        print("MEDIAN", kind, " ".join(med))
+finally:
+    if services is not None and services.recorder is not None:
+        services.recorder.close()
+    _BOOT.LOG_DIR = "logs"
+    _rmtree(BENCH_LOG)
+    print("BENCH done 0")
