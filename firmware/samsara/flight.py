@@ -19,12 +19,19 @@ Entries (little-endian dt = ms since the previous entry, 0..65535):
 The oldest entries are overwritten whole; a `game_start` empties the ring.  Writing an
 entry allocates nothing: it is one call of samsara.flight_viper.changes (viper machine
 code on the Pico; samsara.flight_py's bytecode gives the same bytes elsewhere), which
-also counts the sensor health of every raw change (docs/debounce.md "Sensor health"):
+also counts the sensor health of every raw change (docs/debounce.md "Sensor health").
 
-    cnt[p]       raw changes of position p that came back before the debounce
-                 committed them (bounces: reed chatter, a rocking marble, a slide)
-    cnt[64 + p]  raw changes while no marble may move (waiting for the roll, turn
-                 complete): strays (a knock, a flickering or failing sensor)
+Everything it writes is one bytearray, Flight.mem (little-endian):
+
+    0-1 head (next write)   2-3 tail (oldest entry)   4 empty (0/1)   5 the code of a
+    single entry to write (a press, a turn mark; else 0)   6-7 size of the ring
+    8-11 time of the newest entry (ms)
+    12 + 2p    bounces of position p: raw changes that came back before the debounce
+               committed them (reed chatter, a rocking marble, a slide over the hole)
+    140 + 2p   strays of p: raw changes while no marble may move (waiting for the
+               roll, turn complete): a knock, a flickering or failing sensor
+               (both u16, stopping at 65535)
+    268...     the ring (Flight.buf is a memoryview of it)
 
 The rarely used rest (the time in repairs per hole, the self-test's watch, the save
 triggers of a repair, reading and saving the ring) is samsara.link.flightcmds, loaded
@@ -36,8 +43,6 @@ try:
 except ImportError:  # CPython
     def const(__x):
         return __x
-
-from array import array
 
 try:
     from samsara.flight_viper import changes as _changes
@@ -55,25 +60,31 @@ GAP = const(0xFE)
 PAD = const(0xFF)
 PRESS = const(0x80)
 WHY_REJECTS = const(2)
+_RING = const(268)
 
 
 class Flight:
     """The ring and the health counts of one board (module docstring).  board:
     samsara.core.Board (its debounce's raw frame is the previous scan; its controller
-    gives the position at a roll and the state for the strays).
+    gives the position at a roll and the state for the strays).  size: bytes of the
+    ring (at most 65535).
 
-    Members: buf (the ring), st (array('i'): head = next write, tail = oldest entry,
-    empty (0/1), t = time of the newest entry in ms, size of buf, the code of a single
-    entry to write), cnt (array('H') of 128: bounces then strays per position, each
-    stopping at 65535), due (a WHY_* of samsara.link.flightcmds when the ring should be
-    saved at the next quiet moment, else 0), snap (a snapshot being read by the host,
-    or None), rejects (placements rejected in a row)."""
+    Members: mem (the module docstring's layout), buf (the ring: a memoryview of mem),
+    due (a WHY_* of samsara.link.flightcmds when the ring should be saved at the next
+    quiet moment, else 0), snap (a snapshot being read by the host, or None), rejects
+    (placements rejected in a row)."""
 
     def __init__(self, board, size=RING_BYTES):
-        self.buf = bytearray(size)
-        self.st = array("i", (0, 0, 1, 0, size, 0))
-        self.cnt = array("H", bytes(256))
-        self.deb = board.debounce
+        m = bytearray(_RING + size)
+        m[4] = 1
+        m[6] = size & 0xFF
+        m[7] = size >> 8
+        self.mem = m
+        self.buf = memoryview(m)[_RING:]
+        deb = board.debounce
+        self.deb = deb
+        self.old = deb.raw
+        self.sett = deb.settled
         self.ctl = board.controller
         self.config = board.config
         self.due = 0
@@ -88,7 +99,7 @@ class Flight:
 
     def press(self, now, what, long=False):
         """Record a press of "roll" or "undo" (long: a long press) at `now` (ms)."""
-        self.st[5] = PRESS | (0 if what == "roll" else 1) | (2 if long else 0)
+        self.mem[5] = PRESS | (0 if what == "roll" else 1) | (2 if long else 0)
         _changes(self, now, None)
 
     def on_event(self, ev):
@@ -114,16 +125,18 @@ class Flight:
 
     def clear(self, now=0):
         """Empty the ring (a new game)."""
-        s = self.st
-        s[0] = 0
-        s[1] = 0
-        s[2] = 1
-        s[3] = now
+        m = self.mem
+        i = 0
+        while i < 4:
+            m[i] = 0
+            m[8 + i] = (now >> (8 * i)) & 0xFF
+            i += 1
+        m[4] = 1
         self.rejects = 0
 
     def _mark(self, ev):
         # the turn mark of a roll event
-        self.st[5] = MARK
+        self.mem[5] = MARK
         h = _changes(self, ev["t"], None)
         b = self.buf
         d = ev["dice"]

@@ -11,15 +11,17 @@ _MARK = 0xF0
 _GAP = 0xFE
 _PAD = 0xFF
 _MAX_DT = 0xFFFF
+_RING = 268
 
 
 def changes(fl, now, raw):
     """samsara.flight_viper.changes in bytecode (same arguments, result and bytes)."""
-    one = fl.st[5]
+    m = fl.mem
+    one = m[5]
     if one:
-        fl.st[5] = 0
-        return _put(fl, now, one, 20 if one == _MARK else 3)
-    old = fl.deb.raw
+        m[5] = 0
+        return _put(m, now, one, 20 if one == _MARK else 3)
+    old = fl.old
     st = fl.ctl.state
     stray = st == WAITING or st == TURN_COMPLETE
     h = 0
@@ -29,71 +31,83 @@ def changes(fl, now, raw):
         p = i << 3
         while x:
             if x & 1:
-                h = _put(fl, now, p | (rv & 1) << 6, 3)
-                _count(fl, p, rv & 1, stray)
+                h = _put(m, now, p | (rv & 1) << 6, 3)
+                if ((fl.sett[i] >> (p & 7)) & 1) == rv & 1:
+                    _bump(m, 12 + 2 * p)       # a bounce
+                if stray:
+                    _bump(m, 140 + 2 * p)      # a stray
             x >>= 1
             rv >>= 1
             p += 1
     return h
 
 
-def _count(fl, p, on, stray):
-    c = fl.cnt
-    if ((fl.deb.settled[p >> 3] >> (p & 7)) & 1) == on and c[p] < _MAX_DT:
-        c[p] += 1
-    if stray and c[p + 64] < _MAX_DT:
-        c[p + 64] += 1
+def _bump(m, o):
+    v = m[o] | m[o + 1] << 8
+    if v < _MAX_DT:
+        v += 1
+        m[o] = v & 0xFF
+        m[o + 1] = v >> 8
 
 
-def _put(fl, now, code, n):
+def _get(m, o):
+    return m[o] | m[o + 1] << 8
+
+
+def _set(m, o, v):
+    m[o] = v & 0xFF
+    m[o + 1] = v >> 8
+
+
+def _put(m, now, code, n):
     # an entry of n bytes starting code, dt (gap entries first); returns its offset
-    s = fl.st
-    dt = ticks_diff(now, s[3])
+    t = m[8] | m[9] << 8 | m[10] << 16 | m[11] << 24
+    dt = ticks_diff(now, t)
     if dt < 0:
         dt = 0
     while dt > _MAX_DT:
-        _put3(fl, _GAP, _MAX_DT, 3)
+        _put3(m, _GAP, _MAX_DT, 3)
         dt -= _MAX_DT
-    s[3] = now
-    return _put3(fl, code, dt, n)
+    m[8] = now & 0xFF
+    m[9] = (now >> 8) & 0xFF
+    m[10] = (now >> 16) & 0xFF
+    m[11] = now >> 24
+    return _put3(m, code, dt, n)
 
 
-def _put3(fl, code, dt, n):
-    h = _room(fl, n)
-    b = fl.buf
-    b[h] = code
-    b[h + 1] = dt & 0xFF
-    b[h + 2] = dt >> 8
-    fl.st[0] = h + n
+def _put3(m, code, dt, n):
+    h = _room(m, n)
+    m[_RING + h] = code
+    m[_RING + h + 1] = dt & 0xFF
+    m[_RING + h + 2] = dt >> 8
+    _set(m, 0, h + n)
     return h
 
 
-def _room(fl, n):
+def _room(m, n):
     # n bytes free at the head (wrapping with a pad, dropping the oldest entries)
-    s = fl.st
-    size = s[4]
-    h = s[0]
+    size = _get(m, 6)
+    h = _get(m, 0)
     if h + n > size:
-        while not s[2] and s[1] >= h:
-            _drop(fl)
+        while not m[4] and _get(m, 2) >= h:
+            _drop(m, size)
         if h < size:
-            fl.buf[h] = _PAD
+            m[_RING + h] = _PAD
         h = 0
-        s[0] = 0
-    while not s[2] and h <= s[1] < h + n:
-        _drop(fl)
-    s[2] = 0
+        _set(m, 0, 0)
+    while not m[4] and h <= _get(m, 2) < h + n:
+        _drop(m, size)
+    m[4] = 0
     return h
 
 
-def _drop(fl):
+def _drop(m, size):
     # forget the oldest entry
-    s = fl.st
-    b = fl.buf
-    t = s[1]
-    t += 20 if b[t] == _MARK else 3
-    if t != s[0] and (t >= s[4] or b[t] == _PAD):
+    head = _get(m, 0)
+    t = _get(m, 2)
+    t += 20 if m[_RING + t] == _MARK else 3
+    if t != head and (t >= size or m[_RING + t] == _PAD):
         t = 0
-    if t == s[0]:
-        s[2] = 1
-    s[1] = t
+    if t == head:
+        m[4] = 1
+    _set(m, 2, t)

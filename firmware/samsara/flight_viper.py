@@ -8,42 +8,43 @@ only on the MicroPython version that compiled it, source compiles on any 1.22+.
 samsara.flight imports this inside try/except and falls back to samsara.flight_py.
 """
 import micropython
-from samsara.states import WAITING, TURN_COMPLETE
 
 _MARK = const(0xF0)
 _GAP = const(0xFE)
 _PAD = const(0xFF)
 _MAX_DT = const(0xFFFF)
 _HALF = const(0x20000000)
+_RING = const(268)       # samsara.flight: offset of the ring in Flight.mem
 
 
 @micropython.viper
 def changes(fl, now: int, raw) -> int:
     """Flight.changes (samsara.flight): the entries of every bit of `raw` that differs
-    from the debounce's raw frame at `now` (ms), with the health counts; or, when
-    fl.st[5] holds an entry code (a press, a turn mark), that one entry (raw unused).
-    Returns the offset of the last entry written."""
-    b = ptr8(fl.buf)
-    s = ptr32(fl.st)
-    one = int(s[5])
-    r = b
-    o = b
-    se = b
-    c = ptr16(fl.buf)
+    from the debounce's raw frame (fl.old) at `now` (ms), with the health counts; or,
+    when fl.mem[5] holds an entry code >= 0x80 (a press, a turn mark), that one entry
+    (raw unused).  Returns the ring offset of the last entry written.  The layout of
+    fl.mem is samsara.flight's."""
+    m = ptr8(fl.mem)
+    s = ptr16(uint(m))           # s[0] head, s[1] tail, s[3] size, s[6 + p] counts
+    s32 = ptr32(uint(m))         # s32[2] time of the newest entry
+    b = ptr8(uint(m) + _RING)    # the ring
+    one = int(m[5])
+    r = m
+    o = m
+    se = m
     stray = 0
     k = 8
     if one:
-        s[5] = 0
+        m[5] = 0
     else:
         r = ptr8(raw)
-        o = ptr8(fl.deb.raw)
-        se = ptr8(fl.deb.settled)
-        c = ptr16(fl.cnt)
-        st = fl.ctl.state
-        if st == WAITING or st == TURN_COMPLETE:
+        o = ptr8(fl.old)
+        se = ptr8(fl.sett)
+        st = fl.ctl.state        # samsara.states WAITING, TURN_COMPLETE
+        if st == "waiting" or st == "turn_complete":
             stray = 1
         k = 0
-    size = int(s[4])
+    size = int(s[3])
     x = 0
     p = 0
     h = 0
@@ -64,28 +65,28 @@ def changes(fl, now: int, raw) -> int:
                 p += 1
             code = p | ((r[p >> 3] >> (p & 7)) & 1) << 6
             n = 3
-        d = now - int(s[3])                # ticks_diff on the 2**30 period
+        d = now - int(s32[2])            # ticks_diff on the 2**30 period
         if d >= _HALF:
             d = d - _HALF - _HALF
         elif d < 0 - _HALF:
             d = d + _HALF + _HALF
         if d < 0:
             d = 0
-        s[3] = now
+        s32[2] = now
         while True:                      # gap entries first, then the entry
             if d > _MAX_DT:
                 e = _GAP
                 dd = _MAX_DT
-                m = 3
+                w = 3
                 d -= _MAX_DT
             else:
                 e = code
                 dd = d
-                m = n
+                w = n
                 d = -1
             hh = int(s[0])
-            if hh + m > size:            # wrap: drop what is beyond, pad the rest
-                while s[2] == 0 and int(s[1]) >= hh:
+            if hh + w > size:            # wrap: drop what is beyond, pad the rest
+                while m[4] == 0 and int(s[1]) >= hh:
                     t = int(s[1])
                     t += 20 if b[t] == _MARK else 3
                     if t != int(s[0]):
@@ -94,13 +95,13 @@ def changes(fl, now: int, raw) -> int:
                         elif b[t] == _PAD:
                             t = 0
                     if t == int(s[0]):
-                        s[2] = 1
+                        m[4] = 1
                     s[1] = t
                 if hh < size:
                     b[hh] = _PAD
                 hh = 0
                 s[0] = 0
-            while s[2] == 0 and hh <= int(s[1]) and int(s[1]) < hh + m:
+            while m[4] == 0 and hh <= int(s[1]) and int(s[1]) < hh + w:
                 t = int(s[1])                # drop the oldest entry
                 t += 20 if b[t] == _MARK else 3
                 if t != int(s[0]):
@@ -109,22 +110,22 @@ def changes(fl, now: int, raw) -> int:
                     elif b[t] == _PAD:
                         t = 0
                 if t == int(s[0]):
-                    s[2] = 1
+                    m[4] = 1
                 s[1] = t
-            s[2] = 0
+            m[4] = 0
             b[hh] = e
             b[hh + 1] = dd & 0xFF
             b[hh + 2] = dd >> 8
-            s[0] = hh + m
+            s[0] = hh + w
             h = hh
             if d < 0:
                 break
         if code < 0x80:                  # a raw change: the health counts
             q = code & 63
-            if ((se[q >> 3] >> (q & 7)) & 1) == (code >> 6) and c[q] < _MAX_DT:
-                c[q] += 1                # back to the settled value: a bounce
-            if stray and c[q + 64] < _MAX_DT:
-                c[q + 64] += 1           # nothing may move: a stray
+            if ((se[q >> 3] >> (q & 7)) & 1) == (code >> 6) and s[6 + q] < _MAX_DT:
+                s[6 + q] += 1            # back to the settled value: a bounce
+            if stray and s[70 + q] < _MAX_DT:
+                s[70 + q] += 1           # nothing may move: a stray
             x >>= 1
             p += 1
     return h

@@ -51,7 +51,8 @@ def _flight(link):
 def snapshot(fl, now, why=0):
     """The snapshot of Flight `fl` at `now` (ms) as bytes (module docstring)."""
     cfg = fl.config
-    age = ticks_diff(now, fl.st[3])
+    m = fl.mem
+    age = ticks_diff(now, m[8] | m[9] << 8 | m[10] << 16 | m[11] << 24)
     if age < 0:
         age = 0
     h = bytearray(16)
@@ -74,9 +75,12 @@ def snapshot(fl, now, why=0):
 def entries(fl):
     """The entries of Flight `fl`'s ring oldest first as one bytes object (pads left
     out)."""
-    head, tail, empty, _t, size, _one = fl.st
-    if empty:
+    m = fl.mem
+    if m[4]:
         return b""
+    head = _u16(m, 0)
+    tail = _u16(m, 2)
+    size = _u16(m, 6)
     b = fl.buf
     if tail < head:
         return bytes(b[tail:head])
@@ -84,6 +88,16 @@ def entries(fl):
     while i < size and b[i] != _PAD:   # find the pad of the wrap
         i += 20 if b[i] == _MARK else 3
     return bytes(b[tail:i]) + bytes(b[0:head])
+
+
+def _u16(m, o):
+    return m[o] | m[o + 1] << 8
+
+
+def counts(fl, p):
+    """(bounces, strays) of position p counted by Flight `fl` (samsara.flight)."""
+    m = fl.mem
+    return _u16(m, 12 + 2 * p), _u16(m, 140 + 2 * p)
 
 
 # -- the repairs (samsara.flight.Flight.on_event) -------------------------------------
@@ -257,14 +271,12 @@ def health(link, a):
     `settle` [lift, place] (ms)."""
     from samsara.rules.geometry import position_name
     fl = _flight(link)
-    c = fl.cnt
     marg = _margins(link.core.hw)
     out = []
     more = False
     now = link.now
     for p in range(a["after"] + 1, 64):
-        b = c[p]
-        s = c[64 + p]
+        b, s = counts(fl, p)
         r = repair_now(fl, p, now)
         m = marg[p] if marg is not None else None
         if not (b or s or r or m is not None):
