@@ -25,13 +25,14 @@ Everything it writes is one bytearray, Flight.mem (little-endian):
 
     0-1 head (next write)   2-3 tail (oldest entry)   4 empty (0/1)   5 the code of a
     single entry to write (a press, a turn mark; else 0)   6-7 size of the ring
-    8-11 time of the newest entry (ms)
-    12 + 2p    bounces of position p: raw changes that came back before the debounce
+    8-11 time of the newest entry (ms)   12-19, 20-27 the addresses of the debounce's
+    raw and settled frames (samsara.flight_viper.bind; low 32 bits first)
+    28 + 2p    bounces of position p: raw changes that came back before the debounce
                committed them (reed chatter, a rocking marble, a slide over the hole)
-    140 + 2p   strays of p: raw changes while no marble may move (waiting for the
+    156 + 2p   strays of p: raw changes while no marble may move (waiting for the
                roll, turn complete): a knock, a flickering or failing sensor
                (both u16, stopping at 65535)
-    268...     the ring (Flight.buf is a memoryview of it)
+    284...     the ring (Flight.buf is a memoryview of it)
 
 The rarely used rest (the time in repairs per hole, the self-test's watch, the save
 triggers of a repair, reading and saving the ring) is samsara.link.flightcmds, loaded
@@ -45,10 +46,10 @@ except ImportError:  # CPython
         return __x
 
 try:
-    from samsara.flight_viper import changes as _changes
+    from samsara.flight_viper import changes as _changes, bind as _bind
 except (ImportError, SyntaxError, NameError, AttributeError):
     # CPython (no `micropython`), or a VM without the viper emitter
-    from samsara.flight_py import changes as _changes
+    from samsara.flight_py import changes as _changes, bind as _bind
 
 RING_BYTES = const(768)
 """Bytes of the ring (docs/performance.md "Flight recorder"): two turns of the seeded
@@ -60,7 +61,7 @@ GAP = const(0xFE)
 PAD = const(0xFF)
 PRESS = const(0x80)
 WHY_REJECTS = const(2)
-_RING = const(268)
+_RING = const(284)
 
 
 class Flight:
@@ -85,6 +86,7 @@ class Flight:
         self.deb = deb
         self.old = deb.raw
         self.sett = deb.settled
+        _bind(self)
         self.ctl = board.controller
         self.config = board.config
         self.due = 0

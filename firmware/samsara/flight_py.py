@@ -11,7 +11,11 @@ _MARK = 0xF0
 _GAP = 0xFE
 _PAD = 0xFF
 _MAX_DT = 0xFFFF
-_RING = 268
+_RING = 284
+
+
+def bind(fl):
+    """samsara.flight_viper.bind: nothing to keep here (changes reads fl.old, fl.sett)."""
 
 
 def changes(fl, now, raw):
@@ -33,9 +37,9 @@ def changes(fl, now, raw):
             if x & 1:
                 h = _put(m, now, p | (rv & 1) << 6, 3)
                 if ((fl.sett[i] >> (p & 7)) & 1) == rv & 1:
-                    _bump(m, 12 + 2 * p)       # a bounce
+                    _bump(m, 28 + 2 * p)       # a bounce
                 if stray:
-                    _bump(m, 140 + 2 * p)      # a stray
+                    _bump(m, 156 + 2 * p)      # a stray
             x >>= 1
             rv >>= 1
             p += 1

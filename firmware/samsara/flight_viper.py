@@ -14,18 +14,32 @@ _GAP = const(0xFE)
 _PAD = const(0xFF)
 _MAX_DT = const(0xFFFF)
 _HALF = const(0x20000000)
-_RING = const(268)       # samsara.flight: offset of the ring in Flight.mem
+_RING = const(284)       # samsara.flight: offset of the ring in Flight.mem
+
+
+@micropython.viper
+def bind(fl):
+    """Keep the addresses of fl.old and fl.sett (the debounce's raw and settled
+    frames: bytearray(8) that never grow, and MicroPython's collector does not move
+    objects) in fl.mem, so changes() reads them without an attribute lookup."""
+    s32 = ptr32(fl.mem)
+    a = uint(ptr8(fl.old))
+    s32[3] = a
+    s32[4] = a >> 16 >> 16       # the high half on a 64-bit VM (0 on the Pico)
+    a = uint(ptr8(fl.sett))
+    s32[5] = a
+    s32[6] = a >> 16 >> 16
 
 
 @micropython.viper
 def changes(fl, now: int, raw) -> int:
     """Flight.changes (samsara.flight): the entries of every bit of `raw` that differs
-    from the debounce's raw frame (fl.old) at `now` (ms), with the health counts; or,
+    from the debounce's raw frame (fl.old, its address kept by bind) at `now` (ms), with the health counts; or,
     when fl.mem[5] holds an entry code >= 0x80 (a press, a turn mark), that one entry
     (raw unused).  Returns the ring offset of the last entry written.  The layout of
     fl.mem is samsara.flight's."""
     m = ptr8(fl.mem)
-    s = ptr16(uint(m))           # s[0] head, s[1] tail, s[3] size, s[6 + p] counts
+    s = ptr16(uint(m))           # s[0] head, s[1] tail, s[3] size, s[14 + p] counts
     s32 = ptr32(uint(m))         # s32[2] time of the newest entry
     b = ptr8(uint(m) + _RING)    # the ring
     one = int(m[5])
@@ -38,8 +52,8 @@ def changes(fl, now: int, raw) -> int:
         m[5] = 0
     else:
         r = ptr8(raw)
-        o = ptr8(fl.old)
-        se = ptr8(fl.sett)
+        o = ptr8(uint(s32[3]) | uint(s32[4]) << 16 << 16)
+        se = ptr8(uint(s32[5]) | uint(s32[6]) << 16 << 16)
         st = fl.ctl.state        # samsara.states WAITING, TURN_COMPLETE
         if st == "waiting" or st == "turn_complete":
             stray = 1
@@ -122,10 +136,10 @@ def changes(fl, now: int, raw) -> int:
                 break
         if code < 0x80:                  # a raw change: the health counts
             q = code & 63
-            if ((se[q >> 3] >> (q & 7)) & 1) == (code >> 6) and s[6 + q] < _MAX_DT:
-                s[6 + q] += 1            # back to the settled value: a bounce
-            if stray and s[70 + q] < _MAX_DT:
-                s[70 + q] += 1           # nothing may move: a stray
+            if ((se[q >> 3] >> (q & 7)) & 1) == (code >> 6) and s[14 + q] < _MAX_DT:
+                s[14 + q] += 1            # back to the settled value: a bounce
+            if stray and s[78 + q] < _MAX_DT:
+                s[78 + q] += 1           # nothing may move: a stray
             x >>= 1
             p += 1
     return h

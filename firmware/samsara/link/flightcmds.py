@@ -97,7 +97,7 @@ def _u16(m, o):
 def counts(fl, p):
     """(bounces, strays) of position p counted by Flight `fl` (samsara.flight)."""
     m = fl.mem
-    return _u16(m, 12 + 2 * p), _u16(m, 140 + 2 * p)
+    return _u16(m, 28 + 2 * p), _u16(m, 156 + 2 * p)
 
 
 # -- the repairs (samsara.flight.Flight.on_event) -------------------------------------
