@@ -87,6 +87,7 @@ class Flight:
         self.old = deb.raw
         self.sett = deb.settled
         _bind(self)
+        self.changes = self.changes   # bound once: the loop's call finds it at once
         self.ctl = board.controller
         self.config = board.config
         self.due = 0

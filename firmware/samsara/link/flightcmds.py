@@ -343,6 +343,7 @@ def stop_watch(fl):
     """End the self-test's watch: Flight `fl` records as before."""
     if getattr(fl, "w", None) is not None:
         del fl.changes
+        fl.changes = fl.changes      # bound once again (samsara.flight)
     fl.w = None
 
 
