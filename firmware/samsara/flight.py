@@ -34,9 +34,9 @@ Everything it writes is one bytearray, Flight.mem (little-endian):
                (both u16, stopping at 65535)
     284...     the ring (Flight.buf is a memoryview of it)
 
-The rarely used rest (the time in repairs per hole, the self-test's watch, the save
-triggers of a repair, reading and saving the ring) is samsara.link.flightcmds, loaded
-on demand, so little of the recorder stays on the heap (docs/performance.md).
+The rarely used rest is loaded on demand: the time in repairs per hole, the save
+trigger of a repair and the self-test's watch (samsara.flighthealth), reading and
+saving the ring (samsara.link.flightcmds), so little of the recorder stays on the heap (docs/performance.md).
 """
 
 try:
@@ -71,7 +71,7 @@ class Flight:
     ring (at most 65535).
 
     Members: mem (the module docstring's layout), buf (the ring: a memoryview of mem),
-    due (a WHY_* of samsara.link.flightcmds when the ring should be saved at the next
+    due (a WHY_* (samsara.flighthealth, samsara.link.flightcmds) when the ring should be saved at the next
     quiet moment, else 0), snap (a snapshot being read by the host, or None), rejects
     (placements rejected in a row)."""
 
@@ -108,7 +108,7 @@ class Flight:
     def on_event(self, ev):
         """A board event (a sink of the main loop, like the game recorder): game_start
         empties the ring; roll writes a turn mark; a second rejected placement in a
-        row asks for a save (due); repairs go to samsara.link.flightcmds.repair (their
+        row asks for a save (due); repairs go to samsara.flighthealth.repair (their
         time per hole, a save after a long one)."""
         k = ev["ev"]
         if k == "roll":
@@ -123,7 +123,7 @@ class Flight:
                 if self.rejects >= 2 and not self.due:
                     self.due = WHY_REJECTS
         elif k == "repair" or k == "repair_end":
-            from samsara.link.flightcmds import repair
+            from samsara.flighthealth import repair
             repair(self, ev)
 
     def clear(self, now=0):

@@ -1,11 +1,8 @@
 """The host commands of the flight recorder and the sensor health (docs/protocol.md):
-flight, flight_list, flight_save, health, self_test; saving the ring to flash; the
-repairs' part of the health (time per hole) and of the save triggers.  Its one job is
-to keep this rarely used code off the Pico's heap while a game runs: imported by
-samsara.link.hostcmds, by samsara.flight at a repair event and by the main loop's quiet
-moment when a save is due, dropped again at the next quiet moment
-(mainloop.ON_DEMAND_MODULES).  What it adds to a Flight (the repairs' counts, the
-self-test's watch) it allocates at first use.
+flight, flight_list, flight_save, health, self_test, and saving the ring to flash.
+Its one job is to keep this rarely used code off the Pico's heap while a game runs:
+imported by samsara.link.hostcmds and by the main loop's quiet moment when a save is
+due, dropped again at the next quiet moment (mainloop.ON_DEMAND_MODULES).
 
 A snapshot (what `flight` serves and what a saved copy holds) is a 16-byte header and
 the ring's entries oldest first (samsara.flight):
@@ -20,21 +17,16 @@ Saved copies are files ``fl<n>.bin`` (n: 0001..9999) beside the game logs (the l
 store ignores them); the newest KEEP are kept.
 """
 
-from array import array
-
 from samsara.link import protocol as P
 from samsara.link.hostlink import CmdError
 from samsara.debounce import ticks_diff
+from samsara.flighthealth import u16, counts, repair_now, start_watch, stop_watch
 
 KEEP = 4
 """Saved copies kept on flash (the oldest goes first)."""
 HEALTH_PAGE = 10
 """Holes per `health` reply (a line is at most 512 bytes)."""
-REPAIR_SAVE_MS = 5000
-"""A repair longer than this saves the ring (at the next quiet moment)."""
-WHY_REPAIR = 1
-WHY_REJECTS = 2     # samsara.flight.WHY_REJECTS
-WHY_COMMAND = 3
+WHY_COMMAND = 3     # samsara.flighthealth WHY_REPAIR 1, samsara.flight WHY_REJECTS 2
 _DICE = {"electronic": 0, "manual": 1, "host": 2}
 _MARK = 0xF0
 _PAD = 0xFF
@@ -78,9 +70,9 @@ def entries(fl):
     m = fl.mem
     if m[4]:
         return b""
-    head = _u16(m, 0)
-    tail = _u16(m, 2)
-    size = _u16(m, 6)
+    head = u16(m, 0)
+    tail = u16(m, 2)
+    size = u16(m, 6)
     b = fl.buf
     if tail < head:
         return bytes(b[tail:head])
@@ -88,73 +80,6 @@ def entries(fl):
     while i < size and b[i] != _PAD:   # find the pad of the wrap
         i += 20 if b[i] == _MARK else 3
     return bytes(b[tail:i]) + bytes(b[0:head])
-
-
-def _u16(m, o):
-    return m[o] | m[o + 1] << 8
-
-
-def counts(fl, p):
-    """(bounces, strays) of position p counted by Flight `fl` (samsara.flight)."""
-    m = fl.mem
-    return _u16(m, 28 + 2 * p), _u16(m, 156 + 2 * p)
-
-
-# -- the repairs (samsara.flight.Flight.on_event) -------------------------------------
-
-def repair(fl, ev):
-    """A `repair` or `repair_end` event of Flight `fl`: a repair longer than
-    REPAIR_SAVE_MS asks for a save (fl.due); the time of a repair goes to every
-    position it named (missing or extra): fl.rep_ms (array('i') of 64, ms, made at the
-    first repair), fl.rep (bytearray(8): the running repair's positions), fl.t_rep
-    (its start, or -1)."""
-    from samsara.rules.geometry import position_index
-    t = ev["t"]
-    if getattr(fl, "rep_ms", None) is None:
-        fl.rep_ms = array("i", bytes(256))
-        fl.rep = bytearray(8)
-        fl.t_rep = -1
-        fl.t_repair = -1
-    if ev["ev"] == "repair":
-        if fl.t_repair < 0:
-            fl.t_repair = t
-    else:
-        if fl.t_repair >= 0 and ticks_diff(t, fl.t_repair) > REPAIR_SAVE_MS \
-                and not fl.due:
-            fl.due = WHY_REPAIR
-        fl.t_repair = -1
-    _close(fl, t)
-    if ev["ev"] == "repair":
-        for n in ev.get("missing", ()):
-            p = position_index(n)
-            fl.rep[p >> 3] |= 1 << (p & 7)
-        for n in ev.get("extra", ()):
-            p = position_index(n)
-            fl.rep[p >> 3] |= 1 << (p & 7)
-        fl.t_rep = t
-
-
-def _close(fl, t):
-    if fl.t_rep < 0:
-        return
-    dt = ticks_diff(t, fl.t_rep)
-    for p in range(64):
-        if (fl.rep[p >> 3] >> (p & 7)) & 1:
-            v = fl.rep_ms[p] + dt
-            fl.rep_ms[p] = v if v < 0x3FFFFFFF else 0x3FFFFFFF
-    for i in range(8):
-        fl.rep[i] = 0
-    fl.t_rep = -1
-
-
-def repair_now(fl, p, now):
-    """ms of position p in repairs so far, the running one counted up to `now`."""
-    if getattr(fl, "rep_ms", None) is None:
-        return 0
-    v = fl.rep_ms[p]
-    if fl.t_rep >= 0 and (fl.rep[p >> 3] >> (p & 7)) & 1:
-        v += ticks_diff(now, fl.t_rep)
-    return v
 
 
 def _fs(svc):
@@ -318,48 +243,3 @@ def self_test(link, a):
         raise CmdError(P.E_STATE, "no hole lit: send step hole first")
     return {"step": step, "pos": position_name(w[0]), "on": w[1], "off": w[2],
             "other": names(fl.w_other)}
-
-
-# -- the self-test's watch --------------------------------------------------------------
-
-def start_watch(fl, p):
-    """The self-test lights position p: from now on Flight `fl` counts what happens
-    (fl.w = [p, on changes, off changes], chatter within the lift settle left out;
-    fl.w_other: bytearray(8) of the other positions that changed).  Its `changes`
-    becomes a watching one until stop_watch."""
-    watching = getattr(fl, "w", None) is not None
-    fl.w = [p, 0, 0]
-    fl.w_other = bytearray(8)
-    if not watching:
-        rec = type(fl).changes
-
-        def changes(now, raw):
-            _watch(fl, now, raw)
-            return rec(fl, now, raw)
-        fl.changes = changes
-
-
-def stop_watch(fl):
-    """End the self-test's watch: Flight `fl` records as before."""
-    if getattr(fl, "w", None) is not None:
-        del fl.changes
-        fl.changes = fl.changes      # bound once again (samsara.flight)
-    fl.w = None
-
-
-def _watch(fl, now, raw):
-    deb = fl.deb
-    old = deb.raw
-    w = fl.w
-    for p in range(64):
-        i = p >> 3
-        if not ((raw[i] ^ old[i]) >> (p & 7)) & 1:
-            continue
-        if ticks_diff(now, deb.t_raw[p]) < deb.settle_lift:
-            continue                     # chatter of the change before
-        if p != w[0]:
-            fl.w_other[i] |= 1 << (p & 7)
-        elif (raw[i] >> (p & 7)) & 1:
-            w[1] += 1
-        else:
-            w[2] += 1
