@@ -129,8 +129,7 @@ def open_services(board, hw, now_ms):
         link = HostLink(StdioStream(), board, None, rec, None, bid, board.config.scan_ms)
         link.hooks = mainloop.start_services(board, rec, link, hw)   # mainhooks on demand
         from samsara.flight import Flight
-        from samsara.health import Health
-        link.hooks.add_flight(Flight(board, Health(board)))
+        link.hooks.add_flight(Flight(board))
         link.boot(now_ms)
     except Exception as e:  # the board plays on without log or link rather than not at all
         print("game log / USB link failed to start: %r" % (e,))

@@ -27,6 +27,16 @@ def _snap(fl, now=0):
     return snapshot(fl, now)
 
 
+def _raw_change(fl, t, p, on):
+    # one raw change of position p to `on` through the scan path
+    old = fl.deb.raw
+    raw = bytearray(old)
+    bit = 1 << (p & 7)
+    raw[p >> 3] = (raw[p >> 3] | bit) if on else (raw[p >> 3] & ~bit)
+    old[p >> 3] = raw[p >> 3] ^ bit
+    fl.changes(t, raw)
+
+
 def test_ring_keeps_the_newest_whole_entries():
     rng = random.Random(5)
     board = Board()
@@ -42,7 +52,7 @@ def test_ring_keeps_the_newest_whole_entries():
         else:
             p = rng.randrange(64)
             on = rng.randrange(2)
-            fl._put(t, p | on << 6)
+            _raw_change(fl, t, p, on)
             written.append(("raw", t, p, bool(on)))
         _head, ents = decode(_snap(fl, t))
         assert ents, k

@@ -10,8 +10,9 @@ file system root:
 
 Bytecode .mpy files from mpy-cross 1.29 load on MicroPython 1.22 and later (docs/
 toolchain notes); a .mpy with native or viper code would only load on the matching
-version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py, which
-the Pico compiles at import); the build fails on native/viper code anywhere else.
+version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py and
+samsara/flight_viper.py, which the Pico compiles at import); the build fails on
+native/viper code anywhere else.
 
 samsara/version.mpy is compiled last with HASH set to the bundle's hash (SHA-256 over
 every other file, `bundle_hash`), so a board running this bundle says so in `hello`.
@@ -29,7 +30,7 @@ import sys
 SRC = "firmware"
 OUT = os.path.join("build", "firmware")
 BUDGET = 100 * 1024  # bytes, docs/performance.md "Firmware"
-AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py")  # copied, not compiled (paths relative to firmware/)
+AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py", "samsara/flight_viper.py")  # copied, not compiled (paths relative to firmware/)
 
 
 def sources(src=SRC):

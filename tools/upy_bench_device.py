@@ -358,29 +358,33 @@ def bench_moves(cycles):
 
 
 def bench_flight(count):
-    """The flight recorder (issue 13): heap of a ring + health counters and of the two
-    modules' code, the us of recording one raw change (Flight.changes, the health count
-    included), and the idle iteration with and without the recorder's hook."""
+    """The flight recorder (issue 13): heap of a ring + health counters and of the
+    modules' code (samsara.flight and its viper write path samsara.flight_viper, or the
+    bytecode one where the VM has no viper), the us of recording one raw change
+    (Flight.changes, the health count included), and the idle iteration with and
+    without the recorder's hook."""
     import sys
     fl = services.flight if services is not None else None
     if fl is None:
         out("flight_change", -1, -1, -1, 0)
         return
     from samsara.flight import Flight
-    from samsara.health import Health
     gc.collect()
     f0 = gc.mem_free()
-    x = Flight(board, Health(board))
+    x = Flight(board)
     gc.collect()
     out("flight_object_heap_bytes", f0 - gc.mem_free())
     x = None
-    for name in ("samsara.flight", "samsara.health"):
-        m = sys.modules.pop(name)
+    names = [n for n in ("samsara.flight_viper", "samsara.flight_py", "samsara.flight")
+             if n in sys.modules]
+    mods = [sys.modules.pop(n) for n in names]
+    for name in names:
         gc.collect()
         f0 = gc.mem_free()
         __import__(name)
         gc.collect()
         out("flight_code_heap_bytes_" + name.split(".")[1], f0 - gc.mem_free())
+    for name, m in zip(names, mods):
         sys.modules[name] = m
     raw = bytearray(board.debounce.raw)
     deb_raw = board.debounce.raw

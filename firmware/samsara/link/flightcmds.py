@@ -20,12 +20,16 @@ store ignores them); the newest KEEP are kept.
 from samsara.link import protocol as P
 from samsara.link.hostlink import CmdError
 from samsara.debounce import ticks_diff
+from samsara.flighthealth import u16, counts, repair_now, start_watch, stop_watch
 
 KEEP = 4
 """Saved copies kept on flash (the oldest goes first)."""
 HEALTH_PAGE = 10
 """Holes per `health` reply (a line is at most 512 bytes)."""
+WHY_COMMAND = 3     # samsara.flighthealth WHY_REPAIR 1, samsara.flight WHY_REJECTS 2
 _DICE = {"electronic": 0, "manual": 1, "host": 2}
+_MARK = 0xF0
+_PAD = 0xFF
 
 
 def _flight(link):
@@ -39,7 +43,8 @@ def _flight(link):
 def snapshot(fl, now, why=0):
     """The snapshot of Flight `fl` at `now` (ms) as bytes (module docstring)."""
     cfg = fl.config
-    age = ticks_diff(now, fl.t)
+    m = fl.mem
+    age = ticks_diff(now, m[8] | m[9] << 8 | m[10] << 16 | m[11] << 24)
     if age < 0:
         age = 0
     h = bytearray(16)
@@ -56,7 +61,25 @@ def snapshot(fl, now, why=0):
     h[10] = cfg.return_ms
     for i in range(4):
         h[11 + i] = (age >> (8 * i)) & 0xFF
-    return bytes(h) + fl.entries()
+    return bytes(h) + entries(fl)
+
+
+def entries(fl):
+    """The entries of Flight `fl`'s ring oldest first as one bytes object (pads left
+    out)."""
+    m = fl.mem
+    if m[4]:
+        return b""
+    head = u16(m, 0)
+    tail = u16(m, 2)
+    size = u16(m, 6)
+    b = fl.buf
+    if tail < head:
+        return bytes(b[tail:head])
+    i = tail
+    while i < size and b[i] != _PAD:   # find the pad of the wrap
+        i += 20 if b[i] == _MARK else 3
+    return bytes(b[tail:i]) + bytes(b[0:head])
 
 
 def _fs(svc):
@@ -83,7 +106,7 @@ def save(svc, now, why=0):
     due reason unless given); the oldest copies beyond KEEP go.  Returns the copy's
     number; clears the flight's `due`."""
     fl = svc.flight
-    why = why or fl.due or 3
+    why = why or fl.due or WHY_COMMAND
     fl.due = 0
     fs = _fs(svc)
     have = _copies(fs)
@@ -142,7 +165,7 @@ def flight_list(link, a):
 def flight_save(link, a):
     """`flight_save`: the live ring to flash now; `copy` (its number)."""
     _flight(link)
-    return {"copy": save(link.core, link.now, 3)}
+    return {"copy": save(link.core, link.now, WHY_COMMAND)}
 
 
 def _margins(hw):
@@ -173,17 +196,13 @@ def health(link, a):
     `settle` [lift, place] (ms)."""
     from samsara.rules.geometry import position_name
     fl = _flight(link)
-    h = fl.health
-    if h is None:
-        raise CmdError(P.E_NOT_SUPPORTED, "this board keeps no sensor health")
     marg = _margins(link.core.hw)
     out = []
     more = False
     now = link.now
     for p in range(a["after"] + 1, 64):
-        b = h.bounces[p]
-        s = h.strays[p]
-        r = h.repair_now(p, now)
+        b, s = counts(fl, p)
+        r = repair_now(fl, p, now)
         m = marg[p] if marg is not None else None
         if not (b or s or r or m is not None):
             continue
@@ -204,7 +223,6 @@ def self_test(link, a):
     from samsara.rules.geometry import position_index, position_name
     from samsara.frame import names
     fl = _flight(link)
-    h = fl.health
     board = link.core.board
     step = a["step"]
     if step == "hole":
@@ -212,15 +230,16 @@ def self_test(link, a):
             p = position_index(a["pos"] or "")
         except ValueError as e:
             raise CmdError(P.E_BAD_ARGS, "pos: %s" % e)
-        h.start_watch(p)
+        start_watch(fl, p)
         board.set_overlay("hole", link.now, p)
     elif step == "stop":
-        h.watch = -1
+        stop_watch(fl)
         board.clear_overlay("led_test")
         return {"step": step}
     elif step != "result":
         raise CmdError(P.E_BAD_ARGS, "step: must be hole, result or stop")
-    if h.watch < 0:
+    w = getattr(fl, "w", None)
+    if w is None:
         raise CmdError(P.E_STATE, "no hole lit: send step hole first")
-    return {"step": step, "pos": position_name(h.watch), "on": h.w_on, "off": h.w_off,
-            "other": names(h.w_other)}
+    return {"step": step, "pos": position_name(w[0]), "on": w[1], "off": w[2],
+            "other": names(fl.w_other)}
