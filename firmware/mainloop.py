@@ -40,11 +40,14 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
-ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks")
+ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.vsplay",
+                     "samsara.rules.engine")
 """Modules of rarely used host commands (hello, sensors, calibrate, the log transfer)
 and the drivers' hooks (the board id at boot): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
-while a host uses them (docs/performance.md)."""
+while a host uses them (docs/performance.md).  The same for the board's player and the
+engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
+its module alive after the drop, and the module goes with it."""
 
 
 # --------------------------------------------------------------------- seams
@@ -137,9 +140,10 @@ class Services:
         """The LED test overlay for `ms` ms, from the next tick."""
         self.board.set_overlay("led_test", now_ms, ms)
 
-    def new_game(self, position=None, match=False, starter=0):
+    def new_game(self, position=None, match=False, starter=0, vs=None):
         """A new game on the board and its log (the recorder closes an unfinished one
-        as abandoned).  position: a position string or None (the start).  Returns the
+        as abandoned).  position: a position string or None (the start); vs: the
+        side the board plays (0/1, samsara.vsplay) or None.  Returns the
         game number (None without a recorder).  CmdError(bad_args) for a bad position;
         gamelog.LogFull (announced) when the log cannot take the game."""
         pos = None
@@ -156,11 +160,30 @@ class Services:
         gid = None
         try:
             if self.recorder is not None:
-                gid = self.recorder.start_game(position, match, starter)
-            self.board.new_game(position=pos, match=match, starter=starter)
+                gid = self.recorder.start_game(position, match, starter, vs)
+            self.board.new_game(position=pos, match=match, starter=starter, vs=vs)
         finally:
             self.dispatch(now)
         return gid
+
+
+def vs_gesture(board, now_ms):
+    """A long press of undo before a game's first roll or after its end starts a game
+    against the board (samsara.vsplay.gesture_side: the board plays B, a second long
+    press A, a third a normal game; docs/protocol.md "Buttons").  True when it did."""
+    from samsara.vsplay import gesture_side
+    side = gesture_side(board.controller)
+    if side is None:
+        return False
+    svc = _services
+    if svc is not None:
+        try:
+            svc.new_game(vs=None if side < 0 else side)
+        except Exception as e:  # the log is full: announced by the recorder
+            handle_event({"ev": "error", "msg": str(e)[:80]}, now_ms)
+    else:
+        board.new_game(vs=None if side < 0 else side)
+    return True
 
 
 def start_services(board, recorder=None, link=None, hw=None):
@@ -292,6 +315,8 @@ class Loop:
             gc.collect()
 
     def _press(self, now, b):
+        if b[1] and b[0] == "undo" and vs_gesture(self.board, now):
+            return
         self.board.press(now, b[0], b[1])
         self.stats.presses += 1
 

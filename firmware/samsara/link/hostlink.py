@@ -28,7 +28,8 @@ commands that act on the board go to `core`, the narrow door main.py gives it:
 
     core.press(now_ms, what)          "roll" / "undo": the press, its events dispatched
     core.set_dice(d1, d2)
-    core.new_game(position, match, starter) -> game number or None
+    core.new_game(position, match, starter, vs) -> game number or None
+                                      (vs: the board's side 0/1 or None)
                                       (CmdError(bad_args) for a bad position,
                                        gamelog.LogFull when the log is full)
     core.led_test(now_ms, ms)         the LED test overlay
@@ -432,6 +433,21 @@ class HostLink:
             out["move"] = ev["move"]
         return out
 
+    def _c_hint(self, a):
+        # A hint thinks in slices: the reply says it was asked; the `hint` event
+        # follows once the turn is chosen (or a `reject` says why not).
+        self._want = "reject"
+        self._got = None
+        try:
+            self._core().press(self.now, "hint")
+        finally:
+            self._want = None
+        got = self._got
+        self._got = None
+        if got is not None:
+            raise CmdError(P.E_STATE, got.get("reason") or "no hint now")
+        return {}
+
     def _c_set_dice(self, a):
         d = a["dice"]
         self._core().set_dice(d[0], d[1])
@@ -439,8 +455,10 @@ class HostLink:
 
     def _c_new_game(self, a):
         try:
+            vs = a["vs_board"]
             gid = self._core().new_game(a["position"], a["match"],
-                                        0 if a["starter"] == "A" else 1)
+                                        0 if a["starter"] == "A" else 1,
+                                        None if vs is None else "AB".index(vs))
         except gamelog.LogFull:
             raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
         return {"game": gid}
