@@ -42,6 +42,28 @@ BLINK_MS = 300
 SEED = 1
 """The engine's tie-break seed (the one of `samsara engine match`)."""
 
+_memo = None            # bytearray(4096): engine.chance(u) + 1, 0 not known yet
+_chance = engine.chance
+
+
+def _chance_memo(u):
+    # engine.chance, remembered: the same values, computed once per mask.  The engine's
+    # own 4 KB table (engine.use_table) costs ~10 s of Pico time up front; this one
+    # fills as the masks occur (docs/engine.md "On the board").
+    v = _memo[u]
+    if v:
+        return v - 1
+    v = _chance(u)
+    _memo[u] = v + 1
+    return v
+
+
+def _fast_chance():
+    global _memo
+    if _memo is None and engine._table is None:
+        _memo = bytearray(4096)
+        engine.chance = _chance_memo
+
 
 class Guide:
     """The board's player, or a hint (module docstring).  side: 0/1 the board's side,
@@ -82,6 +104,7 @@ class Guide:
         self.plan = None
         self.k = -1
         p = t.base
+        _fast_chance()
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter)
