@@ -209,3 +209,19 @@ def test_gesture_through_the_main_loop_starts_a_logged_game_against_the_board():
     rtype, payload = logrecord.parse_records(data)[0][0]
     assert rtype == logrecord.T_HEADER
     assert logrecord.record_event(rtype, payload)["vs_board"] == "B"
+
+
+def test_the_board_engine_accelerators_give_the_engine_own_values():
+    import random
+    from samsara import vsplay
+    vsplay._fast_chance()
+    rng = random.Random(5)
+    for _ in range(20000):
+        r = rng.getrandbits(24)
+        s = rng.getrandbits(24)
+        a = rng.randint(0, 5)
+        b = rng.randint(0, 5)
+        for me in (0, 1):
+            assert vsplay._evaluate(r, s, a, b, me) == vsplay._plain_evaluate(r, s, a, b, me)
+    for u in range(4096):
+        assert vsplay._chance_memo(u) == vsplay._chance(u)
