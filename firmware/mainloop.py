@@ -294,7 +294,8 @@ class Loop:
 
     def _quiet(self, now):
         # QUIET_MS after the last sensor change and event, with no marble in the air
-        # (a marble held up for QUIET_MS is about to be placed): the planned work that
+        # (a marble held up for QUIET_MS is about to be placed) and the board's engine
+        # not thinking (its decision time counts from the roll): the planned work that
         # would stall an answer if done at once.  The game log's waiting records are
         # written (their events, log_full/log_error included, go out first), then a
         # collection on MicroPython (the on-demand modules dropped first), so the
@@ -302,8 +303,9 @@ class Loop:
         # writes at quiet moments").  One piece per iteration (a flash write, then a
         # collection), so no stall is longer than the longer of the two and a button
         # press is not missed.
-        if self.board.controller.view.lifted:
-            return
+        c = self.board.controller
+        if c.view.lifted or (c.guide is not None and c.guide.think is not None):
+            return      # a marble in the air; the board's engine thinking (vsplay)
         self.stats.quiet += 1
         svc = _services
         if svc is not None and svc.recorder is not None and svc.recorder.flush():

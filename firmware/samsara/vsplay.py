@@ -139,6 +139,8 @@ class Guide:
     def __init__(self, side):
         self.side = side
         self.reset()
+        if side >= 0:
+            _fast_chance()      # the tables now, not in the first decision
 
     def reset(self):
         """Forget the turn (a new game)."""
@@ -180,7 +182,7 @@ class Guide:
         plan = self.plan
         played = t.played
         n = len(played)
-        if n > len(plan):
+        if plan is None or n > len(plan):
             return -1
         i = 0
         while i < n:
@@ -230,7 +232,7 @@ class Guide:
             c.guide = None   # a hint's turn is over: the module can go
             return
         t = c.turn
-        if c.state == MOVING and t.mover == side and t.d1 and not t.played:
+        if c.state == MOVING and t.mover == side and t.d1:
             self._begin(c, True)
         elif self._roll_due(c) and not board.debounce.busy and not c.view.lifted:
             board.press(now, "roll")
@@ -262,6 +264,9 @@ class Guide:
             self.blink = -1
             c._show()
             return
+        if st == GOAL_PENDING:
+            return                        # the goal first; the next sub-move after it
+        plan = self.plan
         k = self.next_index(t)
         if k != self.k:
             self.k = k
@@ -269,11 +274,9 @@ class Guide:
                 self.plan = None          # the player went another way: the hint ends
                 self.lit = None
                 self.blink = -1
-            elif self.forced and 0 <= k < len(self.plan) and st != GOAL_PENDING:
+            elif self.forced and plan is not None and 0 <= k < len(plan):
                 c.emit({"ev": "board_move", "t": now,
-                        "move": format_sub_move(self.plan[k]), "player": PLAYER[t.mover]})
-            elif self.forced and st == GOAL_PENDING:
-                self.k = -3               # announce the next sub-move after the goal
+                        "move": format_sub_move(plan[k]), "player": PLAYER[t.mover]})
             c._show()
             self.t_blink = now
             return
@@ -327,7 +330,7 @@ class Guide:
     def check(self, c, res):
         """A MATCH reading `res` (samsara.reading) of the board's own turn: itself
         when its sub-moves are the beginning of the plan, else a WRONG reading (the
-        landing field red, a `reject`)."""
+        landing field red, a `reject`; a 4-tuple like MATCH's)."""
         t = c.turn
         if not self.forced or t.mover != self.side:
             return res
@@ -338,14 +341,14 @@ class Guide:
             x = seq[-1][2] if seq else -1
             if x < 0:
                 return res
-            return (rd.WRONG, x, "wait: the board is thinking")
+            return (rd.WRONG, x, "wait: the board is thinking", None)
         i = k
         for m in seq:
             q = plan[i] if i < len(plan) else None
             if q is None or m[0] != q[0] or m[1] != q[1] or m[2] != q[2] or m[3] != q[3]:
                 nxt = plan[k] if k < len(plan) else None
                 return (rd.WRONG, m[2], "the board plays %s" % format_sub_move(nxt)
-                        if nxt is not None else "the board's turn is complete")
+                        if nxt is not None else "the board's turn is complete", None)
             i += 1
         return res
 
