@@ -225,3 +225,17 @@ def test_the_board_engine_accelerators_give_the_engine_own_values():
             assert vsplay._evaluate(r, s, a, b, me) == vsplay._plain_evaluate(r, s, a, b, me)
     for u in range(4096):
         assert vsplay._chance_memo(u) == vsplay._chance(u)
+
+
+def test_a_game_against_the_board_resumes_against_the_board():
+    from samsara.storage.logrecord import Replay
+    from samsara.storage.logresume import resume_board
+    from samsara.rules.position import START_TEXT
+    rp = Replay()
+    rp.header = {"start": START_TEXT, "match": False, "vs_board": "B"}
+    board = Board(Config())
+    resume_board(board, rp)
+    assert board.controller.guide is not None and board.controller.guide.side == 1
+    rp.header = {"start": START_TEXT, "match": False}
+    resume_board(board, rp)
+    assert board.controller.guide is None
