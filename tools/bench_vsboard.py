@@ -133,18 +133,26 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
     n_turns = 0
     over = None
     mark = link.mark()
+    # Whose turn is next is known from the play; the board is asked (status, position)
+    # only when it is not, and never while the board thinks: a host polling then would
+    # add its replies' work and a log flush to the board's decision time.
+    board_next = None
     while over is None and (turns is None or n_turns < turns):
-        pos = Position.parse(link.cmd("position")["position"])
-        st = link.cmd("status")
-        if st["state"] in ("game_over", "moksha"):
-            break
-        # position() is the next player's once a turn is complete
-        board_turn = pos.mover == side
-        if not board_turn:
+        if board_next is None:
+            pos = Position.parse(link.cmd("position")["position"])
+            st = link.cmd("status")
+            if st["state"] in ("game_over", "moksha"):
+                break
+            # position() is the next player's once a turn is complete
+            board_next = pos.mover == side
+            if board_next and st["state"] == "waiting":
+                dice()                # the board begins: the dice it will roll
+        if not board_next:
             dice()
             r = link.cmd("roll")
             if not r.get("ok"):
                 srv.ctl({"wait_ms": 200})
+                board_next = None
                 continue
             d1, d2 = r["dice"]
             pos = Position.parse(link.cmd("position")["position"])
@@ -157,10 +165,10 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
                 hand(acts[i][1], acts[i + 1][1])
             n_turns += 1
             log("turn %d (player): %d%d %d sub-moves" % (n_turns, d1, d2, len(moves)))
+            board_next = True
             continue
         # the board's turn: its roll, then follow its lights
-        if link.cmd("status")["state"] == "waiting":
-            dice()
+        board_next = False
         i, roll = link.wait(lambda x: x.get("ev") == "roll" and x.get("player") == "AB"[side]
                             or x.get("ev") == "game_over", mark)
         if roll.get("ev") == "game_over":

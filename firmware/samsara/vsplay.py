@@ -35,7 +35,7 @@ from samsara.turn import PLAYER
 from samsara import reading as rd
 from samsara import scene as sc
 
-THINK_UNITS = 6
+THINK_UNITS = 8
 """Engine work units per scan-loop iteration (docs/engine.md "On the board")."""
 BLINK_MS = 300
 """Half-period of the lit origin's blink, ms."""
@@ -67,7 +67,7 @@ def _nibbles():
     # k * 256 + x * 16 + y is the sum over spaces t = 4k..4k+3 of the MINE / THEIRS /
     # BOTH term for bit t-4k of x (opponent's half) and y (mover's half).
     from array import array
-    tab = array("h", bytes(2 * 6 * 256))
+    tab = array("h", bytearray(6 * 256))     # 1536 int16 zeros
     k = 0
     while k < 6:
         xy = 0
