@@ -67,7 +67,7 @@ def _nibbles():
     # k * 256 + x * 16 + y is the sum over spaces t = 4k..4k+3 of the MINE / THEIRS /
     # BOTH term for bit t-4k of x (opponent's half) and y (mover's half).
     from array import array
-    tab = array("h", bytearray(6 * 256))     # 1536 int16 zeros
+    tab = array("h")            # appended in index order: no temporary list
     k = 0
     while k < 6:
         xy = 0
@@ -83,7 +83,7 @@ def _nibbles():
                 elif (y >> i) & 1:
                     w += engine.MINE[t] - 128
                 i += 1
-            tab[k * 256 + xy] = w
+            tab.append(w)               # index k * 256 + xy
             xy += 1
         k += 1
     return tab
