@@ -169,21 +169,10 @@ class Services:
 
 def vs_gesture(board, now_ms):
     """A long press of undo before a game's first roll or after its end starts a game
-    against the board (samsara.vsplay.gesture_side: the board plays B, a second long
-    press A, a third a normal game; docs/protocol.md "Buttons").  True when it did."""
-    from samsara.vsplay import gesture_side
-    side = gesture_side(board.controller)
-    if side is None:
-        return False
-    svc = _services
-    if svc is not None:
-        try:
-            svc.new_game(vs=None if side < 0 else side)
-        except Exception as e:  # the log is full: announced by the recorder
-            handle_event({"ev": "error", "msg": str(e)[:80]}, now_ms)
-    else:
-        board.new_game(vs=None if side < 0 else side)
-    return True
+    against the board (samsara.vsplay.gesture: the board plays B, a second long press
+    A, a third a normal game; docs/protocol.md).  True when it did."""
+    from samsara.vsplay import gesture
+    return gesture(board, _services, now_ms)
 
 
 def start_services(board, recorder=None, link=None, hw=None):

@@ -25,6 +25,9 @@ event (logged) names it.  The module and the engine are imported only for a game
 against the board or a hint, and dropped again (mainloop.ON_DEMAND_MODULES).
 """
 
+import gc
+import sys
+
 from samsara.rules import engine
 from samsara.rules.notation import format_sub_move, format_turn
 from samsara.rules.geometry import GS, GR
@@ -35,6 +38,7 @@ from samsara.turn import PLAYER
 from samsara import reading as rd
 from samsara import scene as sc
 
+_UPY = sys.implementation.name == "micropython"
 THINK_UNITS = 8
 """Engine work units per scan-loop iteration (docs/engine.md "On the board")."""
 BLINK_MS = 300
@@ -134,7 +138,7 @@ class Guide:
     """The board's player, or a hint (module docstring).  side: 0/1 the board's side,
     -1 none.  Attributes: plan (the chosen turn: tuple of sub-move tuples, or None),
     lit (the sub-move lit now or None), forced (the plan is the board's own turn),
-    thinking (a Thinker at work or None)."""
+    think (the engine.Thinker at work, or None)."""
 
     def __init__(self, side):
         self.side = side
@@ -241,6 +245,8 @@ class Guide:
         th = self.think
         self.think = None
         self.plan = th.moves
+        if _UPY:
+            gc.collect()  # the decision's garbage, before the lights and the host's asks
         if self.plan is None:
             return        # Moksha: the roll already ended the game
         t = c.turn
@@ -397,3 +403,21 @@ def gesture_side(c):
     if st == WAITING and not c.turn.d1 and not c.game.record and c.match is None:
         return 1 if cur < 0 else (0 if cur == 1 else -1)
     return None
+
+
+def gesture(board, services, now_ms):
+    """The long-undo gesture on `board` (mainloop.vs_gesture): a new game as
+    `gesture_side` says, through `services` (mainloop.Services: the recorder starts its
+    log) when given.  True when a game was started."""
+    side = gesture_side(board.controller)
+    if side is None:
+        return False
+    vs = None if side < 0 else side
+    if services is None:
+        board.new_game(vs=vs)
+        return True
+    try:
+        services.new_game(vs=vs)
+    except Exception as e:  # the log is full: the recorder announced it
+        board.emit({"ev": "error", "msg": str(e)[:80]})
+    return True

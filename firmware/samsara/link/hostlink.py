@@ -433,21 +433,6 @@ class HostLink:
             out["move"] = ev["move"]
         return out
 
-    def _c_hint(self, a):
-        # A hint thinks in slices: the reply says it was asked; the `hint` event
-        # follows once the turn is chosen (or a `reject` says why not).
-        self._want = "reject"
-        self._got = None
-        try:
-            self._core().press(self.now, "hint")
-        finally:
-            self._want = None
-        got = self._got
-        self._got = None
-        if got is not None:
-            raise CmdError(P.E_STATE, got.get("reason") or "no hint now")
-        return {}
-
     def _c_set_dice(self, a):
         d = a["dice"]
         self._core().set_dice(d[0], d[1])
