@@ -137,8 +137,10 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
     # only when it is not, and never while the board thinks: a host polling then would
     # add its replies' work and a log flush to the board's decision time.
     board_next = None
+    cur = None              # (r, s, a, b) before the board's turn, when known
     while over is None and (turns is None or n_turns < turns):
         if board_next is None:
+            cur = None
             pos = Position.parse(link.cmd("position")["position"])
             st = link.cmd("status")
             if st["state"] in ("game_over", "moksha"):
@@ -159,6 +161,8 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
             if link.cmd("status")["state"] in ("game_over", "moksha"):
                 break
             moves = choose(pos.r, pos.s, pos.a, pos.b, pos.mover, d1, d2, 0, pick)
+            last = moves[-1]
+            cur = (last[4], last[5], last[6], last[7])   # the board's turn starts here
             dice()                    # the board's roll, used once this turn is complete
             acts = hand_actions(moves, pos.a, pos.b)
             for i in range(0, len(acts), 2):
@@ -169,6 +173,7 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
             continue
         # the board's turn: its roll, then follow its lights
         board_next = False
+        left = None
         i, roll = link.wait(lambda x: x.get("ev") == "roll" and x.get("player") == "AB"[side]
                             or x.get("ev") == "game_over", mark)
         if roll.get("ev") == "game_over":
@@ -187,11 +192,18 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
             if first:
                 decisions.append(ev["t"] - roll["t"])
                 first = False
-            pos = Position.parse(link.cmd("position")["position"])
-            rem = link.cmd("status")["remaining"]
-            m = read_sub_move(pos.r, pos.s, pos.a, pos.b, side, tuple(rem), ev["move"], 0)
-            for frm, to in hand_moves(m, pos.a, pos.b):
+            # the position followed here, as a player follows the lights: one `position`
+            # per turn (the human's), as the rig's own player asks
+            if cur is None:
+                p0 = Position.parse(link.cmd("position")["position"])
+                cur = (p0.r, p0.s, p0.a, p0.b)
+            if left is None:
+                left = list(roll["dice"])
+            m = read_sub_move(cur[0], cur[1], cur[2], cur[3], side, tuple(left), ev["move"], 0)
+            for frm, to in hand_moves(m, cur[2], cur[3]):
                 hand(frm, to)
+            left.remove(m[0])
+            cur = (m[4], m[5], m[6], m[7])
         n_turns += 1
         log("turn %d (board): %s, decision %s ms" % (
             n_turns, roll.get("dice"), decisions[-1] if decisions else "-"))
