@@ -63,34 +63,57 @@ def _chance_memo(u):
     return v
 
 
-_nib = None            # array('h', 6 * 256): the double-space terms of 4 spaces at once
+_nib = None            # bytearray(6 * 256): the double-space terms of 4 spaces at once
+_nib_off = 0           # what the six bytes of one evaluation add up to less than the terms
+
+
+def _term(t, x, y):
+    # engine.evaluate's term of double space t: x, y its opponent's / mover's half.
+    if x:
+        return (engine.BOTH[t] if y else engine.THEIRS[t]) - 128
+    if y:
+        return engine.MINE[t] - 128
+    return 0
 
 
 def _nibbles():
     # The per-space terms of engine.evaluate summed four spaces at a time: entry
-    # k * 256 + x * 16 + y is the sum over spaces t = 4k..4k+3 of the MINE / THEIRS /
-    # BOTH term for bit t-4k of x (opponent's half) and y (mover's half).
-    from array import array
-    tab = array("h")            # appended in index order: no temporary list
+    # k * 256 + x * 16 + y is that sum over spaces t = 4k..4k+3 (bit t-4k of x: the
+    # opponent's half, of y: the mover's) less the group's least sum, so that it fits
+    # a byte (1.5 KB; the trained tables give ranges up to 232).  Returns (table,
+    # the sum of the six least sums), or None when a range would not fit a byte.
+    tab = bytearray(6 * 256)
+    off = 0
     k = 0
     while k < 6:
+        lo = 0
+        hi = 0
         xy = 0
         while xy < 256:
-            x = xy >> 4
-            y = xy & 15
             w = 0
             i = 0
             while i < 4:
-                t = 4 * k + i
-                if (x >> i) & 1:
-                    w += (engine.BOTH[t] if (y >> i) & 1 else engine.THEIRS[t]) - 128
-                elif (y >> i) & 1:
-                    w += engine.MINE[t] - 128
+                w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
                 i += 1
-            tab.append(w)               # index k * 256 + xy
+            if xy == 0 or w < lo:
+                lo = w
+            if xy == 0 or w > hi:
+                hi = w
             xy += 1
+        if hi - lo > 255:
+            return None
+        xy = 0
+        while xy < 256:
+            w = 0
+            i = 0
+            while i < 4:
+                w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
+                i += 1
+            tab[k * 256 + xy] = w - lo
+            xy += 1
+        off += lo
         k += 1
-    return tab
+    return (tab, off)
 
 
 def _evaluate(r, s, a, b, me):
@@ -113,7 +136,7 @@ def _evaluate(r, s, a, b, me):
         v -= engine.W_OPP5 * e_op
     rm = ((mine & 0xFFF) << 12) | (mine >> 12)
     tab = _nib
-    w = tab[((theirs & 15) << 4) | (rm & 15)] + \
+    w = _nib_off + tab[((theirs & 15) << 4) | (rm & 15)] + \
         tab[256 + ((theirs >> 0) & 0xF0) + ((rm >> 4) & 15)] + \
         tab[512 + ((theirs >> 4) & 0xF0) + ((rm >> 8) & 15)] + \
         tab[768 + ((theirs >> 8) & 0xF0) + ((rm >> 12) & 15)] + \
@@ -125,13 +148,15 @@ def _evaluate(r, s, a, b, me):
 def _fast_chance():
     # The engine on the board, faster with the same values: chance remembered, the
     # evaluation's double spaces by nibbles (docs/engine.md "On the board").
-    global _memo, _nib
+    global _memo, _nib, _nib_off
     if _memo is None:
         _memo = bytearray(4096)
-        _nib = _nibbles()
         if engine._table is None:
             engine.chance = _chance_memo
-        engine.evaluate = _evaluate
+        got = _nibbles()
+        if got is not None:
+            _nib, _nib_off = got
+            engine.evaluate = _evaluate
 
 
 class Guide:
