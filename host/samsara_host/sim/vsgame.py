@@ -21,8 +21,7 @@ from samsara.states import WAITING, MOVING, TURN_COMPLETE, ENDED
 from samsara.rules.position import START
 
 from samsara_host.sim.driver import Driver
-from samsara_host.sim.player import hand_moves, hand_actions, random_pick, strategy, \
-    LIFT
+from samsara_host.sim.player import hand_moves, hand_actions, random_pick, strategy
 
 STEP_MS = 20.0
 HAND_MS = 300.0       # lift -> place
@@ -163,6 +162,3 @@ class VsGame:
 def play(seed=1, board_side=1, human="greedy"):
     """One seeded game against the board to its end (VsGame(...).run())."""
     return VsGame(seed, board_side, human).run()
-
-
-__all__ = ["VsGame", "VsError", "play", "LIFT"]
