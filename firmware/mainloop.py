@@ -56,11 +56,13 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
 ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.link.flightcmds",
-                     "samsara.flighthealth")
+                     "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine")
 """Modules of rarely used host commands (hello, sensors, calibrate, the log transfer)
 and the drivers' hooks (the board id at boot): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
-while a host uses them (docs/performance.md)."""
+while a host uses them (docs/performance.md).  The same for the board's player and the
+engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
+its module alive after the drop, and the module goes with it."""
 
 
 # --------------------------------------------------------------------- seams
@@ -162,9 +164,10 @@ class Services:
         """The LED test overlay for `ms` ms, from the next tick."""
         self.board.set_overlay("led_test", now_ms, ms)
 
-    def new_game(self, position=None, match=False, starter=0):
+    def new_game(self, position=None, match=False, starter=0, vs=None):
         """A new game on the board and its log (the recorder closes an unfinished one
-        as abandoned).  position: a position string or None (the start).  Returns the
+        as abandoned).  position: a position string or None (the start); vs: the
+        side the board plays (0/1, samsara.vsplay) or None.  Returns the
         game number (None without a recorder).  CmdError(bad_args) for a bad position;
         gamelog.LogFull (announced) when the log cannot take the game."""
         pos = None
@@ -181,11 +184,19 @@ class Services:
         gid = None
         try:
             if self.recorder is not None:
-                gid = self.recorder.start_game(position, match, starter)
-            self.board.new_game(position=pos, match=match, starter=starter)
+                gid = self.recorder.start_game(position, match, starter, vs)
+            self.board.new_game(position=pos, match=match, starter=starter, vs=vs)
         finally:
             self.dispatch(now)
         return gid
+
+
+def vs_gesture(board, now_ms):
+    """A long press of undo before a game's first roll or after its end starts a game
+    against the board (samsara.vsplay.gesture: the board plays B, a second long press
+    A, a third a normal game; docs/protocol.md).  True when it did."""
+    from samsara.vsplay import gesture
+    return gesture(board, _services, now_ms)
 
 
 def start_services(board, recorder=None, link=None, hw=None):
@@ -346,9 +357,12 @@ class Loop:
         # collection (the on-demand modules dropped first) at each quiet moment, so the
         # automatic ones rarely fall on a lift or a placement (docs/performance.md "Log
         # writes at quiet moments", "Third round").
+        # Nor while the board's engine thinks (vsplay: its decision time counts from
+        # the roll).
         board = self.board
         quiet = ticks_diff(now, board.debounce.t_change)
-        if quiet < QUIET_MS or board.controller.view.lifted:
+        c = board.controller
+        if quiet < QUIET_MS or c.view.lifted or (c.guide is not None and c.guide.think is not None):
             return
         st = board.controller.state
         if st == GOAL_PENDING and quiet < WRITE_MS:
@@ -379,6 +393,8 @@ class Loop:
     def _press(self, now, b):
         if self.flight is not None:
             self.flight.press(now, b[0], b[1])
+        if b[1] and b[0] == "undo" and vs_gesture(self.board, now):
+            return
         self.board.press(now, b[0], b[1])
         self.stats.presses += 1
 

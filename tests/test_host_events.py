@@ -17,7 +17,7 @@ SAMPLE = {
     "missing": ["R3"], "extra": [], "winner": "A", "points": [2, 0], "totals": [2, 0],
     "proto": P.PROTO, "fw": "0.0", "hash": "abc", "board": "e661", "records": 9,
     "turns": 4, "dropped": 0, "unpulled": 2, "free": 0, "need": 4096, "msg": "x",
-    "lines": 3,
+    "lines": 3, "vs": "B",
 }
 
 
@@ -38,7 +38,7 @@ def test_the_monitor_refresh_list_follows_the_event_table():
     # what the monitor does not refresh on changes neither the game nor the state
     assert set(names) - set(monitor_cmd.REFRESH) == {
         "lift", "place", "reject", "log_full", "log_error", "error", "dropped",
-        "flight_saved"}
+        "flight_saved", "board_move"}
 
 
 def test_the_host_reads_every_event_of_the_table():
@@ -52,7 +52,8 @@ def test_the_host_reads_every_event_of_the_table():
             shown.add(ev["ev"])
     # every event the terminal view has a line for is in the table
     assert shown == {"roll", "sub", "goal", "score", "reinsert", "reject", "repair",
-                     "repair_end", "undo", "turn_complete", "moksha", "game_over"}
+                     "repair_end", "undo", "turn_complete", "moksha", "game_over",
+                     "board_move", "hint"}
 
 
 def test_an_event_outside_the_table_is_skipped_not_an_error():

@@ -6,11 +6,15 @@
 2. The device micro benchmark (tools/upy_bench_device.py through `samsara bench`'s
    run_bench) on a served rig: rules engine, idle/lift/placement iterations with their
    parts, collections per idle minute, free heap.
+3. With --vs-board: a whole game against the board (tools/bench_vsboard.py: the human
+   side through the rig's control port, the board's by following its lights): the
+   engine's decision times (roll -> first sub-move lit; p99 <= 2 s) and the lowest
+   free heap in such a game (>= 100 KB).
 Prints the table (figure per seed, target, PASS/FAIL) and writes build/bench-device.json.
 
     python -m tools.bench_device [--seeds 1-5] [--jobs 2] [--port 7910]
         [--no-games] [--no-micro] [--idle-s 60] [--from DIR ...] [--micro-from JSON]
-        [--json FILE]
+        [--json FILE] [--vs-board [--vs-port 7831] [--vs-seed 1]]
 --from re-reads the outputs folders of earlier games (in seed order) instead of playing;
 --micro-from takes the micro figures from an earlier run's JSON.
 The rig is found through PICO_RIG (tools/rig.py).  Figures are device time; the
@@ -190,6 +194,11 @@ def main(argv=None):
     p.add_argument("--micro-from", metavar="FILE",
                    help="the micro figures of an earlier run's JSON instead of running it")
     p.add_argument("--json", default=os.path.join(rigmod.ROOT, "build", "bench-device.json"))
+    p.add_argument("--vs-board", action="store_true",
+                   help="also play a whole game against the board (tools/bench_vsboard.py)")
+    p.add_argument("--vs-port", type=int, default=7831,
+                   help="TCP port of the vs-board game's rig (control: +1; default 7831)")
+    p.add_argument("--vs-seed", type=int, default=1)
     a = p.parse_args(argv)
     rig = rigmod.find_rig()
     if rig is None and not a.dirs:
@@ -226,6 +235,14 @@ def main(argv=None):
         games = [None] * len(seeds) if not a.no_games else []
         seeds = seeds if games else []
     lines, ok = table(seeds, games, micro)
+    vs = None
+    if a.vs_board and rig is not None:
+        from tools import bench_vsboard
+        vs = bench_vsboard.run(a.vs_seed, a.vs_port, 1, None, log=lambda *_: None)
+        vs.pop("summary", None)
+        vs_lines = bench_vsboard.report(vs)
+        lines += [""] + vs_lines
+        ok = ok and all(line.endswith("PASS") for line in vs_lines[:2])
     print("\n".join(lines))
     for s, g in zip(seeds, games):
         if g:
@@ -234,7 +251,8 @@ def main(argv=None):
                 g["watchdog_fired"], g["tracebacks"]))
     os.makedirs(os.path.dirname(a.json), exist_ok=True)
     with open(a.json, "w") as f:
-        json.dump({"seeds": seeds, "games": games, "micro": micro, "all_pass": ok}, f,
+        json.dump({"seeds": seeds, "games": games, "micro": micro, "vs_board": vs,
+                   "all_pass": ok}, f,
                   indent=1, sort_keys=True)
     shown = os.path.relpath(a.json, rigmod.ROOT)
     print("figures written to %s (all rows pass: %s)" % (a.json if shown.startswith("..") else shown, ok))

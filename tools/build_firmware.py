@@ -8,6 +8,9 @@ file system root:
 
     main.py  board_config.mpy  board/*.mpy  samsara/*.mpy
 
+A module shipped as source goes without its comments and docstrings
+(`shipped_source`; the line numbers stay).
+
 Bytecode .mpy files from mpy-cross 1.29 load on MicroPython 1.22 and later (docs/
 toolchain notes); a .mpy with native or viper code would only load on the matching
 version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py and
@@ -21,11 +24,13 @@ Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR]
 Exit code 1 when a file fails to compile or the bundle is over the 100 KB budget.
 """
 import hashlib
+import io
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 
 SRC = "firmware"
 OUT = os.path.join("build", "firmware")
@@ -42,6 +47,41 @@ def sources(src=SRC):
             if n.endswith(".py"):
                 found.append(os.path.relpath(os.path.join(root, n), src))
     return sorted(found)
+
+
+def shipped_source(text):
+    """`text` (a module's Python source) as it ships on the board: comments and
+    docstrings taken out (a docstring becomes `""`), trailing spaces stripped; every
+    line stays where it was, so a traceback's line numbers still point into the file
+    in firmware/.  The board keeps the source in flash and compiles it at import, so
+    what it does not need costs flash and compile time only (docs/firmware.md).
+    Raises SyntaxError when `text` is not Python."""
+    lines = text.split("\n")
+    cuts = []          # (row, start col, end row, end col, replacement), rows from 1
+    prev = tokenize.NEWLINE
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except tokenize.TokenError as e:
+        raise SyntaxError("not Python: %s" % (e.args[0],))
+    for i, tok in enumerate(toks):
+        if tok.type == tokenize.COMMENT:
+            cuts.append((tok.start[0], tok.start[1], tok.end[0], tok.end[1], ""))
+        elif tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT,
+                                                        tokenize.DEDENT):
+            nxt = toks[i + 1].type if i + 1 < len(toks) else tokenize.NEWLINE
+            if nxt in (tokenize.NEWLINE, tokenize.COMMENT):
+                cuts.append((tok.start[0], tok.start[1], tok.end[0], tok.end[1], '""'))
+        if tok.type not in (tokenize.NL, tokenize.COMMENT):
+            prev = tok.type
+    for r0, c0, r1, c1, rep in reversed(cuts):
+        head = lines[r0 - 1][:c0]
+        tail = lines[r1 - 1][c1:]
+        lines[r0 - 1] = head + rep + (tail if r1 == r0 else "")
+        for r in range(r0, r1):
+            lines[r] = tail if r == r1 - 1 else ""
+    out = "\n".join(line.rstrip() for line in lines)
+    compile(out, "<shipped>", "exec")
+    return out
 
 
 def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
@@ -62,7 +102,8 @@ def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
         if rel in AS_SOURCE:
             dst = os.path.join(out, rel)
             os.makedirs(os.path.dirname(dst) or out, exist_ok=True)
-            shutil.copyfile(path, dst)
+            with open(dst, "w") as f:
+                f.write(shipped_source(text))
         else:
             dst = os.path.join(out, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(dst), exist_ok=True)

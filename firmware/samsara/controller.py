@@ -73,6 +73,7 @@ class Controller:
         self.wait_settle = False
         self.clean = False        # the frame is the accepted position minus `lifted`
         self.turn_note = ""
+        self.guide = None         # samsara.vsplay.Guide: the board's player or a hint
         self._new_turn()
         self.new_game()
 
@@ -97,11 +98,16 @@ class Controller:
         self.turn_note = ""
         self.wait_settle = False
 
-    def new_game(self, position=None, match=False, starter=0, now_ms=0):
+    def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None):
         """Start a single game (from `position`, a Position, default the start with
         `starter` to move) or a match of two games (match=True; starter begins the
-        first).  The board is expected in the game's position; state 'waiting'."""
+        first).  vs: 0/1, the side the board plays (samsara.vsplay), None: none.
+        The board is expected in the game's position; state 'waiting'."""
         self.now = now_ms
+        self.guide = None
+        if vs is not None:
+            from samsara.vsplay import Guide
+            self.guide = Guide(vs)
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
             position = Position.parse(position)
@@ -131,6 +137,11 @@ class Controller:
               "match": self.match is not None}
         if self.match is not None:
             ev["game"] = len(self.match.games)
+        g = self.guide
+        if g is not None:
+            g.reset()
+            if g.side >= 0:
+                ev["vs"] = PLAYER[g.side]
         self.emit(ev)
         self._show()
 
@@ -348,6 +359,9 @@ class Controller:
     def _apply(self, res):
         # A MATCH, AMBIGUOUS or WRONG reading (samsara.reading) of a moving board.
         kind = res[0]
+        if kind == rd.MATCH and self.guide is not None:
+            res = self.guide.check(self, res)     # the board insists on its own turn
+            kind = res[0]
         t = self.turn
         v = self.view
         prev_wrong = v.wrong
@@ -515,7 +529,8 @@ class Controller:
         self.dice.set_host(d1, d2)
 
     def press(self, now_ms, button, long=False, busy=False):
-        """A button press: 'roll' or 'undo' (long: a long press).  busy: the debounce
+        """A button press: 'roll' or 'undo' (long: a long press; a long undo asks for a
+        hint), or 'hint' (the `hint` command).  busy: the debounce
         still has unsettled positions.  Rejections become events (samsara.presses)."""
         self.now = now_ms
         presses.press(self, button, long, busy)

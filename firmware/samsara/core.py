@@ -63,17 +63,21 @@ class Board:
         self.events.clear()
         self.new_game()
 
-    def new_game(self, position=None, match=False, starter=0, now_ms=0, frame=None):
+    def new_game(self, position=None, match=False, starter=0, now_ms=0, frame=None,
+                 vs=None):
         """Start a single game (position: Position or position string, default the
         start with `starter` to move) or a two-game match (match=True).  starter: 0/'A'
-        or 1/'B'.  The debounce takes `frame` (bytearray(8)) as the settled board, or
+        or 1/'B'; vs: the side the board plays (0/1, 'A'/'B'; None: a normal game,
+        samsara.vsplay).  The debounce takes `frame` (bytearray(8)) as the settled board, or
         when None the game's position (marbles and scoring pieces in place)."""
         if starter == "A":
             starter = 0
         elif starter == "B":
             starter = 1
+        if vs == "A" or vs == "B":
+            vs = "AB".index(vs)
         c = self.controller
-        c.new_game(position, match, starter, now_ms)
+        c.new_game(position, match, starter, now_ms, vs)
         self._full = True
         if frame is None:
             frame = from_position(c.game.pos)
@@ -92,6 +96,8 @@ class Board:
             # the turn completes in the first tick after its last change settled (not
             # in that change's own tick, which already carries its acceptance)
             self.controller.on_settled(now_ms)
+        if self.controller.guide is not None:
+            self.controller.guide.tick(self, now_ms)    # the board's player, a hint
         if self.controller.version != self.drawn and not self.lazy:
             self._redraw()
         if self.overlay:
@@ -230,6 +236,9 @@ class Board:
         (both dice played, the board settled); -1 when nothing is pending.  Lets a
         virtual clock skip ticks in which nothing can change."""
         if self.controller.wait_settle and not self.debounce.busy:
+            return 0
+        g = self.controller.guide
+        if g is not None and g.busy(self.controller):
             return 0
         return self.debounce.next_due()
 

@@ -89,7 +89,8 @@ class View:
                 _mark(marks, new, t.ins, sc.REINSERT)
                 if (c.frame[t.goal >> 3] >> (t.goal & 7)) & 1:
                     _mark(marks, new, t.goal, sc.GOAL)
-        elif st == MOVING or st == TURN_COMPLETE:
+        elif (st == MOVING or st == TURN_COMPLETE) and (
+                c.guide is None or not c.guide.show(c, self, marks, new)):
             for p in self.lifted:
                 tl, back = targets_of(t, p)
                 for q, d in tl:

@@ -17,10 +17,19 @@ from samsara.turn import PLAYER
 
 def press(c, button, long, busy):
     """Button 'roll' or 'undo' pressed on controller c (long: a long press; busy: the
-    debounce still has unsettled positions).  ValueError for another button."""
+    debounce still has unsettled positions); 'hint' for the `hint` command.  A long
+    undo during the player's own roll asks for a hint (samsara.vsplay.hint), else it
+    is an undo.  ValueError for another button."""
     if button == "roll":
         _press_roll(c, long, busy)
-    elif button == "undo":
+    elif button == "undo" or button == "hint":
+        if (long or button == "hint") and not c.dice.entry and c.turn.d1:
+            from samsara.vsplay import hint
+            if hint(c):
+                return
+        if button == "hint":
+            c.reject("hint", "no hint now: only during your own turn")
+            return
         _press_undo(c)
     else:
         raise ValueError("unknown button %r (use roll or undo)" % (button,))

@@ -19,7 +19,7 @@ ENDS = 2
 _EVENTS = (
     # name fields... flags (L: logged, E: ends a game, -: neither).  Board core events
     # (docs/controller.md) carry "t" (ms); the link's and the recorder's do not.  One
-    "game_start t position match game L\n"
+    "game_start t position match game vs L\n"
     "lift t pos -\n"
     "place t pos -\n"
     "reject t what reason -\n"
@@ -43,7 +43,9 @@ _EVENTS = (
     "log_error msg -\n"
     "error msg -\n"
     "dropped lines -\n"
-    "flight_saved copy why -")
+    "flight_saved copy why -\n"
+    "hint t turn player L\n"
+    "board_move t move player -")
 
 
 def event_table():

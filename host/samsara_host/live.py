@@ -206,6 +206,10 @@ def describe_event(e):
         if e["winner"] is None:
             return "game over: draw by %s: %s" % (e["how"], score_words(e["score"]))
         return "game over: %s wins: %s" % (e["winner"], score_words(e["score"]))
+    if k == "board_move":
+        return "the board (%s) plays %s: carry it out" % (e.get("player", "?"), e["move"])
+    if k == "hint":
+        return "hint for %s: %s" % (e.get("player", "?"), e["turn"])
     return None
 
 

@@ -43,7 +43,7 @@ from samsara.rules.game import Game
 from samsara.rules.position import Position, PositionError
 
 TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "Seed", "PlayerA", "PlayerB", "Starter",
-             "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
+             "VsBoard", "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
              "Termination", "Final", "Firmware")
 START = Position().format()
 
@@ -319,6 +319,15 @@ def from_log(data, board=None, allow_torn=False):
                                                and len(players) == 2 else None)
     pb = _first(h, "player_b", "PlayerB") or (players[1] if isinstance(players, list)
                                                and len(players) == 2 else None)
+    # A game against the board (issue 11): the header's vs_board names the side the
+    # board played; logs before it have none and read as before.
+    vs = h.get("vs_board")
+    if vs in ("A", "B"):
+        tags["VsBoard"] = vs
+        if vs == "A" and not pa:
+            pa = "board"
+        elif vs == "B" and not pb:
+            pb = "board"
     tags["PlayerA"] = str(pa or "?")
     tags["PlayerB"] = str(pb or "?")
     og = _first(h, "opponent_goal", "og", "options")

@@ -146,10 +146,15 @@ def test_one_command_per_poll_and_nothing_lost():
 
 
 def test_host_not_reading_never_blocks_and_counts_drops():
+    # A host that does not read: the board keeps running, its own lines (events) are
+    # dropped and counted, the host's commands wait in the input and are all answered
+    # once it reads again (a reply is never dropped).
     link, st, board = _link()
     st.writable = False
+    for i in range(20):
+        st.feed(b'{"cmd":"hello","id":%d}\n' % i)
     for i in range(200):
-        st.feed(b'{"cmd":"hello"}\n')
+        link.link.send({"ev": "error", "msg": "x" * 40})
         link.poll(i)
     assert link.link.tx_dropped > 0
     st.writable = True
@@ -158,6 +163,7 @@ def test_host_not_reading_never_blocks_and_counts_drops():
     lines = st.lines()
     dropped = [x for x in lines if x.get("ev") == "dropped"]
     assert dropped and dropped[0]["lines"] > 0
+    assert [x["id"] for x in lines if "re" in x] == list(range(20))
 
 
 def test_pull_a_log_through_the_link():

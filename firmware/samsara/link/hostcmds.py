@@ -1,5 +1,5 @@
-"""The host link's rarely used commands (docs/protocol.md): hello, sensors, calibrate
-and the log transfer (logs, log_get, log_ack, log_del).  Its one job is to keep their
+"""The host link's rarely used commands (docs/protocol.md): hello, sensors, calibrate,
+hint and the log transfer (logs, log_get, log_ack, log_del).  Its one job is to keep their
 code off the Pico's heap while a game runs: samsara.link.hostlink imports this module
 on the first such command and the main loop drops it again at the next quiet moment
 (mainloop.ON_DEMAND_MODULES, docs/performance.md).
@@ -101,6 +101,23 @@ def log_del(link, a):
     log.delete(a["game"], a["force"])
     link.recorder.after_pull()
     return {"game": a["game"]}
+
+
+def hint(link, a):
+    """`hint`: ask for the engine's turn for the player's roll (samsara.vsplay.hint).
+    It thinks in slices: the reply says it was asked, the `hint` event follows once
+    the turn is chosen; `state` with the `reject` reason when no hint is possible."""
+    link._want = "reject"
+    link._got = None
+    try:
+        link._core().press(link.now, "hint")
+    finally:
+        link._want = None
+    got = link._got
+    link._got = None
+    if got is not None:
+        raise CmdError(P.E_STATE, got.get("reason") or "no hint now")
+    return {}
 
 
 # the flight recorder and sensor health (docs/protocol.md): their own on-demand module

@@ -28,7 +28,8 @@ commands that act on the board go to `core`, the narrow door main.py gives it:
 
     core.press(now_ms, what)          "roll" / "undo": the press, its events dispatched
     core.set_dice(d1, d2)
-    core.new_game(position, match, starter) -> game number or None
+    core.new_game(position, match, starter, vs) -> game number or None
+                                      (vs: the board's side 0/1 or None)
                                       (CmdError(bad_args) for a bad position,
                                        gamelog.LogFull when the log is full)
     core.led_test(now_ms, ms)         the LED test overlay
@@ -254,7 +255,9 @@ class HostLink:
 
     def poll(self, now_ms):
         """One loop iteration's service: at most one host command, at most _TX_PER_POLL
-        bytes written.  Raises KeyboardInterrupt on 0x03."""
+        bytes written.  A command waits in the input while the output ring has less
+        than protocol.MAX_OUT bytes free, so its reply is never dropped.  Raises
+        KeyboardInterrupt on 0x03."""
         if self.last is not None:
             gap = self._diff(now_ms, self.last)
             if gap > self.max_gap:
@@ -306,6 +309,8 @@ class HostLink:
                 self.rx_bad = 0
                 continue
             if c == 0x0A:
+                if _TX_RING - self.tx_len < P.MAX_OUT:
+                    break   # no room for a reply yet: the line waits (nothing lost)
                 rest = end - i - 1
                 if not self.rx_skip:
                     n = i
@@ -324,7 +329,7 @@ class HostLink:
                 if not self.rx_bad:
                     self.rx_bad = c | 0x100  # the first control byte, for the message
             i += 1
-        if end > P.MAX_IN:
+        if end > P.MAX_IN and i >= end:
             if not self.rx_skip:
                 self.rx_errors += 1
                 self.send(P.error_reply(None, None, P.E_TOO_LONG,
@@ -439,8 +444,10 @@ class HostLink:
 
     def _c_new_game(self, a):
         try:
+            vs = a["vs_board"]
             gid = self._core().new_game(a["position"], a["match"],
-                                        0 if a["starter"] == "A" else 1)
+                                        0 if a["starter"] == "A" else 1,
+                                        None if vs is None else "AB".index(vs))
         except gamelog.LogFull:
             raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
         return {"game": gid}

@@ -72,8 +72,10 @@ COMMANDS = {
     "position": {},
     "roll": {},
     "set_dice": {"dice": ("dice", REQUIRED)},
-    "new_game": {"match": ("bool", False), "starter": ("side", "A"), "position": ("text", None)},
+    "new_game": {"match": ("bool", False), "starter": ("side", "A"), "position": ("text", None),
+                 "vs_board": ("side", None)},
     "undo": {},
+    "hint": {},
     "led_test": {"ms": ("ms", 2000)},
     "sensors": {},
     "calibrate": {"step": ("step", REQUIRED)},
@@ -90,12 +92,12 @@ COMMANDS = {
 """The command table: name -> {argument: (kind, default)} (docs/protocol.md "Commands")."""
 
 COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", "undo",
-                 "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del",
+                 "hint", "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del",
                  "flight", "flight_list", "flight_save", "health", "self_test")
 """Command names in documentation order (what `hello` lists)."""
 
 NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "boot", "resume", "log_full",
-              "log_error", "error", "dropped", "flight_saved")
+              "log_error", "error", "dropped", "flight_saved", "board_move")
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
 player could make lift/place/reject unbounded.  An event not here is logged.  Follows

@@ -5,7 +5,8 @@ its header (start position, match, starter), its complete turns, and the roll an
 accepted sub-moves of the turn in progress.  `resume_board` brings a
 samsara.core.Board to exactly that state: the game's record and position, the match's
 first game when this is the second game of a match, and the turn in progress with its
-dice and sub-moves (through samsara.core.Board.restore).  The board's own
+dice and sub-moves (through samsara.core.Board.restore); a game against the board (header `vs_board`)
+goes on against the board.  The board's own
 events raised on the way are the caller's to drop (they are already in the log).
 """
 
@@ -29,21 +30,24 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
     h = rp.header or {}
     st = rp.state()
     c = board.controller
+    vs = h.get("vs_board")          # a game against the board: the board's side again
+    if vs not in ("A", "B"):
+        vs = None
     match = bool(h.get("match"))
     if match:
         if h.get("match_game", 1) == 2:
             first = prev.header if prev is not None and prev.header else {}
-            board.new_game(match=True, starter=_starter(first), now_ms=now_ms)
+            board.new_game(match=True, starter=_starter(first), now_ms=now_ms, vs=vs)
             if prev is not None:
                 for t in prev.state()["turns"]:
                     c.game.play_notation(t)
             g = c.match.next_game()
         else:
-            board.new_game(match=True, starter=_starter(h), now_ms=now_ms)
+            board.new_game(match=True, starter=_starter(h), now_ms=now_ms, vs=vs)
             g = c.game
     else:
         start = Position.parse(h.get("start", START_TEXT))
-        board.new_game(position=start, now_ms=now_ms)
+        board.new_game(position=start, now_ms=now_ms, vs=vs)
         g = c.game
     for t in st["turns"]:
         g.play_notation(t)

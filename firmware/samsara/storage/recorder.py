@@ -114,10 +114,11 @@ class Recorder:
 
     # -- games -------------------------------------------------------------------------
 
-    def start_game(self, position=None, match=False, starter=0):
+    def start_game(self, position=None, match=False, starter=0, vs=None):
         """The log of a game the host starts (call it before board.new_game): an
         unfinished game's log is closed as abandoned, the new one reserved.
-        position: the position text or None (the start).  Returns the game number.
+        position: the position text or None (the start); vs: the side the board plays
+        (0/1, written as the header's "vs_board") or None.  Returns the game number.
         Raises gamelog.LogFull after announcing it (log_full event, LED hint)."""
         self.flush()
         log = self.log
@@ -127,6 +128,8 @@ class Recorder:
                   "starter": "AB"[starter], "og": self.og}
         if match:
             header["match_game"] = 1
+        if vs is not None:
+            header["vs_board"] = "AB"[vs]
         self._header(header)
         try:
             # A match reserves both its games now, so its second game always logs.
@@ -211,6 +214,8 @@ class Recorder:
                 if ev.get("match"):
                     h["match_game"] = ev.get("game", 1)
                     h["prev"] = self.last_gid
+                if "vs" in ev:
+                    h["vs_board"] = ev["vs"]
                 self._header(h)
                 try:
                     log.start_game(h)
