@@ -154,8 +154,10 @@ def main(argv=None):
     ap.add_argument("--hidden", type=int, default=40)
     ap.add_argument("--alpha", type=float, default=0.1)
     ap.add_argument("--lam", type=float, default=0.7)
-    ap.add_argument("--per-goal", type=float, default=0.5,
+    ap.add_argument("--per-goal", type=float, default=1.9,
                     help="logit per goal of the device evaluation the network starts from")
+    ap.add_argument("--bias", type=float, default=-0.15,
+                    help="output bias the network starts from")
     ap.add_argument("--lin", type=float, default=1.0,
                     help="learning rate of the linear path, relative to --alpha")
     ap.add_argument("--eval-every", type=int, default=0)
@@ -166,7 +168,8 @@ def main(argv=None):
     if args.init:
         net = neteval.load(args.init)
     else:
-        net = neteval.Net.start(args.hidden, np.random.default_rng(args.seed), args.per_goal)
+        net = neteval.Net.start(args.hidden, np.random.default_rng(args.seed), args.per_goal,
+                               args.bias)
     tr = Trainer(net, args.alpha, args.lam, args.lin)
     t0 = time.time()
     nturns = 0

@@ -62,6 +62,19 @@ def values(keys, me, a, b, mode=dev.MODE_SINGLE, starter=0, net=None):
     return out
 
 
+def _single_values(keys, me, net=None):
+    # values() of a single game for positions reached from scores below 6 (the
+    # opponent's replies: a reply is only searched while the game runs), vectorised:
+    # a score of 6 is the game's end (`me` reaching it wins, the other loses).
+    arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
+    my = arr[:, 2] if me == 0 else arr[:, 3]
+    op = arr[:, 3] if me == 0 else arr[:, 2]
+    x = neteval.features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me)
+    v = (net or neteval.shipped()).value(x)
+    v = np.where(op == 6, 0.0, v)
+    return np.where(my == 6, 1.0, v)
+
+
 def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     """For each position in `keys` (list of (r, s, a, b), `opp` to roll): the value for
     the player who just moved, one minus the opponent's mean best ply-1 value over the
@@ -75,17 +88,20 @@ def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
             segs.append((len(allk), len(tk), a, b))
             allk.extend(tk)
     # One network call for every reply of every candidate.
-    vals = np.empty(len(allk))
-    rest = []
-    for start, n, a, b in segs:
-        for i in range(start, start + n):
-            t = _terminal(allk[i], opp, a, b, mode, starter)
-            if t is None:
-                rest.append(i)
-            else:
-                vals[i] = t
-    if rest:
-        vals[rest] = neteval.evaluate([allk[i] for i in rest], opp, net)
+    if mode == dev.MODE_SINGLE and allk:
+        vals = _single_values(allk, opp, net)
+    else:
+        vals = np.empty(len(allk))
+        rest = []
+        for start, n, a, b in segs:
+            for i in range(start, start + n):
+                t = _terminal(allk[i], opp, a, b, mode, starter)
+                if t is None:
+                    rest.append(i)
+                else:
+                    vals[i] = t
+        if rest:
+            vals[rest] = neteval.evaluate([allk[i] for i in rest], opp, net)
     best = np.array([vals[st:st + n].max() if n else 0.5 for st, n, _a, _b in segs])
     best = best.reshape(len(keys), len(ROLLS))
     return 1.0 - best @ _WEIGHTS

@@ -120,13 +120,15 @@ class Net:
         self.b2 = float(b2)
 
     @classmethod
-    def start(cls, hidden, rng, per_goal=0.5):
+    def start(cls, hidden, rng, per_goal=1.9, bias=-0.15):
         """The network training starts from: the device engine's evaluation on the
-        linear path (`device_weights(per_goal)`), small random hidden weights from
-        numpy Generator `rng`, zero output weights (so it first plays like the device
-        engine)."""
+        linear path (`device_weights(per_goal)`) with output bias `bias`, small random
+        hidden weights from numpy Generator `rng`, zero output weights (so it first
+        plays like the device engine).  The defaults are the logistic fit of the
+        outcomes of device-engine games on its evaluation (1.9 per goal; -0.15: the
+        player who has just moved is behind by the opponent's roll)."""
         return cls(rng.normal(0, 0.1, (N_INPUTS, hidden)), np.zeros(hidden),
-                   np.zeros(hidden), device_weights(per_goal), 0.0)
+                   np.zeros(hidden), device_weights(per_goal), bias)
 
     def value(self, x):
         """Win probabilities (n floats) of the rows of input matrix x."""
