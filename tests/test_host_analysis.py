@@ -165,3 +165,21 @@ def test_demo_seats_the_engines(tmp_path):
     assert "A (device) vs B (host)" in r.stdout and "game over:" in r.stdout
     r = run("demo", "--fast", "--players", "device", "nobody")
     assert r.returncode == 2 and "unknown player" in r.stderr
+
+
+def test_training_is_deterministic():
+    # tools/train_host.py: the same seed and games give the same weights.
+    import random as _random
+    import numpy as np
+    from tools.train_host import Trainer
+
+    def train():
+        net = neteval.Net.start(8, np.random.default_rng(3))
+        tr = Trainer(net, 0.05, 0.7, 0.3)
+        for i in range(2):
+            tr.game(_random.Random("samsara-train:3:%d" % i))
+        return net
+
+    one, two = train(), train()
+    assert np.array_equal(one.w1, two.w1) and np.array_equal(one.wl, two.wl)
+    assert not np.array_equal(one.wl, neteval.device_weights(1.9))

@@ -23,11 +23,11 @@ import random
 import sys
 import time
 
-import numpy as np
-
 from samsara.rules import moves as rules
-from samsara_host.engine import match
+from samsara_host.engine import match      # first: sets numpy's BLAS to one thread
 from samsara_host.engine import neteval
+
+import numpy as np  # noqa: E402
 
 
 class Trainer:

@@ -22,11 +22,7 @@ per roll, not once per position.
 """
 import os
 
-# One thread per process: the batches are small and a match runs one process per core.
-for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_v, "1")
-
-import numpy as np  # noqa: E402
+import numpy as np
 
 from samsara.rules import engine as dev
 
