@@ -15,7 +15,9 @@ Every --eval-every games the network at 1 ply plays --eval-games games against t
 device engine (the dice of `samsara engine match`, seed 1) and the win rate is printed.
 
 Usage: python -m tools.train_host [--games N] [--seed S] [--hidden H] [--alpha A]
-       [--lam L] [--eval-every K] [--eval-games M] [--init FILE] [--out FILE]
+       [--lam L] [--eval-every K] [--eval-games M] [--init FILE --first I] [--out FILE]
+(--games is the index after the last game, so `--init W --first 6000 --games 12000`
+from the weights W of a `--games 6000` run gives the weights of `--games 12000`.)
 The shipped weights: see docs/engine.md "Training the host evaluation".
 """
 import argparse
@@ -162,7 +164,10 @@ def main(argv=None):
                     help="learning rate of the linear path, relative to --alpha")
     ap.add_argument("--eval-every", type=int, default=0)
     ap.add_argument("--eval-games", type=int, default=200)
-    ap.add_argument("--init", help="start from these weights instead of random ones")
+    ap.add_argument("--init", help="start from these weights (with --first: go on with "
+                    "a run that stopped after game --first - 1)")
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first game (its dice seed); default 0")
     ap.add_argument("--out", help="write the weights here (.npz)")
     args = ap.parse_args(argv)
     if args.init:
@@ -173,12 +178,12 @@ def main(argv=None):
     tr = Trainer(net, args.alpha, args.lam, args.lin)
     t0 = time.time()
     nturns = 0
-    for i in range(args.games):
+    for i in range(args.first, args.games):
         nturns += tr.game(random.Random("samsara-train:%d:%d" % (args.seed, i)))
         if args.eval_every and (i + 1) % args.eval_every == 0:
             w = evaluate_vs_device(net, args.eval_games)
             print("games %d turns/game %.1f vs device %.3f (%.0f s)"
-                  % (i + 1, nturns / (i + 1), w, time.time() - t0), flush=True)
+                  % (i + 1, nturns / (i + 1 - args.first), w, time.time() - t0), flush=True)
             if args.out:
                 net.save(args.out)
     if args.out:
