@@ -25,7 +25,7 @@ from samsara.rules import engine as dev
 from samsara.rules.moves import complete_turns
 from samsara_host.engine import neteval
 
-WIDTH = 2
+WIDTH = 4
 """Turns searched at ply 2 per decision (the rest keep their ply-1 value)."""
 
 ROLLS = tuple((x, y, 1 if x == y else 2) for x in range(1, 7) for y in range(x, 7))
