@@ -8,11 +8,16 @@ from samsara_host.selfplay import play_game
 def game_log(seed, header=None, finish=True, end=None):
     """(log bytes, Game): the records a board writes for self-play game `seed`;
     `end` replaces the end record's dict (to test a disagreeing verdict)."""
+    return write_log(play_game(seed), header, finish, end)
+
+
+def write_log(game, header=None, finish=True, end=None):
+    """(log bytes, game): the records a board writes for the played Game `game` (its
+    record of turn notations and its result), as game_log."""
     fs = MemFs()
     log = GameLog(fs)
     log.boot()
     log.start_game(header if header is not None else {"position": None})
-    game = play_game(seed)
     for note in game.record:
         parts = note.split()
         log.log_event({"ev": "roll", "dice": [int(parts[0][0]), int(parts[0][1])]})

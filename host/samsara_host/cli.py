@@ -12,6 +12,7 @@ import sys
 COMMANDS = [
     ("rules", "samsara_host.rules_cmd", "legal turns of a position, self-play games"),
     ("engine", "samsara_host.engine_cmd", "engine matches: the strength of the players"),
+    ("analyze", "samsara_host.analyze_cmd", "a recorded game against the engine: mistakes and luck"),
     ("demo", "samsara_host.demo_cmd", "play a complete game on the simulated board"),
     ("trace", "samsara_host.trace_cmd", "replay or record sensor traces"),
     ("deploy", "samsara_host.deploy_cmd", "build the firmware, copy it to the board, verify, reset"),

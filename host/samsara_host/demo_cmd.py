@@ -39,6 +39,29 @@ def plural(n, word, many=None):
     return "%d %s" % (n, word if n == 1 else (many or word + "s"))
 
 
+PLAYERS = ("greedy", "random", "device", "host")
+"""The players `--players` seats (samsara_host.sim.player.STRATEGIES): the simulator's
+strategies and the two engines (docs/engine.md)."""
+
+
+def player_names(text):
+    """argparse type: one or two player names (comma-separated), each in PLAYERS."""
+    names = [n for n in text.split(",") if n]
+    if not names or len(names) > 2:
+        raise argparse.ArgumentTypeError("give two players, e.g. device greedy or device,greedy")
+    for n in names:
+        if n not in PLAYERS:
+            raise argparse.ArgumentTypeError("unknown player %r (use %s)" % (n, ", ".join(PLAYERS)))
+    return names
+
+
+def two_players(groups):
+    """The two player names of --players (a list of player_names lists); None when
+    they are not exactly two."""
+    names = [n for g in groups for n in g]
+    return names if len(names) == 2 else None
+
+
 def check_out(path):
     """Make the output folder before the game is played; None, or the one-line problem
     (not a folder, cannot be made, not writable)."""
@@ -51,9 +74,10 @@ def add_parser(sub, name, help_text):
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="game seed (default %d)" % DEFAULT_SEED)
     p.add_argument("--noise", type=int, default=2, choices=range(4), metavar="LEVEL",
                    help="physical roughness 0..3 (default 2)")
-    p.add_argument("--players", nargs=2, default=["greedy", "greedy"],
-                   choices=["greedy", "random"], metavar=("A", "B"),
-                   help="strategies of A and B (default greedy greedy)")
+    p.add_argument("--players", nargs="+", type=player_names, default=[["greedy", "greedy"]],
+                   metavar="A B",
+                   help="players of A and B: %s (default greedy greedy; also A,B)"
+                   % ", ".join(PLAYERS))
     p.add_argument("--fast", action="store_true",
                    help="no live view: play at full speed, one line per turn")
     p.add_argument("--duration", type=positive_float, default=40.0, metavar="S",
@@ -74,6 +98,12 @@ def run(args):
     from rich.console import Console
     from samsara_host.sim.table import SimError
     console = Console()
+    players = two_players(args.players)
+    if players is None:
+        print("samsara demo: --players takes two players, e.g. --players device greedy",
+              file=sys.stderr)
+        return 2
+    args.players = players
     problem = check_out(args.out)
     if problem:
         print("samsara demo: %s" % problem, file=sys.stderr)

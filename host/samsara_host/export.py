@@ -72,10 +72,17 @@ def _names(record):
             "B" if pb in ("", "?") else "B (%s)" % pb)
 
 
-def pictures(record, legend=True):
+MARK_COLOURS = {"doubtful": "#c8a000", "mistake": "#e06000", "blunder": "#d00000"}
+"""Frame colour of a turn's picture by its analysis flag (`pictures` with analysis)."""
+
+
+def pictures(record, legend=True, analysis=None):
     """[(caption, svg text)]: the start, then the board after each turn, each with an
     arrow per sub-move, the roll on the dice, the turn in words and (legend) a key to
-    the colours."""
+    the colours.  analysis: samsara_host.analysis's dict for this record, or None;
+    with it each turn's picture says the engine's verdict under the board, and a
+    doubtful turn, a mistake or a blunder gets a frame in its MARK_COLOURS colour
+    with the word."""
     from samsara_host import svg
     from samsara_host.layout import load_positions
     layout = load_positions()
@@ -88,10 +95,21 @@ def pictures(record, legend=True):
     first = "%s: the start, %s to move" % (head, names[record.start.mover])
     out = [(first, svg.render(record.start, None, first, [players] if players else [],
                               layout, legend=legend))]
+    verdicts = {}
+    if analysis is not None:
+        from samsara_host.analysis import comment
+        verdicts = {t["turn"]: t for t in analysis["turns"]}
     for s in record.steps:
         title = caption(s, names)
         notes = ["score: A %d, B %d" % (s.position.a, s.position.b),
                  "record: %d. %s %s" % (s.number, "AB"[s.player], s.notation)]
+        v = verdicts.get(s.number)
+        mark = None
+        if v is not None:
+            if comment(v):
+                notes.append("%s engine: %s" % (analysis["engine"], comment(v)))
+            if v["flag"]:
+                mark = (v["flag"], MARK_COLOURS[v["flag"]])
         if s is record.steps[-1] and record.result is not None:
             notes.append(record.summary())
         roll = s.notation.split()[0] if s.notation else ""
@@ -99,7 +117,7 @@ def pictures(record, legend=True):
         out.append((title, svg.render(
             s.position, turn_scene(s.notation), "%s. %s" % (head, title), notes, layout,
             arrows=[(f, t) for _d, f, t, _i in sub_moves(s.notation)], dice=dice,
-            legend=legend)))
+            legend=legend, mark=mark)))
     return out
 
 

@@ -67,6 +67,12 @@ def add_parser(sub, name, help_text):
                     help="pictures per row of a strip (default 4)")
     ex.add_argument("--turns", help="svg/png: only these turns, e.g. 10-20 or 0-5 "
                     "(0 is the start)")
+    ex.add_argument("--analysis", action="store_true",
+                    help="add the engine's analysis (samsara analyze): comments in the "
+                    "text record, an \"analysis\" object in JSON, mistakes marked in "
+                    "the pictures")
+    ex.add_argument("--engine", default="host", choices=("host", "device"),
+                    help="the engine of --analysis (default host)")
     ex.set_defaults(func=cmd_export)
 
     sh = lsub.add_parser("show", help="step through a game record turn by turn")
@@ -385,9 +391,23 @@ def cmd_export(args):
         _err("export", "%s: %s" % (args.file, e))
         return 1
     _warn_torn("export", args.file, rec)
+    analysis = None
+    if args.analysis:
+        from samsara_host import analysis as an
+        if getattr(rec, "torn", None):
+            _err("export", "%s: --analysis needs a whole game; this log is torn" % args.file)
+            return 1
+        analysis = an.analyze_record(rec, args.engine)
     if args.format in ("json", "text"):
-        text = (json.dumps(rec.to_json(), indent=1) + "\n" if args.format == "json"
-                else rec.to_text())
+        if args.format == "json":
+            obj = rec.to_json()
+            if analysis is not None:
+                obj["analysis"] = analysis
+            text = json.dumps(obj, indent=1) + "\n"
+        elif analysis is not None:
+            text = analysed_text(rec, analysis)
+        else:
+            text = rec.to_text()
         if args.out and args.out != "-":
             _write(args.out, text)
             print("wrote %s" % args.out)
@@ -399,7 +419,7 @@ def cmd_export(args):
     except ValueError as e:
         _err("export", e)
         return 2
-    pics = export.pictures(rec)[lo:hi + 1]
+    pics = export.pictures(rec, analysis=analysis)[lo:hi + 1]
     stem = os.path.splitext(os.path.basename(args.file))[0]
     base = os.path.dirname(os.path.abspath(args.file))
     try:
@@ -427,6 +447,25 @@ def cmd_export(args):
     print("wrote %d pictures to %s (turn-%03d .. turn-%03d; turn-000 is the start)"
           % (len(pics), folder, lo, hi))
     return 0
+
+
+def analysed_text(rec, analysis):
+    """The text record with the analysis: an [Analysis "..."] tag per player (flags,
+    loss, luck) and each turn's verdict as a `{...}` comment after it."""
+    from samsara_host.analysis import comment
+    saved = dict(rec.tags)
+    try:
+        rec.tags["Analysis"] = "%s engine, loss in %s" % (analysis["engine"],
+                                                          analysis["units"])
+        for n in "AB":
+            s = analysis["summary"][n]
+            rec.tags["Analysis" + n] = (
+                "%d doubtful, %d mistakes, %d blunders, loss %.3f, luck %+.3f"
+                % (s["doubtful"], s["mistake"], s["blunder"], s["equity_loss"],
+                   analysis["luck"][n]))
+        return rec.to_text({t["turn"]: comment(t) for t in analysis["turns"]})
+    finally:
+        rec.tags = saved
 
 
 # ---- show ----------------------------------------------------------------------------

@@ -28,8 +28,9 @@ Tags are `[Name "value"]` lines (a `"` or `\\` in a value is escaped with `\\`).
 not start from the start position (like PGN's FEN tag); `Final`, when present (`samsara
 rules play` writes it), is the position after the last turn, recomputed on replay like
 `Score`.  A turn line is
-`<number>. <A|B> <turn notation>` (docs/rules.md §5).  The closing line is a comment
-for people; the reader ignores it.
+`<number>. <A|B> <turn notation>` (docs/rules.md §5), optionally followed by a comment
+in braces, `{...}` (`samsara logs export --analysis` writes the analysis there).  The
+closing line is a comment for people; the reader ignores it and the braces.
 
 `parse_text` and `from_json` replay every turn and raise RecordError (with the line
 number) for anything that is not a legal game: a garbage file never gets as far as a
@@ -152,8 +153,10 @@ class GameRecord:
         return "%s wins at the centre %s" % ("AB"[winner], tail)
 
     # -- text form -----------------------------------------------------------------------
-    def to_text(self):
-        """The text form (module docstring); replays first when not yet replayed."""
+    def to_text(self, comments=None):
+        """The text form (module docstring); replays first when not yet replayed.
+        comments: {turn number: text} written after those turns as `{text}` (a `}` in
+        a text becomes `)`); the reader skips them."""
         if len(self.steps) != len(self.turns):
             self.replay()
         tags = dict(self.tags)
@@ -168,7 +171,10 @@ class GameRecord:
         lines = ['[%s "%s"]' % (k, _esc(tags[k])) for k in names]
         lines.append("")
         for s in self.steps:
-            lines.append("%3d. %s %s" % (s.number, "AB"[s.player], s.notation))
+            line = "%3d. %s %s" % (s.number, "AB"[s.player], s.notation)
+            if comments and comments.get(s.number):
+                line += " {%s}" % comments[s.number].replace("}", ")")
+            lines.append(line)
         lines.append(self.summary())
         return "\n".join(lines) + "\n"
 
@@ -192,7 +198,7 @@ class GameRecord:
                     raise RecordError("line %d: a tag after the turns" % n)
                 tags[m.group(1)] = _unesc(m.group(2))
                 continue
-            m = re.fullmatch(r"(\d+)\.\s+([AB])\s+(.+)", line)
+            m = re.fullmatch(r"(\d+)\.\s+([AB])\s+([^{]+?)(?:\s*\{[^}]*\})?", line)
             if m:
                 body = True
                 if int(m.group(1)) != expect:

@@ -123,7 +123,8 @@ def cmd_play(args):
 
 def best_turn(position, d1, d2, engine="device", og=rules.OWNER_SCORES, seed=1):
     """The engine's turn for a roll: (turn notation, resulting position string with the
-    other player to move, value in the engine's units (a goal = 1000, docs/engine.md)),
+    other player to move, value in the engine's units: device a goal = 1000, host the
+    mover's win probability 0..1, docs/engine.md),
     or None for Moksha.  position: a Position; engine 'device' or 'host'."""
     from samsara.rules import engine as dev
     from samsara.rules.notation import format_turn
@@ -150,5 +151,8 @@ def cmd_best(args):
     if res is None:
         print("Moksha")
         return 0
-    print("%s\t%s\t%d" % res)
+    if args.engine == "host":
+        print("%s\t%s\t%.3f" % res)
+    else:
+        print("%s\t%s\t%d" % res)
     return 0

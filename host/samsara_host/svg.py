@@ -51,7 +51,7 @@ def occupied_positions(position):
 
 
 def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), dice=None,
-           legend=False):
+           legend=False, mark=None):
     """SVG text of `position` (samsara.rules.position.Position) with the lit LEDs of `scene`
     ({LED or position name: '#rrggbb'}, unlit LEDs left out).  title: a heading line;
     notes: further lines of text under the board (e.g. the result).  layout: the
@@ -59,6 +59,9 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     arrows: [(from name, to name)], one arrow per sub-move, origin to target;
     dice: (d1, d2) drawn on the dice display's pips (die 1, die 2) in DICE_COLOUR;
     legend: a key to the colours and marks under the board.
+    mark: None, or (word, '#rrggbb'): a frame of that colour around the picture and
+    the word in its bottom right corner (class "mark", data-flag the word), e.g. an
+    analysis's 'blunder'.
 
     Every hole label (class "label") lies off the board's frame (class "frame"); the
     dice pips are class "pip" with data-lit "1" when lit."""
@@ -177,6 +180,12 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
           'monospace">%s</text>' % (y0 + 7.0 * i, _esc(line)))
     if legend:
         _legend(a, y0 + 7.0 * len(notes) + 2.0, w)
+    if mark:
+        word, colour = mark
+        a('<g class="mark" data-flag="%s"><rect x="1" y="1" width="%.1f" height="%.1f" '
+          'fill="none" stroke="%s" stroke-width="2"/><text x="%.1f" y="%.1f" font-size="5" '
+          'text-anchor="end" font-weight="bold" fill="%s">%s</text></g>'
+          % (_esc(word), w - 2, h - 2, colour, w - 5, h - 2.5, colour, _esc(word)))
     a("</svg>")
     return "\n".join(out) + "\n"
 

@@ -1,65 +1,156 @@
-"""The host engine: expectimax over the opponent's 21 rolls on top of the device
-engine's evaluation (docs/engine.md "Host engine").
+"""The host engine: a 2-ply expectimax search over a pruned set of turns with an
+evaluation trained by self-play (docs/engine.md "Host engine").
 
-For a roll, every complete turn is valued by the device engine (`turn_value`); the
-best `width` of them are searched one ply deeper: for each of the opponent's 21 rolls
-(weighted 1/36 for a double, 2/36 otherwise) the opponent answers with its own best
-turn by the same evaluation, and the turn's value is the weighted mean of the
-positions so reached (a Moksha roll of the opponent is a draw, value 0).  The work is
-bounded by `width` (no clock), so the choice is the same under any load; ties between
-equal values go to the device engine's order (its 1-ply value, then its seeded pick).
+Values are the mover's probability of winning the single game (0..1), from
+`neteval` (a small network trained by TD(lambda), tools/train_host.py).  A turn that
+ends the game is valued exactly: a win 1, a loss 0, and in a match (docs/rules.md §4)
+the device engine's `turn_value` scaled to 0.5 + value / (2 WIN), so more points are
+worth a little more than 1 and the final turn is judged as on the device.
+
+A decision (`rank`, `choose`):
+  1. ply 1: every complete turn of the roll is valued by the network (one batch);
+  2. ply 2: the best `width` of them (and any turns asked for by the caller, e.g. the
+     turn played, for `samsara analyze`) are searched one ply deeper: for each of the
+     opponent's 21 rolls (a double weighs 1/36, another roll 2/36) the opponent
+     answers with its best turn by the network (a Moksha roll is a draw, 0.5), and
+     the turn's value is one minus the opponent's weighted mean;
+  3. the best 2-ply value wins; among equal values the better ply-1 rank, then the
+     `complete_turns` order.
+The work is bounded by `width` x 21 rolls x the replies (no clock), so the choice is
+the same under any load and in any process.
 """
+import numpy as np
+
 from samsara.rules import engine as dev
 from samsara.rules.moves import complete_turns
+from samsara_host.engine import neteval
 
-WIDTH = 3
-"""Turns searched one ply deeper per decision (the rest keep their 1-ply rank)."""
+WIDTH = 4
+"""Turns searched at ply 2 per decision (the rest keep their ply-1 value)."""
 
 ROLLS = tuple((x, y, 1 if x == y else 2) for x in range(1, 7) for y in range(x, 7))
 """The 21 distinct rolls with their weight out of 36."""
 
-_TERMINAL = dev.WIN // 2
+_WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
 
 
-def reply_value(r, s, a, b, opp, og, mode, starter):
-    """Expected value, for the player who just moved, of position (r, s, a, b) with
-    `opp` to roll: the mean over the 21 rolls (x36) of minus the opponent's best
-    `turn_value` (Moksha: 0).  Units: the device evaluation's, times 36."""
-    tv = dev.turn_value
-    tot = 0
-    for x, y, w in ROLLS:
-        best = None
-        for _moves, k in complete_turns(r, s, a, b, opp, x, y, og):
-            v = tv(k[0], k[1], k[2], k[3], opp, a, b, mode, starter)
-            if best is None or v > best:
-                best = v
-        tot -= w * (best if best is not None else 0)
-    return tot
+def _terminal(k, me, a, b, mode, starter):
+    # The exact value (mover's win probability scale) of a turn that ends the game,
+    # or None.  a, b: the scores before the turn.
+    my0, op0 = (a, b) if me == 0 else (b, a)
+    my, op = (k[2], k[3]) if me == 0 else (k[3], k[2])
+    if (my == 6 and my0 < 6) or (op == 6 and op0 < 6) or (mode == dev.MODE_MATCH and op0 == 6):
+        tv = dev.turn_value(k[0], k[1], k[2], k[3], me, a, b, mode, starter)
+        return 0.5 + tv / (2.0 * dev.WIN)
+    return None
 
 
-def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH):
-    """The host engine's turn for roll (d1, d2): (moves, key, value) like the device
-    engine's `choose`, value in the device evaluation's units (the 2-ply mean), or
-    None for Moksha.  width: how many 1-ply best turns are searched deeper."""
-    dev.use_table()
+def values(keys, me, a, b, mode=dev.MODE_SINGLE, starter=0, net=None):
+    """Ply-1 values (numpy array) for `me` of the resulting positions `keys` (list of
+    (r, s, a, b)) of `me`'s turns from scores (a, b): exact for game ends, else the
+    network's win probability."""
+    out = np.empty(len(keys))
+    rest = []
+    for i, k in enumerate(keys):
+        t = _terminal(k, me, a, b, mode, starter)
+        if t is None:
+            rest.append(i)
+        else:
+            out[i] = t
+    if rest:
+        out[rest] = neteval.evaluate([keys[i] for i in rest], me, net)
+    return out
+
+
+def _single_values(keys, me, net=None):
+    # values() of a single game for positions reached from scores below 6 (the
+    # opponent's replies: a reply is only searched while the game runs), vectorised:
+    # a score of 6 is the game's end (`me` reaching it wins, the other loses).
+    arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
+    my = arr[:, 2] if me == 0 else arr[:, 3]
+    op = arr[:, 3] if me == 0 else arr[:, 2]
+    x = neteval.features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me)
+    v = (net or neteval.shipped()).value(x)
+    v = np.where(op == 6, 0.0, v)
+    return np.where(my == 6, 1.0, v)
+
+
+def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
+    """For each position in `keys` (list of (r, s, a, b), `opp` to roll): the value for
+    the player who just moved, one minus the opponent's mean best ply-1 value over the
+    21 rolls (a Moksha roll counts 0.5).  Returns a numpy array."""
+    segs = []
+    allk = []
+    for k in keys:
+        r, s, a, b = k
+        for x, y, _w in ROLLS:
+            tk = [t[1] for t in complete_turns(r, s, a, b, opp, x, y, og)]
+            segs.append((len(allk), len(tk), a, b))
+            allk.extend(tk)
+    # One network call for every reply of every candidate.
+    if mode == dev.MODE_SINGLE and allk:
+        vals = _single_values(allk, opp, net)
+    else:
+        vals = np.empty(len(allk))
+        rest = []
+        for start, n, a, b in segs:
+            for i in range(start, start + n):
+                t = _terminal(allk[i], opp, a, b, mode, starter)
+                if t is None:
+                    rest.append(i)
+                else:
+                    vals[i] = t
+        if rest:
+            vals[rest] = neteval.evaluate([allk[i] for i in rest], opp, net)
+    best = np.array([vals[st:st + n].max() if n else 0.5 for st, n, _a, _b in segs])
+    best = best.reshape(len(keys), len(ROLLS))
+    return 1.0 - best @ _WEIGHTS
+
+
+def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH,
+         ply=2, extra=(), net=None):
+    """Every complete turn of roll (d1, d2) with its value, best first: a list of
+    (moves, key, value, depth) with value the mover's win probability (0..1, a match's
+    won game a little more) and depth the ply it was searched to (0 for a game end,
+    1, or 2).  extra: resulting keys (r, s, a, b) to search at ply 2 besides the best
+    `width`.  [] for Moksha.  Bounded by work: width + len(extra) turns at ply 2."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
+        return []
+    keys = [k for _m, k in turns]
+    v1 = values(keys, mover, a, b, mode, starter, net)
+    order = sorted(range(len(turns)), key=lambda i: (-v1[i], i))
+    depth = [1] * len(turns)
+    val = [float(v) for v in v1]
+    for i in range(len(turns)):
+        if _terminal(keys[i], mover, a, b, mode, starter) is not None:
+            depth[i] = 0
+    if ply >= 2:
+        want = set(order[:width])
+        ex = set(extra)
+        want.update(i for i in range(len(turns)) if keys[i] in ex)
+        deep = [i for i in order if i in want and depth[i] != 0]
+        if deep:
+            v2 = reply_values([keys[i] for i in deep], 1 - mover, og, mode, starter, net)
+            for i, v in zip(deep, v2):
+                val[i] = float(v)
+                depth[i] = 2
+    pos = {i: n for n, i in enumerate(order)}
+    # Deeper values first (a ply-1 value is not comparable with a ply-2 one), then
+    # value, then the ply-1 rank.
+    best = sorted(range(len(turns)),
+                  key=lambda i: (0 if depth[i] != 1 or ply < 2 else 1, -val[i], pos[i]))
+    return [(turns[i][0], keys[i], val[i], depth[i]) for i in best]
+
+
+def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=dev.MODE_SINGLE, starter=0,
+           width=WIDTH, ply=2):
+    """The host engine's turn for roll (d1, d2): (moves, key, value) like the device
+    engine's `choose`, value the mover's win probability (0..1), or None for Moksha.
+    seed: accepted for the same signature; the host engine needs no tie-break draw
+    (equal values go to the ply-1 rank, then complete_turns order)."""
+    ranked = rank(r, s, a, b, mover, d1, d2, og, mode, starter, width, ply)
+    if not ranked:
         return None
-    first = dev.choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter)
-    scored = []
-    for i, (moves, k) in enumerate(turns):
-        v = dev.turn_value(k[0], k[1], k[2], k[3], mover, a, b, mode, starter)
-        # The device engine's own pick first among equals, then complete_turns order.
-        scored.append((-v, 0 if k == first[1] else 1, i))
-    scored.sort()
-    best = None
-    for negv, _tie, i in scored[:width]:
-        moves, k = turns[i]
-        v1 = -negv
-        if v1 >= _TERMINAL or v1 <= -_TERMINAL:
-            v = v1
-        else:
-            v = reply_value(k[0], k[1], k[2], k[3], 1 - mover, og, mode, starter) // 36
-        if best is None or v > best[2]:
-            best = (moves, k, v)
-    return best
+    moves, key, value, _depth = ranked[0]
+    return (moves, key, value)

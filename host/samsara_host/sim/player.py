@@ -16,8 +16,9 @@ exactly once per choice whatever the position, so a seeded game draws the same
 sequence at every noise level.  Each adapter brings its own seeded `pick`
 (`random_pick` for Python's random.Random, `lcg_pick` for a tests' Lcg), which keeps
 its games as they were.  Strategies: `random` (any complete turn, evenly), `greedy`
-(the best `evaluate`d result, ties by pick) and `scores` (the best score difference,
-ties by pick).
+(the best `evaluate`d result, ties by pick), `scores` (the best score difference,
+ties by pick), and the engines `device` and `host` (docs/engine.md; imported only
+when chosen).
 
 Playing: `hand_moves` turns a sub-move into the marble moves a hand makes (lift here,
 place there): the marble to its landing field; a goal is the marble into the goal
@@ -132,16 +133,36 @@ def choose_scores(r, s, a, b, mover, d1, d2, og, pick):
     return _best(turns, lambda key: sign * (key[2] - key[3]), pick)
 
 
-STRATEGIES = {"random": choose_random, "greedy": choose_greedy}
-"""The strategies a user chooses by name (samsara demo, Table's players)."""
+def choose_device(r, s, a, b, mover, d1, d2, og, pick):
+    """The device engine's turn (samsara.rules.engine, docs/engine.md); its tie-break
+    seed is the one pick (pick(2**20)), so the pick sequence stays one draw a choice."""
+    from samsara.rules import engine
+    seed = pick(1 << 20)
+    res = engine.choose(r, s, a, b, mover, d1, d2, og, seed)
+    return None if res is None else res[0]
+
+
+def choose_host(r, s, a, b, mover, d1, d2, og, pick):
+    """The host engine's turn (samsara_host.engine.hostengine: CPython with numpy
+    only); one pick is drawn and not needed (the host engine breaks ties by rank)."""
+    from samsara_host.engine import hostengine
+    pick(1 << 20)
+    res = hostengine.choose(r, s, a, b, mover, d1, d2, og)
+    return None if res is None else res[0]
+
+
+STRATEGIES = {"random": choose_random, "greedy": choose_greedy, "device": choose_device,
+              "host": choose_host}
+"""The strategies a user chooses by name (samsara demo, Table's players).  `device`
+and `host` seat the engines (docs/engine.md); `host` needs CPython and numpy."""
 
 
 def strategy(name):
-    """The strategy function called `name` ('random' or 'greedy'); ValueError else."""
+    """The strategy function called `name` (a STRATEGIES key); ValueError else."""
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise ValueError("unknown strategy %r (use %s)" % (name, " or ".join(sorted(STRATEGIES))))
+        raise ValueError("unknown strategy %r (use %s)" % (name, ", ".join(sorted(STRATEGIES))))
 
 
 # -- hands ----------------------------------------------------------------------------

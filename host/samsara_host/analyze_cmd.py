@@ -1,0 +1,52 @@
+"""`samsara analyze GAME [--json] [--engine host|device]`: every turn of a recorded game
+against the engine's best, the mistakes flagged, each player's luck (docs/cli.md,
+docs/engine.md "Game analysis")."""
+import json
+import sys
+
+
+def add_parser(sub, name, help_text):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("file", metavar="GAME", help="a pulled game log, or a record exported "
+                   "as JSON or text")
+    p.add_argument("--engine", default="host", choices=("host", "device"),
+                   help="the engine that judges (default host: win probabilities)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_analyze)
+
+
+def text_report(res):
+    """The analysis dict as lines of text for people (one per turn, then the sums)."""
+    from samsara_host.analysis import comment
+    names = res["players"]
+    unit = res["units"]
+    lines = ["Analysis by the %s engine (loss in %s; %s)" % (
+        res["engine"], unit, ", ".join("%s from %g" % (k, v)
+                                       for k, v in sorted(res["thresholds"].items(),
+                                                          key=lambda kv: kv[1])))]
+    for t in res["turns"]:
+        lines.append("%3d. %s %-28s %s" % (t["turn"], t["player"], t["played"],
+                                           comment(t) or "(no choice)"))
+    lines.append(res["result"])
+    for n in "AB":
+        who = n if names[n] in ("", "?") else "%s (%s)" % (n, names[n])
+        s = res["summary"][n]
+        lines.append("%s: %d doubtful, %d mistakes, %d blunders, loss %.3f, luck %+.3f"
+                     % (who, s["doubtful"], s["mistake"], s["blunder"], s["equity_loss"],
+                        res["luck"][n]))
+    return lines
+
+
+def cmd_analyze(args):
+    from samsara_host.analysis import analyze_log
+    from samsara_host.record import RecordError
+    try:
+        res = analyze_log(args.file, args.engine)
+    except RecordError as e:
+        print("samsara analyze: %s: %s" % (args.file, e), file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(res, sort_keys=True))
+        return 0
+    print("\n".join(text_report(res)))
+    return 0

@@ -1,0 +1,185 @@
+"""The host engine and the game analysis (docs/engine.md "Host engine", "Game
+analysis"): the host engine's choice is deterministic and its matches the same for any
+--jobs; `samsara analyze` on a game logged from the simulated board has the documented
+keys; a torn or bad log is a clear error; `logs export --analysis` writes the comments
+and marks; `samsara demo` seats the engines."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from loghelp import write_log
+from samsara.rules.game import Game
+from samsara.rules.position import Position
+from samsara_host import analysis
+from samsara_host.engine import hostengine, neteval
+from samsara_host.engine.match import run_match
+from samsara_host.record import GameRecord, RecordError
+from samsara_host.sim.table import Table
+
+SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
+GOAL_31 = "ooooo.................../oooooo...............o.. 0-0 A"
+
+
+def run(*args):
+    return subprocess.run([SAMSARA, *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """A game played on the simulated board (device engine against greedy), written
+    through the firmware's log store as a board writes it."""
+    table = Table(seed=4, noise=1, players=("device", "greedy")).run()
+    game = Game()
+    for note in table.turns():
+        game.play_notation(note)
+    data, _g = write_log(game, header={"position": None, "players": ["device", "greedy"]})
+    path = tmp_path_factory.mktemp("an") / "game-0001.log"
+    path.write_bytes(data)
+    return str(path), data, game
+
+
+def test_host_choice_is_deterministic_and_takes_a_goal():
+    p = Position.parse(GOAL_31)
+    one = hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 3, 1)
+    assert one == hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 3, 1)
+    assert one[1][2] == 1           # A scores with the 3
+    assert 0.0 <= one[2] <= 1.0
+    ranked = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 3, 1)
+    assert ranked[0][:3] == one
+    assert [d for *_x, d in ranked[:hostengine.WIDTH]] == [2] * hostengine.WIDTH
+
+
+def test_the_network_starts_as_the_device_evaluation():
+    # The linear path of a fresh network is exactly engine.evaluate, scaled.
+    from samsara.rules import engine as dev
+    w = neteval.device_weights(1000)
+    for text in (GOAL_31, "..ooo.................../oooooo.......o..o....o.. 2-3 B"):
+        p = Position.parse(text)
+        for me in (0, 1):
+            x = neteval.features([p.r], [p.s], [p.a], [p.b], me)[0]
+            assert abs(x @ w - dev.evaluate(p.r, p.s, p.a, p.b, me)) < 1e-6
+
+
+def test_host_match_is_the_same_for_any_jobs():
+    one = run_match("host", "device", 4, 3, jobs=1)
+    two = run_match("host", "device", 4, 3, jobs=2)
+    for res in (one, two):
+        del res["sec_per_decision"]
+    assert one == two
+    assert one["a_wins"] + one["b_wins"] + one["draws"] == 4
+
+
+def test_analyze_a_logged_game(logged):
+    path, _data, game = logged
+    res = analysis.analyze_log(path)
+    assert len(res["turns"]) == len(game.record)
+    assert set(res["luck"]) == {"A", "B"}
+    for t, note in zip(res["turns"], game.record):
+        assert {"turn", "player", "dice", "played", "best", "equity_loss", "flag",
+                "win_prob", "luck"} <= set(t)
+        assert t["played"] == note
+        assert t["equity_loss"] >= 0
+        assert t["flag"] in (None, "doubtful", "mistake", "blunder")
+        assert t["flag"] == analysis.flag(t["equity_loss"])
+        assert 0.0 <= t["win_prob"] <= 1.0
+        if t["best"] == t["played"]:
+            assert t["equity_loss"] == 0
+    # A's win probability after the last turn follows the result.
+    winner = game.result[0]
+    assert res["turns"][-1]["win_prob"] == (1.0 if winner == 0 else 0.0)
+    assert res["players"] == {"A": "device", "B": "greedy"}
+    dev = analysis.analyze_log(path, engine="device")
+    assert dev["units"] == "goals" and all(t["win_prob"] is None for t in dev["turns"])
+
+
+def test_flags_follow_the_documented_thresholds():
+    assert analysis.flag(0.0) is None
+    assert analysis.flag(0.019) is None
+    assert analysis.flag(0.02) == "doubtful"
+    assert analysis.flag(0.04) == "mistake"
+    assert analysis.flag(0.08) == "blunder"
+    assert analysis.flag(0.2, "device") == "mistake"
+
+
+def test_torn_and_bad_logs_are_clear_errors(logged, tmp_path):
+    _path, data, _game = logged
+    torn = tmp_path / "torn.log"
+    torn.write_bytes(data[:len(data) // 2])
+    with pytest.raises(RecordError, match="torn"):
+        analysis.analyze_log(str(torn))
+    junk = tmp_path / "junk.log"
+    junk.write_text("hello\n")
+    with pytest.raises(RecordError):
+        analysis.analyze_log(str(junk))
+    with pytest.raises(RecordError, match="cannot read"):
+        analysis.analyze_log(str(tmp_path / "missing.log"))
+    r = run("analyze", str(torn))
+    assert r.returncode == 1 and "torn" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_analyze_cli_text_and_json(logged):
+    path, _data, game = logged
+    r = run("analyze", path, "--json")
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert len(res["turns"]) == len(game.record)
+    r = run("analyze", path)
+    assert r.returncode == 0, r.stderr
+    assert "Analysis by the host engine" in r.stdout
+    assert "luck" in r.stdout.splitlines()[-1]
+
+
+def test_export_analysis_comments_and_marks(logged, tmp_path):
+    path, _data, game = logged
+    r = run("logs", "export", path, "--analysis")
+    assert r.returncode == 0, r.stderr
+    text = r.stdout
+    assert '[Analysis "host engine, loss in win probability"]' in text
+    assert "[AnalysisA " in text and "[AnalysisB " in text
+    res = analysis.analyze_log(path)
+    for t in res["turns"]:
+        if t["flag"]:
+            assert "{%s -" % t["flag"] in text
+    # The commented record reads back as the same game.
+    rec = GameRecord.parse_text(text)
+    assert rec.turns == game.record
+    out = tmp_path / "pics"
+    r = run("logs", "export", path, "--analysis", "--format", "svg", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    flagged = [t["turn"] for t in res["turns"] if t["flag"]]
+    for t in res["turns"]:
+        svg = (out / ("turn-%03d.svg" % t["turn"])).read_text()
+        assert ('class="mark" data-flag="%s"' % t["flag"] in svg) == bool(t["flag"])
+    assert flagged, "a greedy player makes mistakes in the host engine's eyes"
+    r = run("logs", "export", path, "--analysis", "--format", "json")
+    assert json.loads(r.stdout)["analysis"]["turns"][0]["turn"] == 1
+
+
+def test_demo_seats_the_engines(tmp_path):
+    r = run("demo", "--fast", "--seed", "3", "--players", "device,host", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "A (device) vs B (host)" in r.stdout and "game over:" in r.stdout
+    r = run("demo", "--fast", "--players", "device", "nobody")
+    assert r.returncode == 2 and "unknown player" in r.stderr
+
+
+def test_training_is_deterministic():
+    # tools/train_host.py: the same seed and games give the same weights.
+    import random as _random
+    import numpy as np
+    from tools.train_host import Trainer
+
+    def train():
+        net = neteval.Net.start(8, np.random.default_rng(3))
+        tr = Trainer(net, 0.05, 0.7, 0.3)
+        for i in range(2):
+            tr.game(_random.Random("samsara-train:3:%d" % i))
+        return net
+
+    one, two = train(), train()
+    assert np.array_equal(one.w1, two.w1) and np.array_equal(one.wl, two.wl)
+    assert not np.array_equal(one.wl, neteval.device_weights(1.9))
