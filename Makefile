@@ -69,10 +69,11 @@ bench: $(STAMP) $(UPY32)/node_modules/.package-lock.json
 	@$(BIN)/python -m tools.bench
 
 # Device figures on the emulated Pico (PICO_RIG, default ../shared/pico-rig): whole games
-# (seeds 1-5, two at a time, ports 7910-7914) and the on-device benchmark (port 7923);
+# (seeds 1-5, two at a time, ports 7910-7914), the on-device benchmark (port 7923) and a
+# whole game against the board (port 7831: the engine's decision times and the heap);
 # prints the issue-9 table and writes build/bench-device.json (docs/performance.md).
 bench-device: $(STAMP)
-	@$(BIN)/python -m tools.bench_device
+	@$(BIN)/python -m tools.bench_device --vs-board
 
 soak: $(STAMP)
 	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider
