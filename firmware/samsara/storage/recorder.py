@@ -26,7 +26,7 @@ host through the same path as every other event, after the event that caused the
 """
 
 from samsara.storage import gamelog
-from samsara.link.protocol import END_EVENTS
+from samsara.link.protocol import END_EVENTS, NOT_LOGGED
 
 from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
@@ -171,11 +171,15 @@ class Recorder:
         logged game (docs/gamelog.md); a game_start with no game logged starts one (the
         second game of a match, the game main.py starts at boot); an END_EVENTS event
         closes the game's log.  Failures become a log_error event.  With `defer` the
-        event waits for flush()."""
+        event waits for flush() (an event the log does not take, NOT_LOGGED, is not
+        kept)."""
         if self.defer and (self.pending or self.log.run_gid is not None):
             # (a game's first event, with nothing waiting, starts its log at once: its
             # file exists from the boot or the new_game on, not from a quiet moment)
-            self.pending.append(ev)
+            if ev.get("ev") not in NOT_LOGGED:
+                # (an event the log does not take would be dropped by _record: not
+                # kept, so a turn's lifts and placements leave the heap at once)
+                self.pending.append(ev)
             return
         self._record(ev)
 
