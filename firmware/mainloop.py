@@ -56,7 +56,7 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
 ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.link.flightcmds",
-                     "samsara.storage.logdisk")
+                     "samsara.storage.logdisk", "samsara.storage.logrecord")
 """Modules of rarely used host commands (hello, sensors, calibrate, the log transfer),
 the drivers' hooks (the board id at boot) and the game log's boot scan and transfer: imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only

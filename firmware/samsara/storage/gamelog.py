@@ -1,6 +1,7 @@
 """Game logs on flash: the store of one append-only file per game, torn last records
 dropped at boot, unique game numbers, reservation and rotation (docs/gamelog.md).  Its
-one job is the files; the bytes of a record are samsara.storage.logrecord's, what is logged
+one job is the files; the bytes of a record are samsara.storage.logrecord's
+(its writing side samsara.storage.logwrite), what is logged
 and when a game starts and ends is samsara.storage.recorder's.
 
 The boot scan of the folder and the host's side of the store (list, info, read,
@@ -17,8 +18,8 @@ digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
 from samsara.link.protocol import crc16
-from samsara.storage.logrecord import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
-                               T_TURN, T_END, encode_record, event_record, _dumps)
+from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
+                                      T_TURN, T_END, encode_record, event_record, _dumps)
 
 try:
     from micropython import const
