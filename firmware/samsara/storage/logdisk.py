@@ -1,15 +1,17 @@
 """The game log's rarely used file work, loaded on demand (mainloop.ON_DEMAND_MODULES)
 so that its code is on the heap only while it runs: the boot scan of the log folder
 (GameLog.boot) and the host's side of the store (GameLog.list, info, read, replay,
-mark_pulled, delete).  Its one job is that work; samsara.storage.gamelog keeps the
+mark_pulled, delete; the recorder's late log of a game that ran unlogged, catch_up,
+after a pull).  Its one job is that work; samsara.storage.gamelog keeps the
 methods (thin calls into here) and the state, so callers see no difference.
 
-Every function takes the GameLog `log` as its first argument.
+Every function takes the GameLog `log` (catch_up: the Recorder `rec`) first.
 """
 
 from samsara.link.protocol import crc16
 from samsara.storage.logrecord import T_HEADER, T_ROLL, record_at, Replay
 from samsara.storage.gamelog import (LogError, _gname, _finished, _RUNNING)
+from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
 TAIL_CHECK = 1024
 """The boot scan checks record CRCs in this many bytes at the end of a running game."""
@@ -301,3 +303,37 @@ def delete(log, gid, force=False):
         raise LogError("state", "game %d was not pulled yet (force to delete)" % gid)
     log.fs.remove(name)
     del log.games[gid]
+
+
+def catch_up(rec):
+    """Recorder.after_pull's work for a game that runs unlogged (the log was full at
+    its start): once there is room, its log is written from the board's memory."""
+    # A game that started while the log was full runs unlogged; once a host has
+    # pulled (and room is free again) its log is written from the board's memory:
+    # a header with its start and one turn record per complete turn.
+    log = rec.log
+    if log.run_gid is not None:
+        return
+    so_far = rec.board.game_so_far()
+    if so_far is None or log.space()["full"]:
+        return
+    turns, dice, subs, match_game = so_far
+    h = {"start": rec._start or START, "match": match_game > 0, "og": rec.og,
+         "late": len(turns)}
+    if match_game:
+        h["match_game"] = match_game
+        h["prev"] = rec.last_gid
+    rec._header(h)
+    try:
+        log.start_game(h)
+        for t in turns:
+            log.log_event({"ev": "turn", "turn": t})
+        if dice is not None:
+            log.log_event({"ev": "roll", "dice": dice})
+            for m in subs:
+                log.log_event({"ev": "sub", "move": m})
+    except Exception as e:
+        rec._emit({"ev": "log_error", "msg": str(e)[:80]})
+        return
+    rec.unlogged = False
+    rec._clear_full()
