@@ -265,7 +265,6 @@ class Loop:
         self.shown = -1
         self.dirty = False    # events since the last quiet-time work
         self.held = False     # events and USB held over to the next iteration (BUDGET)
-        self.early = False    # ... and sent before this iteration's tick
         self.unwritten = False  # events since the last log write (quiet time)
         us = getattr(time, "ticks_us", None)
         self._us = us if BUDGET and us is not None else _zero
@@ -280,16 +279,12 @@ class Loop:
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
         USB, watchdog.  Returns True when events went to their sinks.  On the Pico
         (BUDGET) an iteration whose tick took long leaves the LED write or the events
-        and USB to the next one (events first there, before its tick unless a marble
-        is in the air: the acceptance line neither behind the LEDs nor behind a long
-        tick such as a turn's completion); the order of the LED frames and of the
-        lines stays the same."""
+        and USB to the next one (events first there: the acceptance line before the
+        LEDs); the order of the LED frames and of the lines stays the same."""
         # Few locals and short calls: the call frame stays within 11 machine words, so
         # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
         t0 = self._us()
         board = self.board
-        if self.held and not board.controller.view.lifted:
-            self.early = self._sinks(now)   # held-over events before this tick (BUDGET)
         self._scan(self.frame)
         if self.frame != board.debounce.raw and self.flight is not None:
             self.flight.changes(now, self.frame)   # raw changes to the flight recorder
@@ -309,8 +304,7 @@ class Loop:
         # over), each only while the iteration is young (BUDGET).  With a marble in the
         # air the LEDs come first (its targets), else the events (an acceptance line
         # before the LEDs).  True when events went out.
-        got = self.early
-        self.early = False
+        got = False
         done = False
         if self.held and not self.board.controller.view.lifted and \
                 ticks_diff(self._us(), t0) < _PIECE_BY_US:
