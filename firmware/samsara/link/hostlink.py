@@ -372,12 +372,11 @@ class HostLink:
 
     def _hold(self):
         # A held status: answered once the records are written, or after _HOLD_MS.
-        rec = self.recorder
-        if rec.pending and self._diff(self.now, self._held_t) < _HOLD_MS:
+        h = self._held
+        if h is None or (self.recorder.pending and self._diff(self.now, self._held_t) < _HOLD_MS):
             return
-        name, rid, args = self._held
         self._held = None
-        self._run(name, rid, args)
+        self._run(h[0], h[1], h[2])
 
     def _run(self, name, rid, args):
         # One parsed command: its handler, then the reply (or an error reply).
