@@ -56,9 +56,10 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
 ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.link.flightcmds",
-                     "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine")
-"""Modules of rarely used host commands (hello, sensors, calibrate, the log transfer)
-and the drivers' hooks (the board id at boot): imported on first use, dropped again by
+                     "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
+                     "samsara.storage.logdisk", "samsara.storage.logrecord")
+"""Modules of rarely used host commands (hello, sensors, calibrate, the log transfer),
+the drivers' hooks (the board id at boot) and the game log's boot scan and transfer: imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
 while a host uses them (docs/performance.md).  The same for the board's player and the
 engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
@@ -353,7 +354,8 @@ class Loop:
         # in the air (it is about to be placed).  The game log's waiting records (their
         # events, log_full/log_error included, go out first) only once the turn is
         # complete or not yet rolled (a sector erase stalls 45 ms with interrupts off:
-        # nobody waits for an answer then), else after WRITE_MS of stillness; a
+        # nobody waits for an answer then; a collection first, the write in the next
+        # iteration), else after WRITE_MS of stillness; a
         # collection (the on-demand modules dropped first) at each quiet moment, so the
         # automatic ones rarely fall on a lift or a placement (docs/performance.md "Log
         # writes at quiet moments", "Third round").
@@ -369,6 +371,14 @@ class Loop:
             return      # the goal's marble or scoring piece may be in the air
         if self.unwritten:
             if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
+                if self.dirty and _UPY:
+                    # the turn's garbage collected first, the write in the next
+                    # iteration: the lowest free heap is not the two piled up
+                    self.stats.quiet += 1
+                    self.dirty = False
+                    drop_modules(ON_DEMAND_MODULES)
+                    gc.collect()
+                    return
                 self.unwritten = False
                 svc = _services
                 if svc is not None and svc.recorder is not None and svc.recorder.flush():

@@ -13,7 +13,8 @@
 Prints the table (figure per seed, target, PASS/FAIL) and writes build/bench-device.json.
 
     python -m tools.bench_device [--seeds 1-5] [--jobs 2] [--port 7910]
-        [--no-games] [--no-micro] [--idle-s 60] [--from DIR ...] [--micro-from JSON]
+        [--no-games] [--no-micro] [--idle-s 60] [--micro-port PORT] [--from DIR ...]
+        [--micro-from JSON]
         [--json FILE] [--vs-board [--vs-port 7831] [--vs-seed 1]]
 --from re-reads the outputs folders of earlier games (in seed order) instead of playing;
 --micro-from takes the micro figures from an earlier run's JSON.
@@ -190,6 +191,9 @@ def main(argv=None):
     p.add_argument("--no-games", action="store_true")
     p.add_argument("--no-micro", action="store_true")
     p.add_argument("--idle-s", type=int, default=60)
+    p.add_argument("--micro-port", type=int, default=None,
+                   help="TCP port of the served rig for the micro benchmark (its control port is "
+                        "the next one; default: --port + 13)")
     p.add_argument("--from", dest="dirs", nargs="*", help="outputs folders of earlier games")
     p.add_argument("--micro-from", metavar="FILE",
                    help="the micro figures of an earlier run's JSON instead of running it")
@@ -223,7 +227,8 @@ def main(argv=None):
             micro = json.load(f)["micro"]
     elif not a.no_micro and rig is not None:
         from samsara_host.bench_cmd import report_lines, run_bench
-        port = a.port + 13   # 7923 (control 7924): clear of the games and tests/test_rig.py
+        port = a.micro_port or a.port + 13   # 7923 (control 7924): clear of the games and
+                                             # tests/test_rig.py
         with rigmod.Serve(rig, port, control=port + 1) as srv:
             if not srv.wait_ready():
                 print("bench-device: the served rig did not come up:\n" + srv.log()[-1500:])

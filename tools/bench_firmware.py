@@ -199,6 +199,19 @@ short game.  GameLog keeps an entry per stored game in memory; pulled games are 
 deleted when a new game needs their room, so a board in use for months has a full log."""
 
 
+def dropped_modules():
+    """The names in firmware/mainloop.py's BOOT_ONLY_MODULES and ON_DEMAND_MODULES."""
+    import ast
+    tree = ast.parse(open(os.path.join(ROOT, "firmware", "mainloop.py")).read())
+    out = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                getattr(t, "id", "") in ("BOOT_ONLY_MODULES", "ON_DEMAND_MODULES")
+                for t in node.targets):
+            out.update(ast.literal_eval(node.value))
+    return out
+
+
 def game_heap(vm, bundle, sizes, link=True, seed=1, stored=0):
     """Runtime heap of a simulated game on vm, split by boot stage; with `sizes` (from
     module_sizes) the firmware total.  stored: finished games in the log at boot.
@@ -217,6 +230,10 @@ def game_heap(vm, bundle, sizes, link=True, seed=1, stored=0):
     loaded = []
     for s in stages:
         loaded += s[2]
+    # Modules the boot drops again (mainloop.BOOT_ONLY_MODULES, ON_DEMAND_MODULES: the
+    # resume, the log's boot scan, the board id's hooks) are not on the heap while the
+    # game runs.
+    loaded = [m for m in loaded if m not in dropped_modules()]
     late = [m for s in stages if s[0] not in ("base", "imports") for m in s[2]]
     fake_objects = at["fake_machine_objects"] - at["fake_machine_objects_dropped"]
     # The boot's module (mainboot) is on the heap from "boot_module" to the end of

@@ -39,7 +39,7 @@ LATE_IMPORTS = ("board.sr165", "board_config", "samsara.config", "samsara.core")
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)
 and those mainboot imports that stay loaded after it is dropped (the board core)."""
 LINK_IMPORTS = ("samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
-                "samsara.storage.logrecord", "samsara.storage.osfs")
+                "samsara.storage.logwrite", "samsara.storage.osfs")
 """... and those the game recorder and host link add (main.open_services)."""
 
 
@@ -242,6 +242,7 @@ class Probe:
             drop = getattr(main, "drop_modules", None)
             if drop is not None:
                 drop()
+                drop(main.ON_DEMAND_MODULES)   # as mainboot.boot does
             gc.collect()
             try:
                 gc.threshold(threshold)

@@ -59,6 +59,9 @@ _RX_PER_POLL = const(128)
 """Bytes the board reads at most per loop iteration."""
 _TX_PER_POLL = const(128)
 """Bytes the board writes at most per loop iteration."""
+_HOLD_MS = const(1000)
+"""Longest a `status` waits for the game log's waiting records to be written at a quiet
+moment (the recorder's `defer`, on the Pico) before it writes them itself."""
 _TX_RING = const(2048)
 """Size of the board's output ring in bytes: four lines of protocol.MAX_OUT, or 16 loop
 iterations (80 ms) of output at _TX_PER_POLL; a host that reads keeps it nearly empty,
@@ -170,6 +173,8 @@ class HostLink:
         self._want = None         # a command waits for this event (roll, undo) ...
         self._got = None          # ... and got it
         self._why = None          # ... or this reject reason
+        self._held = None         # (name, id, args) of a status waiting for the log write
+        self._held_t = 0          # ... since this time
 
     # -- output ------------------------------------------------------------------------
 
@@ -268,7 +273,10 @@ class HostLink:
             self.t0 = now_ms
         self.last = now_ms
         self.now = now_ms
-        self._read()
+        if self._held is None:
+            self._read()
+        else:
+            self._hold()
         if self.tx_dropped and self._room() >= 64:
             n = self.tx_dropped
             self.tx_dropped = 0
@@ -356,6 +364,27 @@ class HostLink:
             self.rx_errors += 1
             self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
             return
+        rec = self.recorder
+        if name == "status" and rec is not None and rec.pending:
+            # Its reply writes the game log's waiting records: it waits (reading no
+            # further input) for the loop's quiet moment to write them, at most
+            # _HOLD_MS, so the write does not fall on the answer to the last placement
+            # (the reply is the same: it is made after the write either way).
+            self._held = (name, rid, args)
+            self._held_t = self.now
+            return
+        self._run(name, rid, args)
+
+    def _hold(self):
+        # A held status: answered once the records are written, or after _HOLD_MS.
+        h = self._held
+        if h is None or (self.recorder.pending and self._diff(self.now, self._held_t) < _HOLD_MS):
+            return
+        self._held = None
+        self._run(h[0], h[1], h[2])
+
+    def _run(self, name, rid, args):
+        # One parsed command: its handler, then the reply (or an error reply).
         try:
             fn = getattr(self, "_c_" + name, None)
             if fn is not None:

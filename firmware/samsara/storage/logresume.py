@@ -8,6 +8,8 @@ first game when this is the second game of a match, and the turn in progress wit
 dice and sub-moves (through samsara.core.Board.restore); a game against the board (header `vs_board`)
 goes on against the board.  The board's own
 events raised on the way are the caller's to drop (they are already in the log).
+`boot` is the recorder's boot (Recorder.boot: the log scan and the resume), here so that
+its code leaves the heap with this module after the boot (mainloop.BOOT_ONLY_MODULES).
 """
 
 from samsara.rules.position import Position, START_TEXT
@@ -53,3 +55,37 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
         g.play_notation(t)
     board.restore(g, st["roll"], st["subs"], now_ms, frame)
     return g
+
+
+def boot(rec, now_ms, frame=None):
+    """Recorder.boot (samsara.storage.recorder) for the recorder `rec`: scan the log
+    and resume its unfinished game into the board (its replayed events are dropped).
+    frame: the settled frame the scanner sees now (None: the logged position).  Emits
+    log_error (scan failed), error (resume failed) and resume.  Returns the resumed
+    game's number or None."""
+    rec.flush()
+    log = rec.log
+    rp = None
+    try:
+        rp = log.boot()
+    except Exception as e:
+        rec._emit({"ev": "log_error", "msg": "log scan failed: %s" % e})
+    rec.busy = True
+    if rp is None:
+        return None
+    board = rec.board
+    try:
+        prev = None
+        h = rp.header or {}
+        if h.get("match") and h.get("match_game") == 2 and h.get("prev") is not None:
+            prev = log.replay(h["prev"])
+        g = resume_board(board, rp, prev, now_ms, frame)
+        board.clear_events()
+        if g.over():
+            log.end_game({"how": "end", "resumed": True})
+    except Exception as e:
+        board.clear_events()
+        rec._emit({"ev": "error", "msg": "resume failed: %s" % str(e)[:80]})
+    rec._emit({"ev": "resume", "game": rp.game, "records": rp.records,
+               "turns": len(rp.turns), "dropped": rp.dropped})
+    return rp.game

@@ -26,7 +26,7 @@ host through the same path as every other event, after the event that caused the
 """
 
 from samsara.storage import gamelog
-from samsara.link.protocol import END_EVENTS
+from samsara.link.protocol import END_EVENTS, NOT_LOGGED
 
 from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
@@ -67,36 +67,10 @@ class Recorder:
         """Scan the log and resume its unfinished game into the board (its replayed
         events are dropped).  frame: the settled frame the scanner sees now (None: the
         logged position).  Emits log_error (scan failed), error (resume failed) and
-        resume.  Returns the resumed game's number or None."""
-        self.flush()
-        log = self.log
-        rp = None
-        try:
-            rp = log.boot()
-        except Exception as e:
-            self._emit({"ev": "log_error", "msg": "log scan failed: %s" % e})
-        self.busy = True
-        if rp is None:
-            return None
-        board = self.board
-        try:
-            prev = None
-            h = rp.header or {}
-            if h.get("match") and h.get("match_game") == 2 and h.get("prev") is not None:
-                prev = log.replay(h["prev"])
-            # Imported only to resume; main.py drops it again after boot
-            # (BOOT_ONLY_MODULES).
-            from samsara.storage.logresume import resume_board
-            g = resume_board(board, rp, prev, now_ms, frame)
-            board.clear_events()
-            if g.over():
-                log.end_game({"how": "end", "resumed": True})
-        except Exception as e:
-            board.clear_events()
-            self._emit({"ev": "error", "msg": "resume failed: %s" % str(e)[:80]})
-        self._emit({"ev": "resume", "game": rp.game, "records": rp.records,
-                    "turns": len(rp.turns), "dropped": rp.dropped})
-        return rp.game
+        resume.  Returns the resumed game's number or None.  (The work is
+        samsara.storage.logresume.boot's, loaded for the boot only.)"""
+        from samsara.storage.logresume import boot
+        return boot(self, now_ms, frame)
 
     def step(self):
         """One small piece of background work per loop iteration: the CRC of a resumed
@@ -152,7 +126,9 @@ class Recorder:
         board's memory, or take the log-full hint away when there is room again."""
         self.flush()
         if self.unlogged:
-            self._catch_up()
+            # (loaded for it: samsara.storage.logdisk, on demand)
+            from samsara.storage.logdisk import catch_up
+            catch_up(self)
         elif self.log_full_sent and not self.log.space()["full"]:
             self._clear_full()
 
@@ -174,11 +150,15 @@ class Recorder:
         logged game (docs/gamelog.md); a game_start with no game logged starts one (the
         second game of a match, the game main.py starts at boot); an END_EVENTS event
         closes the game's log.  Failures become a log_error event.  With `defer` the
-        event waits for flush()."""
+        event waits for flush() (an event the log does not take, NOT_LOGGED, is not
+        kept)."""
         if self.defer and (self.pending or self.log.run_gid is not None):
             # (a game's first event, with nothing waiting, starts its log at once: its
             # file exists from the boot or the new_game on, not from a quiet moment)
-            self.pending.append(ev)
+            if ev.get("ev") not in NOT_LOGGED:
+                # (an event the log does not take would be dropped by _record: not
+                # kept, so a turn's lifts and placements leave the heap at once)
+                self.pending.append(ev)
             return
         self._record(ev)
 
@@ -236,34 +216,3 @@ class Recorder:
                     self._announce_full(s)
         except Exception as e:
             self._emit({"ev": "log_error", "msg": str(e)[:80]})
-
-    def _catch_up(self):
-        # A game that started while the log was full runs unlogged; once a host has
-        # pulled (and room is free again) its log is written from the board's memory:
-        # a header with its start and one turn record per complete turn.
-        log = self.log
-        if log.run_gid is not None:
-            return
-        so_far = self.board.game_so_far()
-        if so_far is None or log.space()["full"]:
-            return
-        turns, dice, subs, match_game = so_far
-        h = {"start": self._start or START, "match": match_game > 0, "og": self.og,
-             "late": len(turns)}
-        if match_game:
-            h["match_game"] = match_game
-            h["prev"] = self.last_gid
-        self._header(h)
-        try:
-            log.start_game(h)
-            for t in turns:
-                log.log_event({"ev": "turn", "turn": t})
-            if dice is not None:
-                log.log_event({"ev": "roll", "dice": dice})
-                for m in subs:
-                    log.log_event({"ev": "sub", "move": m})
-        except Exception as e:
-            self._emit({"ev": "log_error", "msg": str(e)[:80]})
-            return
-        self.unlogged = False
-        self._clear_full()
