@@ -113,6 +113,46 @@ def test_rename_and_delete_with_confirmation(served):
     assert not (logs / (gid + ".log.tags")).exists()
 
 
+def wait_analysis(url, gid, timeout=180.0):
+    end = time.monotonic() + timeout
+    while True:
+        code, text = get(url + "api/game/%s/analysis" % gid)
+        a = json.loads(text)
+        if code != 200 or a["state"] != "running" or time.monotonic() > end:
+            return code, a
+        assert a["turns"] >= 1 and a["elapsed_s"] >= 0
+        time.sleep(0.2)
+
+
+def test_replay_analysis_computed_once_in_the_background(served):
+    url, _logs, gid = served
+    code, text = get(url + "api/game/" + gid)      # the replay does not wait for it
+    steps = json.loads(text)["steps"]
+    code, a = wait_analysis(url, gid)
+    assert code == 200 and a["state"] == "done" and a["torn"] is None
+    turns = a["analysis"]["turns"]
+    assert len(turns) == len(steps) - 1 == len(a["comments"])
+    for t, s in zip(turns, steps[1:]):
+        assert t["played"] == s["notation"] and t["player"] == s["player"]
+        assert t["flag"] in (None, "doubtful", "mistake", "blunder")
+        assert t["best"] is None or t["best"].split()[0] == s["notation"].split()[0]
+        assert t["win_prob"] is None or 0 <= t["win_prob"] <= 1
+    assert set(a["analysis"]["luck"]) == {"A", "B"}
+    code2, again = wait_analysis(url, gid)          # cached: the same answer at once
+    assert again == a
+    # A torn copy: analysed as far as it could be read, or a clear "no analysis".
+    code, t = wait_analysis(url, "browser/game-0002")
+    assert code == 200 and t["state"] in ("done", "none")
+    if t["state"] == "done":
+        assert t["torn"] and len(t["analysis"]["turns"]) <= len(turns)
+    else:
+        assert "torn" in t["reason"]
+    code, b = wait_analysis(url, "browser/game-0003")
+    assert code == 200 and b["state"] == "none" and "no analysis" in b["reason"]
+    code, text = get(url + "api/game/browser/game-9999/analysis")
+    assert code == 404 and "error" in json.loads(text)
+
+
 def test_play_api_bad_input(served):
     url = served[0]
     code, text = get(url + "api/play/new", "POST", {"position": "garbage"})

@@ -14,6 +14,8 @@ of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
 ?confirm=yes deletes the host's copy), `/api/play/new` (POST {"opponent", "position",
 "seed"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
+`/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
+background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
 `/api/board` (hello, status, logs), `/api/board/led_test` (POST).
 An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
 400 with {"error": words}; nothing a page sends raises past a handler.
@@ -29,6 +31,7 @@ from aiohttp import web
 
 from samsara_host import record
 from samsara_host.app import library
+from samsara_host.app.gameanalysis import AnalysisCache
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 KEEPALIVE_S = 15.0
@@ -90,6 +93,7 @@ class AppServer:
         self.watch = watch
         self.plays = {}
         self.plays_lock = threading.Lock()
+        self.analyses = AnalysisCache(logs_dir)
         self.loop = None
         self.hub = None
         self.runner = None
@@ -146,6 +150,7 @@ class AppServer:
             self.thread.join(timeout=10)
         for g in list(self.plays.values()):
             g.close()
+        self.analyses.close()
 
     # -- the application -----------------------------------------------------------
     def make_app(self):
@@ -160,6 +165,7 @@ class AppServer:
         r.add_get("/api/library", self.api_library)
         r.add_post("/api/library/pull", self.api_pull)
         r.add_get("/api/game/{board}/{game}", self.api_game)
+        r.add_get("/api/game/{board}/{game}/analysis", self.api_analysis)
         r.add_post("/api/game/{board}/{game}", self.api_rename)
         r.add_delete("/api/game/{board}/{game}", self.api_delete)
         r.add_post("/api/play/new", self.api_play_new)
@@ -255,6 +261,14 @@ class AppServer:
             return _error(404, "There is no game %s in the library." % gid)
         return _json(data)
 
+    async def api_analysis(self, request):
+        gid = self._gid(request)
+        try:
+            data = await asyncio.to_thread(self.analyses.get, gid)
+        except library.NotFound:
+            return _error(404, "There is no game %s in the library." % gid)
+        return _json(data)
+
     async def _body(self, request):
         try:
             obj = await request.json()
@@ -288,6 +302,7 @@ class AppServer:
             return _error(400, "deleting needs confirm=yes")
         try:
             library.delete(self.logs_dir, gid)
+            self.analyses.forget(gid)
         except library.NotFound:
             return _error(404, "There is no game %s in the library." % gid)
         return _json({"deleted": gid})
@@ -399,16 +414,5 @@ def game_json(root, gid):
         steps.append({"n": s.number, "player": "AB"[s.player], "notation": s.notation,
                       "caption": export.caption(s, names),
                       "score": [s.position.a, s.position.b], "svg": pic})
-    out = {"id": gid, "tags": rec.tags, "summary": rec.summary(), "torn": rec.torn,
-           "error": None, "steps": steps, "file": os.path.basename(path),
-           "analysis": None}
-    try:
-        from samsara_host import analysis  # optional: the engine's analysis per turn
-    except ImportError:
-        analysis = None
-    if analysis is not None and hasattr(analysis, "analyse_record"):
-        try:
-            out["analysis"] = analysis.analyse_record(rec)
-        except Exception:
-            out["analysis"] = None
-    return out
+    return {"id": gid, "tags": rec.tags, "summary": rec.summary(), "torn": rec.torn,
+            "error": None, "steps": steps, "file": os.path.basename(path)}
