@@ -273,3 +273,58 @@ def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
     finally:
         w.stop()
         fb.unplug()
+
+
+def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path):
+    from fakeboard import FakeBoard
+    from samsara.storage.logrecord import encode_record
+
+    header = {"fmt": 1, "game": 5, "start": "x", "match": False, "starter": "A", "og": 1}
+    log = bytes(encode_record(ord("H"), json.dumps(header).encode()))
+
+    class Healthy(FakeBoard):
+        def cmd_status(self, args):
+            fields, extra = FakeBoard.cmd_status(self, args)
+            fields.update(game=5, state="waiting")
+            return fields, extra
+
+        def cmd_health(self, args):
+            return ({"holes": [["S14", 38, 0, 0, None]], "more": False,
+                     "uptime_ms": 600000, "settle": [40, 40]}, [])
+
+        def cmd_self_test(self, args):
+            return ({"step": args["step"], "pos": "S1", "on": 1, "off": 1, "other": []}, [])
+
+    fb = Healthy(str(tmp_path), logs={5: log}, states={5: "running"})
+    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
+    url = srv.start(0)
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
+            time.sleep(0.05)
+        live = json.loads(get(url + "api/live")[1])
+        assert "may not land" in live["options"] and "board's game log" in live["options"]
+        code, text = get(url + "api/board")
+        assert code == 200 and json.loads(text)["options"] == live["options"]
+        code, text = get(url + "api/board/sensors")
+        r = json.loads(text)
+        assert code == 200 and r["supported"] and r["svg"].lstrip().startswith("<")
+        assert [h for h, _w in r["findings"]] == ["S14"]
+        assert "bounced 38 times" in r["findings"][0][1]
+        code, text = get(url + "api/board/self_test", "POST", {"hole": "S1"})
+        assert code == 200 and json.loads(text)["verdict"] == "ok"
+        code, text = get(url + "api/board/self_test", "POST", {"hole": "Z9"})
+        assert code == 400 and "no hole" in json.loads(text)["error"]
+    finally:
+        srv.stop()
+        fb.unplug()
+    # Without a board: a clear 409.
+    srv = AppServer(str(tmp_path / "logs"))
+    url = srv.start(0)
+    try:
+        code, text = get(url + "api/board/sensors")
+        assert code == 409 and "No board" in json.loads(text)["error"]
+        snap = json.loads(get(url + "api/live")[1])
+        assert "the default" in snap["options"]
+    finally:
+        srv.stop()

@@ -16,7 +16,9 @@ of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
 "seed"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
 `/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
 background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
-`/api/board` (hello, status, logs), `/api/board/led_test` (POST).
+`/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
+`/api/board/sensors` (the per-hole sensor map: BoardWatch's health job),
+`/api/board/self_test` (POST {"hole"}: the guided sensor self-test of one hole).
 An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
 400 with {"error": words}; nothing a page sends raises past a handler.
 """
@@ -173,6 +175,8 @@ class AppServer:
         r.add_post("/api/play/{id}/{action}", self.api_play_action)
         r.add_get("/api/board", self.api_board)
         r.add_post("/api/board/led_test", self.api_led_test)
+        r.add_get("/api/board/sensors", self.api_sensors)
+        r.add_post("/api/board/self_test", self.api_self_test)
         r.add_static("/static/", STATIC)
         return app
 
@@ -381,7 +385,34 @@ class AppServer:
         from samsara.config import Config
         cfg = Config()
         out["defaults"] = {k: getattr(cfg, k, None) for k in BOARD_SETTINGS}
+        out["options"] = snap.get("options")
         return _json(out)
+
+    async def _board_job(self, timeout, name, *args):
+        # (result, None) or (None, an error response): a board job's answer.
+        if self.watch is None:
+            return None, _error(409, "No board is connected.")
+        try:
+            r = await asyncio.wait_for(asyncio.wrap_future(self.watch.submit(name, *args)),
+                                       timeout)
+        except Exception as e:
+            return None, _error(409, "The board did not answer: %s" % (e or "timed out"))
+        return r, None
+
+    async def api_sensors(self, request):
+        r, err = await self._board_job(20, "health")
+        return err or _json(r)
+
+    async def api_self_test(self, request):
+        from samsara.rules.geometry import position_index
+        obj = await self._body(request)
+        hole = obj.get("hole")
+        try:
+            position_index(hole)
+        except (TypeError, ValueError):
+            return _error(400, "no hole %r on the board" % (hole,))
+        r, err = await self._board_job(40, "self_test", hole, 20.0)
+        return err or _json(r)
 
     async def api_led_test(self, request):
         if self.watch is None:
