@@ -279,7 +279,8 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
     from fakeboard import FakeBoard
     from samsara.storage.logrecord import encode_record
 
-    header = {"fmt": 1, "game": 5, "start": "x", "match": False, "starter": "A", "og": 1}
+    header = {"fmt": 1, "game": 5, "start": "x", "match": False, "starter": "A",
+              "og": "forbidden"}
     log = bytes(encode_record(ord("H"), json.dumps(header).encode()))
 
     class Healthy(FakeBoard):

@@ -182,7 +182,10 @@ class LiveModel(Model):
     def options_from(self, header):
         """Take the rule option from a game log's header dict (or None: unknown)."""
         og = header.get("og") if isinstance(header, dict) else None
-        self.og = og if og in (rules.OWNER_SCORES, rules.FORBIDDEN) else None
+        try:
+            self.og = rules.option_code(og)   # a name ("forbidden") or a code
+        except (ValueError, TypeError):
+            self.og = None
 
     def option_words(self):
         """The targets' rule option in words, and where it comes from."""
