@@ -61,8 +61,10 @@ def main(argv=None):
         k = drv.execute_script("return (an.analysis.turns.findIndex(t => t.flag) + 1) || 10")
         for _ in range(k):
             drv.find_element("id", "next").click()
-        time.sleep(0.3)
+        drv.set_window_size(1280, 1250)   # the chart and the flagged turn list too
+        time.sleep(0.5)
         drv.save_screenshot(out("replay"))
+        drv.set_window_size(1280, 860)
         drv.get(app.url + "board")
         wait(drv, "document.getElementById('facts').textContent.indexOf('Bundle') >= 0")
         wait(drv, "window.samsaraSensors")

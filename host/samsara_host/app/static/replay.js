@@ -37,7 +37,7 @@ function chart(steps, at) {
   }
   return `<svg viewBox="0 0 ${W} ${H}">${grid}${line(0, "#1f5fbf")}${line(1, "#c0392b")}${wline}` +
     `<line x1="${x(at)}" x2="${x(at)}" y1="${P - 6}" y2="${H - P}" stroke="#e0a000" stroke-width="2"/>` +
-    `<text x="${W - P}" y="12" font-size="11" text-anchor="end"><tspan fill="#1f5fbf">A</tspan> / ` +
+    `<text x="${W - P - 26}" y="12" font-size="11" text-anchor="end"><tspan fill="#1f5fbf">A</tspan> / ` +
     `<tspan fill="#c0392b">B</tspan></text></svg>`;
 }
 
