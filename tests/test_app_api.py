@@ -113,6 +113,46 @@ def test_rename_and_delete_with_confirmation(served):
     assert not (logs / (gid + ".log.tags")).exists()
 
 
+def wait_analysis(url, gid, timeout=180.0):
+    end = time.monotonic() + timeout
+    while True:
+        code, text = get(url + "api/game/%s/analysis" % gid)
+        a = json.loads(text)
+        if code != 200 or a["state"] != "running" or time.monotonic() > end:
+            return code, a
+        assert a["turns"] >= 1 and a["elapsed_s"] >= 0
+        time.sleep(0.2)
+
+
+def test_replay_analysis_computed_once_in_the_background(served):
+    url, _logs, gid = served
+    code, text = get(url + "api/game/" + gid)      # the replay does not wait for it
+    steps = json.loads(text)["steps"]
+    code, a = wait_analysis(url, gid)
+    assert code == 200 and a["state"] == "done" and a["torn"] is None
+    turns = a["analysis"]["turns"]
+    assert len(turns) == len(steps) - 1 == len(a["comments"])
+    for t, s in zip(turns, steps[1:]):
+        assert t["played"] == s["notation"] and t["player"] == s["player"]
+        assert t["flag"] in (None, "doubtful", "mistake", "blunder")
+        assert t["best"] is None or t["best"].split()[0] == s["notation"].split()[0]
+        assert t["win_prob"] is None or 0 <= t["win_prob"] <= 1
+    assert set(a["analysis"]["luck"]) == {"A", "B"}
+    code2, again = wait_analysis(url, gid)          # cached: the same answer at once
+    assert again == a
+    # A torn copy: analysed as far as it could be read, or a clear "no analysis".
+    code, t = wait_analysis(url, "browser/game-0002")
+    assert code == 200 and t["state"] in ("done", "none")
+    if t["state"] == "done":
+        assert t["torn"] and len(t["analysis"]["turns"]) <= len(turns)
+    else:
+        assert "torn" in t["reason"]
+    code, b = wait_analysis(url, "browser/game-0003")
+    assert code == 200 and b["state"] == "none" and "no analysis" in b["reason"]
+    code, text = get(url + "api/game/browser/game-9999/analysis")
+    assert code == 404 and "error" in json.loads(text)
+
+
 def test_play_api_bad_input(served):
     url = served[0]
     code, text = get(url + "api/play/new", "POST", {"position": "garbage"})
@@ -233,3 +273,59 @@ def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
     finally:
         w.stop()
         fb.unplug()
+
+
+def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path):
+    from fakeboard import FakeBoard
+    from samsara.storage.logrecord import encode_record
+
+    header = {"fmt": 1, "game": 5, "start": "x", "match": False, "starter": "A",
+              "og": "forbidden"}
+    log = bytes(encode_record(ord("H"), json.dumps(header).encode()))
+
+    class Healthy(FakeBoard):
+        def cmd_status(self, args):
+            fields, extra = FakeBoard.cmd_status(self, args)
+            fields.update(game=5, state="waiting")
+            return fields, extra
+
+        def cmd_health(self, args):
+            return ({"holes": [["S14", 38, 0, 0, None]], "more": False,
+                     "uptime_ms": 600000, "settle": [40, 40]}, [])
+
+        def cmd_self_test(self, args):
+            return ({"step": args["step"], "pos": "S1", "on": 1, "off": 1, "other": []}, [])
+
+    fb = Healthy(str(tmp_path), logs={5: log}, states={5: "running"})
+    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
+    url = srv.start(0)
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
+            time.sleep(0.05)
+        live = json.loads(get(url + "api/live")[1])
+        assert "may not land" in live["options"] and "board's game log" in live["options"]
+        code, text = get(url + "api/board")
+        assert code == 200 and json.loads(text)["options"] == live["options"]
+        code, text = get(url + "api/board/sensors")
+        r = json.loads(text)
+        assert code == 200 and r["supported"] and r["svg"].lstrip().startswith("<")
+        assert [h for h, _w in r["findings"]] == ["S14"]
+        assert "bounced 38 times" in r["findings"][0][1]
+        code, text = get(url + "api/board/self_test", "POST", {"hole": "S1"})
+        assert code == 200 and json.loads(text)["verdict"] == "ok"
+        code, text = get(url + "api/board/self_test", "POST", {"hole": "Z9"})
+        assert code == 400 and "no hole" in json.loads(text)["error"]
+    finally:
+        srv.stop()
+        fb.unplug()
+    # Without a board: a clear 409.
+    srv = AppServer(str(tmp_path / "logs"))
+    url = srv.start(0)
+    try:
+        code, text = get(url + "api/board/sensors")
+        assert code == 409 and "No board" in json.loads(text)["error"]
+        snap = json.loads(get(url + "api/live")[1])
+        assert "the default" in snap["options"]
+    finally:
+        srv.stop()

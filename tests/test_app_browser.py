@@ -112,6 +112,14 @@ def test_live_library_replay_on_the_virtual_board(browser, tmp_path):
             assert browser.find_element("id", "caption").text.startswith("Turn %d:" % k)
         assert browser.find_element("id", "next").get_attribute("disabled")
         assert browser.find_elements("css selector", "#chart svg polyline")
+        # The engine's analysis fills in beside the turn: the turn played, the best.
+        wait_for(lambda: js(browser, "window.samsaraAnalysis") == "done", "the analysis",
+                 timeout=180)
+        words = browser.find_element("id", "analysis").text
+        assert "Played: %s" % turns[TURNS - 1] in words
+        assert "The engine's best" in words or "best turn too" in words
+        assert "Luck of the roll" in words
+        assert browser.find_elements("css selector", "#chart svg polyline.winprob")
         browser.save_screenshot(str(tmp_path / "replay.png"))
     finally:
         app.stop()

@@ -56,13 +56,22 @@ def main(argv=None):
         drv.save_screenshot(out("library"))
         drv.find_element("link text", "Replay").click()
         wait(drv, "window.samsaraReplay")
-        for _ in range(10):
+        wait(drv, "window.samsaraAnalysis == 'done'", 300)
+        # A turn the engine flags, if there is one (else the tenth).
+        k = drv.execute_script("return (an.analysis.turns.findIndex(t => t.flag) + 1) || 10")
+        for _ in range(k):
             drv.find_element("id", "next").click()
+        drv.set_window_size(1280, 1250)   # the chart and the flagged turn list too
+        time.sleep(0.5)
         drv.save_screenshot(out("replay"))
+        drv.set_window_size(1280, 860)
         drv.get(app.url + "board")
         wait(drv, "document.getElementById('facts').textContent.indexOf('Bundle') >= 0")
+        wait(drv, "window.samsaraSensors")
+        drv.set_window_size(1280, 1500)
         time.sleep(1.0)
         drv.save_screenshot(out("board"))
+        drv.set_window_size(1280, 860)
     finally:
         app.stop()
     app = AppProcess(["--no-board"], logs, cwd=tmp)

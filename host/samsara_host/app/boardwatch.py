@@ -13,9 +13,12 @@ Without a board the model's banner says why: none found, another program holds t
 port (boardlink.PortBusy), the board went away, or it does not answer; the thread
 tries again every RETRY_S seconds, so plugging the board in resumes the page.
 """
+import base64
 import concurrent.futures
+import json
 import os
 import queue
+import tempfile
 import threading
 import time
 
@@ -57,6 +60,7 @@ class BoardWatch(threading.Thread):
         self.state = boardlink.State(port)
         self._halt = threading.Event()
         self.connected = False
+        self._header_game = None
 
     # -- for the server ------------------------------------------------------------
     def submit(self, name, *args):
@@ -122,6 +126,10 @@ class BoardWatch(threading.Thread):
         c = self.state.client
         self.model.position_reply(c.request("position"))
         self.model.status_reply(c.request("status"))
+        game = self.model.game
+        if game is not None and game != self._header_game:
+            self._header_game = game
+            self.model.options_from(game_header(c, game))
 
     def _follow(self):
         c = self.state.client
@@ -180,6 +188,36 @@ class BoardWatch(threading.Thread):
     def _job_led_test(self, ms=2000):
         return self.state.client.request("led_test", ms=int(ms))
 
+    def _job_health(self):
+        """The per-hole sensor map (samsara_host.sensors_cmd, as `samsara doctor
+        --sensors`): {"supported": False} from a firmware without `health`, else
+        {"supported": True, "uptime_ms", "settle", "findings": [[hole, sentence]],
+        "svg": the map's picture}."""
+        from samsara_host import sensors_cmd
+        if "health" not in (self.model.hello.get("cmds") or ()):
+            return {"supported": False}
+        holes, uptime, settle = sensors_cmd.fetch_health(self.state.client)
+        findings = sensors_cmd.judge(holes, uptime)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sensors.svg")
+            sensors_cmd.write_svg(path, findings)
+            with open(path, encoding="utf-8") as f:
+                picture = f.read()
+        return {"supported": True, "uptime_ms": uptime, "settle": settle,
+                "holes": len(holes), "findings": [list(x) for x in findings],
+                "svg": picture}
+
+    def _job_self_test(self, hole, timeout_s=15.0):
+        """The guided sensor self-test of one hole (sensors_cmd.self_test): the hole is
+        lit alone until a marble went in and out of it or timeout_s passed; returns
+        {"hole", "verdict" ("ok", "not seen", "twice", "neighbour"), "detail"}."""
+        from samsara_host import sensors_cmd
+        if "self_test" not in (self.model.hello.get("cmds") or ()):
+            raise boardlink.LinkError("this firmware has no sensor self-test")
+        (name, verdict, detail), = sensors_cmd.self_test(self.state.client, [hole],
+                                                         timeout_s=float(timeout_s))
+        return {"hole": name, "verdict": verdict, "detail": detail}
+
     def _job_pull(self, dest):
         """Every game not yet pulled, into `dest` as `samsara logs pull` does
         (logpull.pull_log: part files, CRC and record checks, read back before the
@@ -210,3 +248,29 @@ class BoardWatch(threading.Thread):
         finally:
             self.model.busy = ""
             self._changed()
+
+
+def game_header(client, game):
+    """The header record (a dict: og, match, start, ...) of game `game`'s log on the
+    board, read with log_get (docs/gamelog.md), or None when it cannot be read (no
+    such log, a damaged start).  A lost connection raises."""
+    from samsara.storage.logrecord import parse_records
+    data = b""
+    try:
+        while len(data) < 512:
+            r = client.request("log_get", game=game, offset=len(data))
+            data += base64.b64decode(r.get("data") or "")
+            recs, _n = parse_records(data)
+            if recs or r.get("eof"):
+                break
+    except (boardlink.Disconnected, boardlink.NoReply):
+        raise
+    except (boardlink.LinkError, ValueError, TypeError):
+        return None
+    if not recs or recs[0][0] != ord("H"):
+        return None
+    try:
+        h = json.loads(recs[0][1].decode("utf-8"))
+    except ValueError:
+        return None
+    return h if isinstance(h, dict) else None

@@ -84,6 +84,8 @@ class LiveModel(Model):
         self.pending_turn = None  # a completed turn the board has not committed yet
         self.banner = ""        # why there is no board (empty when connected)
         self.busy = ""          # what the app does with the board now (pull ...)
+        self.og = None          # the game's rule option code from its log's header,
+                                # None: the board did not say (the default is used)
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
@@ -177,6 +179,23 @@ class LiveModel(Model):
             if isinstance(rem, list) else []
         self.mover = r.get("mover") if r.get("mover") in ("A", "B") else None
 
+    def options_from(self, header):
+        """Take the rule option from a game log's header dict (or None: unknown)."""
+        og = header.get("og") if isinstance(header, dict) else None
+        try:
+            self.og = rules.option_code(og)   # a name ("forbidden") or a code
+        except (ValueError, TypeError):
+            self.og = None
+
+    def option_words(self):
+        """The targets' rule option in words, and where it comes from."""
+        og = rules.OWNER_SCORES if self.og is None else self.og
+        what = ("a marble may land in the opponent's goal and scores for the goal's owner"
+                if og == rules.OWNER_SCORES else
+                "a marble may not land in the opponent's goal")
+        return "%s (%s)" % (what, "from the board's game log" if self.og is not None
+                            else "the default: the board does not say")
+
     # -- the picture ---------------------------------------------------------------
     def targets(self):
         """[(name, die)]: the fields the lifted marble may go to with the dice still to
@@ -189,7 +208,8 @@ class LiveModel(Model):
             return []
         try:
             subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover,
-                                               tuple(self.remaining), o, 0)
+                                               tuple(self.remaining), o,
+                                               self.og or rules.OWNER_SCORES)
         except Exception:
             return []
         out = []
@@ -265,7 +285,8 @@ class LiveModel(Model):
         """The page's dict: connected, banner, busy, hello, state, mover, dice,
         remaining, score [a, b], position (text), occupied (names), lifted, targets
         [[name, die, colour]], wrong, missing, extra, guidance, words, record
-        [[number, notation]], over, svg."""
+        [[number, notation]], over, svg, options (the targets' rule option in
+        words)."""
         pos = self.drawn_position()
         occ = [position_name(p) for p in svg.occupied_positions(pos)]
         scene = self.scene()
@@ -285,5 +306,5 @@ class LiveModel(Model):
             "wrong": self.wrong, "missing": self.missing, "extra": self.extra,
             "guidance": self.guidance(), "words": list(self.words),
             "record": [[self.first_turn + i, t] for i, t in enumerate(self.record_full)],
-            "over": self.over, "svg": picture,
+            "over": self.over, "svg": picture, "options": self.option_words(),
         }

@@ -14,7 +14,11 @@ of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
 ?confirm=yes deletes the host's copy), `/api/play/new` (POST {"opponent", "position",
 "seed"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
-`/api/board` (hello, status, logs), `/api/board/led_test` (POST).
+`/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
+background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
+`/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
+`/api/board/sensors` (the per-hole sensor map: BoardWatch's health job),
+`/api/board/self_test` (POST {"hole"}: the guided sensor self-test of one hole).
 An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
 400 with {"error": words}; nothing a page sends raises past a handler.
 """
@@ -29,6 +33,7 @@ from aiohttp import web
 
 from samsara_host import record
 from samsara_host.app import library
+from samsara_host.app.gameanalysis import AnalysisCache
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 KEEPALIVE_S = 15.0
@@ -90,6 +95,7 @@ class AppServer:
         self.watch = watch
         self.plays = {}
         self.plays_lock = threading.Lock()
+        self.analyses = AnalysisCache(logs_dir)
         self.loop = None
         self.hub = None
         self.runner = None
@@ -146,6 +152,7 @@ class AppServer:
             self.thread.join(timeout=10)
         for g in list(self.plays.values()):
             g.close()
+        self.analyses.close()
 
     # -- the application -----------------------------------------------------------
     def make_app(self):
@@ -160,6 +167,7 @@ class AppServer:
         r.add_get("/api/library", self.api_library)
         r.add_post("/api/library/pull", self.api_pull)
         r.add_get("/api/game/{board}/{game}", self.api_game)
+        r.add_get("/api/game/{board}/{game}/analysis", self.api_analysis)
         r.add_post("/api/game/{board}/{game}", self.api_rename)
         r.add_delete("/api/game/{board}/{game}", self.api_delete)
         r.add_post("/api/play/new", self.api_play_new)
@@ -167,6 +175,8 @@ class AppServer:
         r.add_post("/api/play/{id}/{action}", self.api_play_action)
         r.add_get("/api/board", self.api_board)
         r.add_post("/api/board/led_test", self.api_led_test)
+        r.add_get("/api/board/sensors", self.api_sensors)
+        r.add_post("/api/board/self_test", self.api_self_test)
         r.add_static("/static/", STATIC)
         return app
 
@@ -255,6 +265,14 @@ class AppServer:
             return _error(404, "There is no game %s in the library." % gid)
         return _json(data)
 
+    async def api_analysis(self, request):
+        gid = self._gid(request)
+        try:
+            data = await asyncio.to_thread(self.analyses.get, gid)
+        except library.NotFound:
+            return _error(404, "There is no game %s in the library." % gid)
+        return _json(data)
+
     async def _body(self, request):
         try:
             obj = await request.json()
@@ -288,6 +306,7 @@ class AppServer:
             return _error(400, "deleting needs confirm=yes")
         try:
             library.delete(self.logs_dir, gid)
+            self.analyses.forget(gid)
         except library.NotFound:
             return _error(404, "There is no game %s in the library." % gid)
         return _json({"deleted": gid})
@@ -366,7 +385,34 @@ class AppServer:
         from samsara.config import Config
         cfg = Config()
         out["defaults"] = {k: getattr(cfg, k, None) for k in BOARD_SETTINGS}
+        out["options"] = snap.get("options")
         return _json(out)
+
+    async def _board_job(self, timeout, name, *args):
+        # (result, None) or (None, an error response): a board job's answer.
+        if self.watch is None:
+            return None, _error(409, "No board is connected.")
+        try:
+            r = await asyncio.wait_for(asyncio.wrap_future(self.watch.submit(name, *args)),
+                                       timeout)
+        except Exception as e:
+            return None, _error(409, "The board did not answer: %s" % (e or "timed out"))
+        return r, None
+
+    async def api_sensors(self, request):
+        r, err = await self._board_job(20, "health")
+        return err or _json(r)
+
+    async def api_self_test(self, request):
+        from samsara.rules.geometry import position_index
+        obj = await self._body(request)
+        hole = obj.get("hole")
+        try:
+            position_index(hole)
+        except (TypeError, ValueError):
+            return _error(400, "no hole %r on the board" % (hole,))
+        r, err = await self._board_job(40, "self_test", hole, 20.0)
+        return err or _json(r)
 
     async def api_led_test(self, request):
         if self.watch is None:
@@ -399,16 +445,5 @@ def game_json(root, gid):
         steps.append({"n": s.number, "player": "AB"[s.player], "notation": s.notation,
                       "caption": export.caption(s, names),
                       "score": [s.position.a, s.position.b], "svg": pic})
-    out = {"id": gid, "tags": rec.tags, "summary": rec.summary(), "torn": rec.torn,
-           "error": None, "steps": steps, "file": os.path.basename(path),
-           "analysis": None}
-    try:
-        from samsara_host import analysis  # optional: the engine's analysis per turn
-    except ImportError:
-        analysis = None
-    if analysis is not None and hasattr(analysis, "analyse_record"):
-        try:
-            out["analysis"] = analysis.analyse_record(rec)
-        except Exception:
-            out["analysis"] = None
-    return out
+    return {"id": gid, "tags": rec.tags, "summary": rec.summary(), "torn": rec.torn,
+            "error": None, "steps": steps, "file": os.path.basename(path)}

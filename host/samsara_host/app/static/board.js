@@ -1,4 +1,5 @@
-// The board page: what the board says about itself, the LED self-test.
+// The board page: what the board says about itself, the LED and sensor self-tests,
+// the per-hole sensor map (the board's `health`, drawn by samsara_host.sensors_cmd).
 "use strict";
 nav("/board");
 const WORDS = {
@@ -26,6 +27,11 @@ async function load() {
     ["Not yet copied to this computer", d.logs.unpulled], ["Free log space", d.logs.free + " bytes"]);
   document.getElementById("facts").innerHTML = facts(rows);
   document.getElementById("ledtest").disabled = !d.connected;
+  document.getElementById("sensors").disabled = !d.connected;
+  document.getElementById("selftest").disabled = !d.connected;
+  document.getElementById("rule").textContent = "Rule of the game on the board: " +
+    (d.options || "not known");
+  if (d.connected) sensors();
   const s = d.defaults || {};
   document.getElementById("settings").innerHTML = facts(Object.keys(s).sort().map(k => {
     let v = s[k];
@@ -39,5 +45,31 @@ document.getElementById("ledtest").onclick = async () => {
   m.textContent = "Watch the board: every light goes round once ...";
   const r = await api("/api/board/led_test", {method: "POST"});
   m.textContent = r.error || "Done. Did every hole light up? If one stayed dark, see the build guide.";
+};
+async function sensors() {
+  const m = document.getElementById("sensormsg");
+  m.textContent = "Asking the board ...";
+  const r = await api("/api/board/sensors");
+  const map = document.getElementById("sensormap"), list = document.getElementById("findings");
+  if (r.error || !r.supported) {
+    m.textContent = r.error || "This firmware does not report its sensors' health (update it with samsara deploy).";
+    map.innerHTML = ""; list.innerHTML = "";
+    return;
+  }
+  const bad = [...new Set(r.findings.map(f => f[0]))];
+  m.textContent = bad.length ? `Suspicious: ${bad.join(", ")} (red on the map)` :
+    "Every sensor looks healthy.";
+  m.classList.toggle("bad", bad.length > 0);
+  map.innerHTML = r.svg;
+  list.innerHTML = r.findings.map(([h, w]) => `<li data-hole="${esc(h)}">${esc(w)}</li>`).join("");
+  window.samsaraSensors = r;
+}
+document.getElementById("sensors").onclick = sensors;
+document.getElementById("selftest").onclick = async () => {
+  const hole = document.getElementById("hole").value.trim().toUpperCase();
+  const m = document.getElementById("selfmsg");
+  m.textContent = `${hole} is lit alone on the board: put a marble into it and take it out again ...`;
+  const r = await api("/api/board/self_test", {method: "POST", body: {hole}});
+  m.textContent = r.error || (r.verdict === "ok" ? `${r.detail}: fine.` : `${r.detail}: check this hole.`);
 };
 load();

@@ -28,6 +28,7 @@ function show(s) {
     if (i >= 0) { rem.splice(i, 1); return dieSVG(d, false); }
     return dieSVG(d, true);
   }).join("") : '<span class="keys">no roll yet</span>';
+  document.getElementById("options").textContent = s.options ? "Rule: " + s.options : "";
   const rec = document.getElementById("record");
   rec.innerHTML = s.record.length ? s.record.map(([n, t]) =>
     `<div class="turnline" data-n="${n}">${n}. ${n % 2 ? "A" : "B"} ${esc(t)}</div>`).join("") : "<i>no turns yet</i>";

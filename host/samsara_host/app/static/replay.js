@@ -1,8 +1,20 @@
-// The replay page: step through a game turn by turn, the score chart beside it.
+// The replay page: step through a game turn by turn, the score chart beside it, and
+// the engine's analysis (fetched apart: it is computed once, in the background).
 "use strict";
 nav("/library");
 const gid = location.pathname.replace(/^\/replay\//, "");
-let game = null, k = 0;
+let game = null, k = 0, an = null;
+const FLAG_WORDS = {doubtful: "doubtful", mistake: "a mistake", blunder: "a blunder"};
+
+function pct(v) { return (100 * v).toFixed(1).replace(/\.0$/, "") + "%"; }
+function signed(v) { return (v >= 0 ? "+" : "\u2212") + pct(Math.abs(v)); }
+
+// A's win probability after each step (null where unknown: the start, no analysis).
+function winProbs(steps) {
+  if (!an || an.state !== "done") return null;
+  const t = an.analysis.turns;
+  return steps.map((s, i) => i === 0 ? null : (t[i - 1] ? t[i - 1].win_prob : null));
+}
 
 function chart(steps, at) {
   const W = 300, H = 120, P = 18, n = Math.max(1, steps.length - 1);
@@ -12,9 +24,20 @@ function chart(steps, at) {
   let grid = "";
   for (let v = 0; v <= 6; v += 2) grid += `<line x1="${P}" x2="${W - P}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>` +
     `<text x="2" y="${y(v) + 4}" font-size="10">${v}</text>`;
-  return `<svg viewBox="0 0 ${W} ${H}">${grid}${line(0, "#1f5fbf")}${line(1, "#c0392b")}` +
+  const wp = winProbs(steps);
+  let wline = "";
+  if (wp) {
+    const yw = v => H - P - (H - 2 * P) * v;
+    const pts = wp.map((v, i) => v == null ? null : `${x(i).toFixed(1)},${yw(v).toFixed(1)}`)
+      .filter(p => p);
+    wline = `<polyline class="winprob" fill="none" stroke="#2e7d32" stroke-width="2" ` +
+      `stroke-dasharray="5 3" points="${pts.join(" ")}"/>` +
+      [0, 0.5, 1].map(v => `<text x="${W - 1}" y="${yw(v) + 4}" font-size="9" ` +
+        `text-anchor="end" fill="#2e7d32">${100 * v}%</text>`).join("");
+  }
+  return `<svg viewBox="0 0 ${W} ${H}">${grid}${line(0, "#1f5fbf")}${line(1, "#c0392b")}${wline}` +
     `<line x1="${x(at)}" x2="${x(at)}" y1="${P - 6}" y2="${H - P}" stroke="#e0a000" stroke-width="2"/>` +
-    `<text x="${W - P}" y="12" font-size="11" text-anchor="end"><tspan fill="#1f5fbf">A</tspan> / ` +
+    `<text x="${W - P - 26}" y="12" font-size="11" text-anchor="end"><tspan fill="#1f5fbf">A</tspan> / ` +
     `<tspan fill="#c0392b">B</tspan></text></svg>`;
 }
 
@@ -34,9 +57,7 @@ function show(i) {
   document.getElementById("last").disabled = k === steps.length - 1;
   document.querySelectorAll("#record div").forEach(d =>
     d.style.fontWeight = (+d.dataset.n === k) ? "bold" : "");
-  if (game.analysis && game.analysis[k]) {
-    document.getElementById("analysis").textContent = JSON.stringify(game.analysis[k]);
-  }
+  showAnalysis();
   window.samsaraReplay = {turn: k, turns: steps.length - 1, position: s.notation};
 }
 
@@ -57,12 +78,64 @@ async function load() {
     b.textContent = `This file is torn (${game.torn}): the ${game.steps.length - 1} turns before the damage are shown.`;
     b.classList.remove("hidden");
   }
-  if (game.analysis) document.getElementById("analysisCard").style.display = "";
   document.getElementById("record").innerHTML = game.steps.slice(1).map(s =>
     `<div data-n="${s.n}" class="turnline" style="cursor:pointer">${s.n}. ${s.player} ${esc(s.notation)} <span class="keys">(${s.score[0]}-${s.score[1]})</span></div>`).join("");
   document.querySelectorAll("#record div").forEach(d =>
     d.addEventListener("click", () => show(+d.dataset.n)));
   show(0);
+  loadAnalysis();
+}
+
+function turnWords(t, who) {
+  if (t.best === null) return "<p>A roll without a move (Moksha): nothing to judge.</p>";
+  const good = t.best === t.played || t.equity_loss === 0;
+  let h = `<p>Played: <b>${esc(t.played)}</b></p>`;
+  if (good) h += `<p class="flag-best">The engine's best turn too.</p>`;
+  else {
+    h += `<p>The engine's best: <b class="best">${esc(t.best)}</b></p>`;
+    h += `<p>It costs ${who} ${pct(t.equity_loss)} of the chance to win` +
+      (t.flag ? `: <span class="flag flag-${t.flag}">${FLAG_WORDS[t.flag]}</span>` : " (a small slip)") + "</p>";
+  }
+  if (t.win_prob != null) h += `<p>A's chance to win after it: ${pct(t.win_prob)}</p>`;
+  h += `<p class="keys">Luck of the roll ${t.dice.join("")}: ${signed(t.luck)} for ${who}.</p>`;
+  return h;
+}
+
+function showAnalysis() {
+  const box = document.getElementById("analysis");
+  if (!an) return;
+  if (an.state === "running") {
+    box.innerHTML = `<i class="analysing">Analysing the game's ${an.turns} turns ... ` +
+      `(${Math.round(an.elapsed_s)} s; a few seconds per turn on a slow computer)</i>`;
+    return;
+  }
+  if (an.state !== "done") { box.innerHTML = `<i>${esc(an.reason || an.error || "no analysis")}</i>`; return; }
+  const a = an.analysis, s = game.steps[k];
+  let h = "";
+  if (an.torn) h += `<p class="keys">Only the ${a.turns.length} turns that could be read are analysed.</p>`;
+  const t = k > 0 ? a.turns[k - 1] : null;
+  if (t) h += turnWords(t, s.player);
+  else h += "<p>Step through the game: the engine judges every turn (its best turn, " +
+    "how much the turn played cost, and the luck of the dice).</p>";
+  const sm = a.summary, lk = a.luck;
+  h += `<p class="keys">Over the game: luck A ${signed(lk.A)}, B ${signed(lk.B)}; ` +
+    `mistakes and blunders A ${sm.A.mistake + sm.A.blunder}, B ${sm.B.mistake + sm.B.blunder}.</p>`;
+  box.innerHTML = h;
+}
+
+async function loadAnalysis() {
+  an = await api("/api/game/" + gid + "/analysis");
+  if (an.error) an = {state: "none", reason: an.error};
+  if (an.state === "running") { showAnalysis(); setTimeout(loadAnalysis, 1000); return; }
+  if (an.state === "done") {
+    document.getElementById("wpKey").classList.remove("hidden");
+    an.analysis.turns.forEach((t, i) => {
+      const d = document.querySelector(`#record div[data-n="${game.steps[i + 1] ? game.steps[i + 1].n : -1}"]`);
+      if (d && t.flag) d.insertAdjacentHTML("beforeend", ` <span class="flag flag-${t.flag}">${t.flag}</span>`);
+    });
+  }
+  window.samsaraAnalysis = an.state;
+  show(k);
 }
 
 document.getElementById("first").onclick = () => show(0);
