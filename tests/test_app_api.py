@@ -329,3 +329,146 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
         assert "the default" in snap["options"]
     finally:
         srv.stop()
+
+
+DEPLOY_FILES = [("main.py", b"import samsara.app\n" * 40),
+                ("lib/samsara/rules.mpy", bytes(range(256)) * 7),
+                ("lib/samsara/game.mpy", b"\x4d\x06" + b"x" * 1500),
+                ("lib/board/pico.mpy", b"\x00\x01\x02'\"\\" * 100)]
+
+
+def test_deploy_from_the_board_page_with_progress_refusal_and_a_cut_cable(tmp_path):
+    import serial
+    from fakeboard import FakeBoard
+    from fakempy import FakeMicroPython
+    from samsara_host import deploy_cmd
+
+    bundle = tmp_path / "bundle"
+    for path, data in DEPLOY_FILES:
+        (bundle / path).parent.mkdir(parents=True, exist_ok=True)
+        (bundle / path).write_bytes(data)
+
+    class Flashable(FakeBoard):
+        hash = "0ld0ld0ld0ld"
+
+        def cmd_hello(self, args):
+            fields, extra = FakeBoard.cmd_hello(self, args)
+            fields["hash"] = self.hash
+            return fields, extra
+
+    fb = Flashable(str(tmp_path))
+
+    class Pico(FakeMicroPython):
+        """Slow to answer (so a second deploy meets the first), new hash on reset;
+        cut_at: the file write (1-based) at which the cable goes."""
+        cut_at = None
+
+        def enter_raw_repl(self, soft_reset=True, timeout_overall=10):
+            time.sleep(0.5)
+            self.opens = 0
+            FakeMicroPython.enter_raw_repl(self, soft_reset, timeout_overall)
+
+        def exec(self, command, data_consumer=None):
+            if command.startswith("f=open(") and command.endswith(",'wb')\nw=f.write") \
+                    and deploy_cmd.MANIFEST not in command:
+                self.opens += 1
+                if self.opens == self.cut_at:
+                    raise serial.SerialException("device reports readiness to read but "
+                                                 "returned no data (device disconnected?)")
+            return FakeMicroPython.exec(self, command, data_consumer)
+
+        def exec_raw_no_follow(self, command):
+            FakeMicroPython.exec_raw_no_follow(self, command)
+            fb.hash = "4e3e4e3e4e3e"
+
+    pico = Pico()
+    watch = BoardWatch(fb.port, None, transport_factory=lambda port: pico)
+    srv = AppServer(str(tmp_path / "logs"), watch=watch, bundle=str(bundle))
+    url = srv.start(0)
+
+    def live():
+        return json.loads(get(url + "api/live")[1])
+
+    def until_connected():
+        end = time.monotonic() + 15
+        while time.monotonic() < end and not live()["connected"]:
+            time.sleep(0.05)
+        return live()
+
+    def run_deploy():
+        code, text = get(url + "api/board/deploy", "POST", {"confirm": "yes"})
+        assert code == 200 and json.loads(text)["running"], text
+        banners = set()
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            job = json.loads(get(url + "api/board/deploy")[1])
+            banners.add(live()["banner"])
+            if not job["running"]:
+                return job, banners
+            time.sleep(0.05)
+        raise AssertionError("the deploy did not end: %r" % job)
+
+    try:
+        assert until_connected()["hello"]["hash"] == "0ld0ld0ld0ld"
+        code, text = get(url + "api/board/deploy", "POST", {})
+        assert code == 400 and "confirm" in json.loads(text)["error"]
+        code, text = get(url + "api/board")
+        leds = json.loads(text)["leds"]
+        assert leds["budget_ma"] == 290 and "board_config" in leds["where"]
+        # A deploy: progress in order up to 100 %, a second one refused meanwhile.
+        code, text = get(url + "api/board/deploy", "POST", {"confirm": "yes"})
+        assert code == 200 and json.loads(text)["running"]
+        code, text = get(url + "api/board/deploy", "POST", {"confirm": "yes"})
+        assert code == 409 and "already running" in json.loads(text)["error"]
+        watch_seen = set()
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            job = json.loads(get(url + "api/board/deploy")[1])
+            watch_seen.add(live()["banner"])
+            if not job["running"]:
+                break
+            time.sleep(0.05)
+        assert job["state"] == "done", job
+        assert any("Deploying firmware" in b for b in watch_seen), watch_seen
+        evs = job["events"]
+        assert evs[0]["event"] == "start" and evs[0]["percent"] == 0
+        assert [e["percent"] for e in evs] == sorted(e["percent"] for e in evs)
+        assert [e["done"] for e in evs] == sorted(e["done"] for e in evs)
+        assert evs[-1] == {"event": "verified", "path": "main.py", "done": job["total"],
+                           "total": job["total"], "percent": 100}
+        assert [e["path"] for e in evs if e["event"] == "verified"] == \
+            sorted(p for p, _d in DEPLOY_FILES)
+        assert job["total"] == sum(len(d) for _p, d in DEPLOY_FILES)
+        assert job["old_hash"] == "0ld0ld0ld0ld" and job["new_hash"] == "4e3e4e3e4e3e"
+        assert "now runs bundle 4e3e4e3e4e3e" in job["message"]
+        assert pico.resets == 1 and dict(DEPLOY_FILES).items() <= pico.files.items()
+        snap = until_connected()
+        assert snap["hello"]["hash"] == "4e3e4e3e4e3e" and not snap["banner"]
+        # Again: nothing changed.
+        job, _b = run_deploy()
+        assert job["state"] == "done" and job["written"] == [], job
+        assert "up to date" in job["message"] and job["percent"] == 100
+        until_connected()
+        # The cable goes mid-copy: the words say so, and the watch connects again.
+        pico.files["lib/samsara/game.mpy"] = b"old"
+        pico.files["lib/samsara/rules.mpy"] = b"old"
+        pico.cut_at = 2
+        job, _b = run_deploy()
+        assert job["state"] == "failed", job
+        assert "went away" in job["error"] and "2 of 4 files" in job["error"], job["error"]
+        assert "readiness" not in job["error"]
+        snap = until_connected()
+        assert snap["connected"] and not snap["banner"]
+        assert get(url + "api/board")[0] == 200
+    finally:
+        srv.stop()
+        fb.unplug()
+    # Without a board: a clear 409.
+    srv = AppServer(str(tmp_path / "logs"))
+    url = srv.start(0)
+    try:
+        code, text = get(url + "api/board/deploy", "POST", {"confirm": "yes"})
+        assert code == 409 and "No board" in json.loads(text)["error"]
+        assert json.loads(get(url + "api/board/deploy")[1])["state"] == "none"
+    finally:
+        srv.stop()

@@ -168,6 +168,10 @@ def test_play_a_game_to_the_end_by_clicking(browser, tmp_path):
         assert rec.result is not None and len(rec.turns) == len(st["record"])
         browser.get(app.url + "board")
         wait_for(lambda: "Connected" in browser.find_element("id", "facts").text, "board page")
+        # No board: nothing to deploy to; the LED settings and where they are set.
+        wait_for(lambda: "290 mA" in browser.find_element("id", "leds").text, "LED budget")
+        assert "board_config" in browser.find_element("id", "ledwhere").text
+        assert not browser.find_element("id", "deploy").is_enabled()
         browser.save_screenshot(str(tmp_path / "board.png"))
         browser.get(app.url + "replay/nosuch/game-0042")
         assert "no game nosuch/game-0042" in browser.find_element("id", "words").text

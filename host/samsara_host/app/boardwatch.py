@@ -1,7 +1,9 @@
 """The app's one holder of the board's serial port (docs/app.md "The board"): a
 thread that connects through the CLI's link code (samsara_host.boardlink), follows
 the event stream into a LiveModel, and runs the page's board jobs (pull the games,
-the LED self-test) between events, so that only one reader ever talks to the port.
+the LED self-test, deploy) between events, so that only one reader ever talks to the
+port; a deploy closes the link, copies through an mpremote transport and connects
+again afterwards.
 
     watch = BoardWatch(port, on_change)   # port: a device, a pyserial URL or None
     watch.start()                          # (auto-detect the Pico)
@@ -30,6 +32,14 @@ RETRY_S = 1.0
 PROBE_S = 3.0
 """Seconds without a line after which `status` is asked (is the loop alive?)."""
 
+DEPLOYING = ("Deploying firmware ... the board is busy being updated; this page resumes "
+             "when it restarts.")
+"""The banner while a deploy holds the port."""
+AFTER_DEPLOY = "Firmware copied: waiting for the board to restart ..."
+RESTART_S = 20.0
+"""Seconds after a deploy during which the banner keeps saying so (a Pico resets and
+its port is gone for a moment)."""
+
 
 def banner_words(e):
     """The page's banner for a LinkError `e` (why there is no board)."""
@@ -49,7 +59,7 @@ def banner_words(e):
 class BoardWatch(threading.Thread):
     """The port's reader and the board jobs' runner (module docstring)."""
 
-    def __init__(self, port, on_change, clock=time.monotonic):
+    def __init__(self, port, on_change, clock=time.monotonic, transport_factory=None):
         threading.Thread.__init__(self, daemon=True, name="board-watch")
         self.port = port
         self.on_change = on_change
@@ -61,10 +71,13 @@ class BoardWatch(threading.Thread):
         self._halt = threading.Event()
         self.connected = False
         self._header_game = None
+        self.transport_factory = transport_factory
+        self._quiet_until = 0.0
 
     # -- for the server ------------------------------------------------------------
     def submit(self, name, *args):
-        """Queue board job `name` ("pull", "led_test", "hello", "status", "logs");
+        """Queue board job `name` ("pull", "led_test", "hello", "status", "health",
+        "self_test", "deploy");
         returns a Future of its result.  A job without a board fails with
         boardlink.LinkError (the banner's words)."""
         fut = concurrent.futures.Future()
@@ -113,6 +126,8 @@ class BoardWatch(threading.Thread):
             self.state.close()
             self.state = boardlink.State(self.port)
             words = banner_words(e)
+            if self.clock() < self._quiet_until:   # a deployed board restarting
+                words = self.model.banner
             if words != self.model.banner:
                 self.model.banner = words
                 self._changed()
@@ -136,6 +151,8 @@ class BoardWatch(threading.Thread):
         heard = self.clock()
         while not self._halt.is_set():
             self._run_jobs()
+            if not self.connected:       # a job let go of the port (deploy)
+                return
             evs = c.poll_events(0.1)
             if evs:
                 heard = self.clock()
@@ -173,6 +190,8 @@ class BoardWatch(threading.Thread):
                     raise
             except Exception as e:   # a job's own failure: told to the page
                 fut.set_exception(e)
+            if not self.connected:       # the job let go of the port (deploy)
+                return
 
     # -- jobs ----------------------------------------------------------------------
     def _job_hello(self):
@@ -217,6 +236,41 @@ class BoardWatch(threading.Thread):
         (name, verdict, detail), = sensors_cmd.self_test(self.state.client, [hole],
                                                          timeout_s=float(timeout_s))
         return {"hole": name, "verdict": verdict, "detail": detail}
+
+    def _job_deploy(self, files, progress=None, force=False):
+        """Copy the firmware bundle `files` [(board path, bytes)] with
+        deploy_cmd.deploy_files (progress: its callback), the port released for the
+        copy: the link is closed, the banner says DEPLOYING, an mpremote transport
+        (transport_factory, default deploy_cmd.open_transport) copies, verifies and
+        resets; afterwards the thread connects again as after an unplugged cable.
+        Returns deploy_files' report; raises what it raises (DeployError, a serial
+        error when the port goes away)."""
+        from samsara_host import deploy_cmd
+        port = boardlink.resolve_port(self.port)
+        self.state.close()
+        self.state = boardlink.State(self.port)
+        self.connected = False
+        self.model.connected = False
+        self.model.lifted = []
+        self.model.banner = DEPLOYING
+        self._changed()
+        ok = False
+        try:
+            transport = (self.transport_factory or deploy_cmd.open_transport)(port)
+            try:
+                report = deploy_cmd.deploy_files(transport, files, progress, force=force)
+            finally:
+                try:
+                    transport.close()
+                except Exception:
+                    pass
+            ok = True
+            return report
+        finally:
+            self.model.banner = (AFTER_DEPLOY if ok else
+                                 "The deploy failed: waiting for the board ...")
+            self._quiet_until = self.clock() + RESTART_S
+            self._changed()
 
     def _job_pull(self, dest):
         """Every game not yet pulled, into `dest` as `samsara logs pull` does

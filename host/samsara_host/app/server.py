@@ -18,7 +18,9 @@ of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
 background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
 `/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
 `/api/board/sensors` (the per-hole sensor map: BoardWatch's health job),
-`/api/board/self_test` (POST {"hole"}: the guided sensor self-test of one hole).
+`/api/board/self_test` (POST {"hole"}: the guided sensor self-test of one hole),
+`/api/board/deploy` (POST {"confirm": "yes", "force"}: deploy the firmware bundle,
+409 while one runs or without a board; GET: the job's progress, deployjob.Deploys).
 An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
 400 with {"error": words}; nothing a page sends raises past a handler.
 """
@@ -88,11 +90,15 @@ def no_board_snapshot():
 
 class AppServer:
     """The server (module docstring).  logs_dir: the library folder (`samsara logs
-    pull`'s --dest); watch: a BoardWatch (not started: start() starts it) or None."""
+    pull`'s --dest); watch: a BoardWatch (not started: start() starts it) or None;
+    bundle: the firmware bundle folder the board page deploys, or None to build it
+    as `samsara deploy` does (deployjob.Deploys)."""
 
-    def __init__(self, logs_dir, watch=None):
+    def __init__(self, logs_dir, watch=None, bundle=None):
+        from samsara_host.app.deployjob import Deploys
         self.logs_dir = logs_dir
         self.watch = watch
+        self.deploys = Deploys(watch, bundle)
         self.plays = {}
         self.plays_lock = threading.Lock()
         self.analyses = AnalysisCache(logs_dir)
@@ -177,6 +183,8 @@ class AppServer:
         r.add_post("/api/board/led_test", self.api_led_test)
         r.add_get("/api/board/sensors", self.api_sensors)
         r.add_post("/api/board/self_test", self.api_self_test)
+        r.add_get("/api/board/deploy", self.api_deploy_state)
+        r.add_post("/api/board/deploy", self.api_deploy)
         r.add_static("/static/", STATIC)
         return app
 
@@ -386,7 +394,21 @@ class AppServer:
         cfg = Config()
         out["defaults"] = {k: getattr(cfg, k, None) for k in BOARD_SETTINGS}
         out["options"] = snap.get("options")
+        out["leds"] = led_settings(out["defaults"].get("budget_ma"))
         return _json(out)
+
+    async def api_deploy_state(self, request):
+        return _json(self.deploys.state())
+
+    async def api_deploy(self, request):
+        from samsara_host.app.deployjob import DeployRefused
+        obj = await self._body(request) if request.can_read_body else {}
+        if obj.get("confirm") != "yes":
+            return _error(400, "deploying needs {\"confirm\": \"yes\"}")
+        try:
+            return _json(self.deploys.start(force=bool(obj.get("force"))))
+        except DeployRefused as e:
+            return _error(409, str(e))
 
     async def _board_job(self, timeout, name, *args):
         # (result, None) or (None, an error response): a board job's answer.
@@ -423,6 +445,27 @@ class AppServer:
         except Exception as e:
             return _error(409, "The LED test did not run: %s" % e)
         return _json(r)
+
+
+def led_settings(default_budget):
+    """The LED brightness and power budget of the firmware's configuration
+    (firmware/board_config.py, generated from hardware/settings.csv): {"budget_ma",
+    "brightness", "where"}.  No USB command sets them (docs/protocol.md)."""
+    import runpy
+    from samsara_host import deploy_cmd
+    budget = default_budget
+    try:
+        cfg = runpy.run_path(os.path.join(deploy_cmd.repo_root(), "firmware",
+                                          "board_config.py"))
+        budget = cfg.get("LED_BUDGET_MA", budget)
+    except (OSError, SyntaxError):
+        pass
+    return {"budget_ma": budget,
+            "brightness": "fixed per light (docs/leds.md); the power limiter dims a "
+                          "frame that would draw more than the budget",
+            "where": "Brightness and the power budget are set in board_config "
+                     "(hardware/settings.csv, led_budget_ma; `python tools/gen_config.py`) "
+                     "and take effect with the next deploy; no USB command changes them."}
 
 
 def game_json(root, gid):

@@ -1,5 +1,6 @@
 // The board page: what the board says about itself, the LED and sensor self-tests,
-// the per-hole sensor map (the board's `health`, drawn by samsara_host.sensors_cmd).
+// the per-hole sensor map (the board's `health`, drawn by samsara_host.sensors_cmd),
+// deploying the firmware with a progress bar (/api/board/deploy, polled).
 "use strict";
 nav("/board");
 const WORDS = {
@@ -26,6 +27,12 @@ async function load() {
   if (d.logs) rows.push(["Games on the board", d.logs.games],
     ["Not yet copied to this computer", d.logs.unpulled], ["Free log space", d.logs.free + " bytes"]);
   document.getElementById("facts").innerHTML = facts(rows);
+  if (!deploying) document.getElementById("deploy").disabled = !d.connected;
+  const l = d.leds || {};
+  document.getElementById("leds").innerHTML = facts([
+    ["LED power budget", l.budget_ma == null ? "-" : l.budget_ma + " mA"],
+    ["Brightness", l.brightness || "-"]]);
+  document.getElementById("ledwhere").textContent = l.where || "";
   document.getElementById("ledtest").disabled = !d.connected;
   document.getElementById("sensors").disabled = !d.connected;
   document.getElementById("selftest").disabled = !d.connected;
@@ -72,4 +79,44 @@ document.getElementById("selftest").onclick = async () => {
   const r = await api("/api/board/self_test", {method: "POST", body: {hole}});
   m.textContent = r.error || (r.verdict === "ok" ? `${r.detail}: fine.` : `${r.detail}: check this hole.`);
 };
+let deploying = false;
+function showDeploy(j) {
+  window.samsaraDeploy = j;
+  const m = document.getElementById("deploymsg"), row = document.getElementById("deployrow");
+  if (j.state === "none") return;
+  row.classList.remove("hidden");
+  document.getElementById("deploybar").value = j.percent || 0;
+  document.getElementById("deployfile").textContent = j.total ?
+    `${j.path || ""} ${j.done} of ${j.total} bytes (${j.percent} %)` : "";
+  m.textContent = j.error || j.message || "";
+  m.classList.toggle("bad", !!j.error);
+}
+async function followDeploy() {
+  deploying = true;
+  document.getElementById("deploy").disabled = true;
+  for (;;) {
+    const j = await api("/api/board/deploy");
+    if (j.error && !j.state) { document.getElementById("deploymsg").textContent = j.error; break; }
+    showDeploy(j);
+    const s = await api("/api/live"), b = document.getElementById("banner");
+    b.textContent = s.banner || "";
+    b.classList.toggle("hidden", !s.banner);
+    if (!j.running) break;
+    await new Promise(r => setTimeout(r, 300));
+  }
+  deploying = false;
+  load();
+}
+document.getElementById("deploy").onclick = async () => {
+  if (!confirm("Copy the firmware of this computer to the board? The board " +
+               "restarts when the copy is done.")) return;
+  const r = await api("/api/board/deploy", {method: "POST", body: {confirm: "yes"}});
+  if (r.error) {
+    const m = document.getElementById("deploymsg");
+    m.textContent = r.error; m.classList.add("bad");
+    return;
+  }
+  followDeploy();
+};
 load();
+api("/api/board/deploy").then(j => { showDeploy(j); if (j.running) followDeploy(); });
