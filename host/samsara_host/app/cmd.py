@@ -6,6 +6,7 @@ virtual board (samsara_host.virtual_board) played by vboard_play.TablePlay at a
 human pace.
 """
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -138,6 +139,7 @@ def cmd_app(args):
             srv.stop()
         if vb is not None:
             vb.stop()
+            shutil.rmtree(vb.folder, ignore_errors=True)   # the temporary board's flash
     return 0
 
 

@@ -1,0 +1,43 @@
+"""`samsara app` as a command: what it leaves behind when stopped with Ctrl-C."""
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from samsara_host.virtual_board import find_micropython
+
+try:
+    find_micropython()
+    HAVE_UPY = True
+except FileNotFoundError:
+    HAVE_UPY = False
+
+SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_ctrl_c_removes_the_virtual_boards_temporary_folder(tmp_path):
+    # each `samsara app --virtual` used to leave a samsara-app-vb-* folder behind
+    p = subprocess.Popen([SAMSARA, "app", "--virtual", "--idle", "--no-browser",
+                          "--http-port", "0", "--logs", str(tmp_path / "lib")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    folder = None
+    try:
+        for _ in range(3):
+            line = p.stdout.readline()
+            if line.startswith("virtual board: "):
+                folder = line.rsplit("(folder ", 1)[1].rstrip(")\n")
+                break
+        assert folder and os.path.isdir(folder), line + p.stderr.read()
+    finally:
+        p.send_signal(signal.SIGINT)
+        try:
+            _out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _out, err = p.communicate(timeout=5)
+    assert p.returncode == 0, err
+    assert "Traceback" not in err, err
+    assert not os.path.exists(folder)
