@@ -41,3 +41,34 @@ def test_ctrl_c_removes_the_virtual_boards_temporary_folder(tmp_path):
     assert p.returncode == 0, err
     assert "Traceback" not in err, err
     assert not os.path.exists(folder)
+
+
+def test_a_second_ctrl_c_while_stopping_is_no_traceback(tmp_path, monkeypatch):
+    # A second Ctrl-C landing while the handlers change made signal.signal raise
+    # "OSError: Signal 2 ignored due to race condition" (seen with a double Ctrl-C).
+    import webbrowser
+    from samsara_host import cli
+    from samsara_host.app import cmd
+
+    def ctrl_c(_url):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(webbrowser, "open", ctrl_c)
+    real = signal.signal
+    calls = []
+
+    def racy(signum, handler):
+        if handler is not getattr(cmd, "_interrupt"):
+            calls.append(signum)
+            if len(calls) == 2:
+                raise OSError("Signal 2 ignored due to race condition")
+        return real(signum, handler)
+    monkeypatch.setattr(signal, "signal", racy)
+    saved = {n: signal.getsignal(getattr(signal, n)) for n in ("SIGINT", "SIGTERM", "SIGHUP")}
+    try:
+        args = cli.build_parser().parse_args(
+            ["app", "--no-board", "--http-port", "0", "--logs", str(tmp_path / "lib")])
+        assert cmd.cmd_app(args) == 0
+    finally:
+        for n, h in saved.items():
+            real(getattr(signal, n), h)
+    assert len(calls) == 3

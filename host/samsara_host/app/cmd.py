@@ -56,6 +56,22 @@ def _interrupt(_signum, _frame):
     raise KeyboardInterrupt
 
 
+def _ignore(_signum, _frame):
+    pass
+
+
+def _quiet_signals():
+    """While stopping, a second Ctrl-C (or SIGTERM, SIGHUP) is ignored.  A Python
+    no-op handler, not SIG_IGN: a signal arriving while the handlers change would
+    otherwise raise "OSError: Signal 2 ignored due to race condition"."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), _ignore)
+            except OSError:
+                pass
+
+
 def wait_answers(url, timeout=10.0):
     """True once GET `url` answers 200 (within `timeout` seconds)."""
     end = time.monotonic() + timeout
@@ -132,9 +148,7 @@ def cmd_app(args):
         print("samsara app: %s" % e, file=sys.stderr)
         return 1
     finally:
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        _quiet_signals()
         if srv is not None:
             srv.stop()
         if vb is not None:
