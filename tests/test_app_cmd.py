@@ -72,3 +72,21 @@ def test_a_second_ctrl_c_while_stopping_is_no_traceback(tmp_path, monkeypatch):
         for n, h in saved.items():
             real(getattr(signal, n), h)
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--virtual", "--turns", "-2"], "1 or more"),
+    (["--virtual", "--turns", "0"], "1 or more"),
+    (["--virtual", "--idle", "--turns", "3"], "--turns is for --virtual without --idle"),
+    (["--no-board", "--turns", "3"], "--turns is for --virtual without --idle"),
+])
+def test_bad_turns_are_refused(tmp_path, capsys, argv, words):
+    # --turns -2 used to start the app and play "0 turns"; with --idle it was ignored
+    from samsara_host import cli
+    with pytest.raises(SystemExit) as e:
+        rc = cli.main(["app", "--no-browser", "--http-port", "0",
+                       "--logs", str(tmp_path / "lib")] + argv)
+        raise SystemExit(rc)
+    assert e.value.code == 2
+    assert words in capsys.readouterr().err
+    assert not os.path.exists(str(tmp_path / "lib"))

@@ -22,6 +22,11 @@ DESCRIPTION = ("The companion app in the browser: the live board, the game libra
                "on 127.0.0.1 only; Ctrl-C stops it.")
 
 
+def _turns(text):
+    from samsara_host.vboard_cmd import _turns as turns
+    return turns(text)
+
+
 def add_parser(sub, name, help_text):
     """Register `samsara app` (cli.py's table)."""
     from samsara_host.logs_cmd import DEFAULT_DEST
@@ -41,7 +46,7 @@ def add_parser(sub, name, help_text):
     p.add_argument("--pace", type=seconds, default=0.8, metavar="S",
                    help="with --virtual: seconds between the players' hand moves "
                         "(default 0.8, a human pace)")
-    p.add_argument("--turns", type=int, default=None, metavar="N",
+    p.add_argument("--turns", type=_turns, default=None, metavar="N",
                    help="with --virtual: stop playing after N turns")
     p.add_argument("--http-port", type=int, default=DEFAULT_PORT, metavar="P",
                    help="the web server's port (default %(default)s; 0: any free one)")
@@ -92,6 +97,9 @@ def cmd_app(args):
     from samsara_host.app.server import AppServer
     if args.idle and not args.virtual:
         print("samsara app: --idle is for --virtual", file=sys.stderr)
+        return 2
+    if args.turns is not None and (args.idle or not args.virtual):
+        print("samsara app: --turns is for --virtual without --idle", file=sys.stderr)
         return 2
     if not 0 <= args.http_port <= 65535:
         print("samsara app: --http-port is 0..65535", file=sys.stderr)
