@@ -184,3 +184,10 @@ def test_training_features_match_the_engine_evaluation():
         for me in (0, 1):
             f = features(p.r, p.s, p.a, p.b, me)
             assert sum(a * b for a, b in zip(w, f)) == dev.evaluate(p.r, p.s, p.a, p.b, me)
+
+
+def test_cli_match_text_says_one_game(capsys):
+    # the text summary said "1 games"
+    assert main(["engine", "match", "random", "greedy", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "random (A) vs greedy (B): 1 game, seed 1" in out

@@ -165,3 +165,22 @@ def test_real_micropython_without_firmware(tmp_path):
     assert any(f.level == dr.OK and f.what.startswith("MicroPython 1.") for f in found)
     f = problem(found)
     assert "firmware missing" in f.what and "samsara deploy" in f.todo
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--self-test", "--holes", "R1,Z9"], "'Z9' is no hole of the board"),
+    (["--self-test", "--holes", "R1,,R2"], "'' is no hole of the board"),
+    (["--self-test", "--holes", "r1"], "'r1' is no hole of the board"),
+    (["--sensors", "--self-test"], "give one of them"),
+    (["--svg", "x.svg"], "--svg is for --sensors"),
+    (["--sensors", "--holes", "R1"], "--holes is for --self-test"),
+])
+def test_bad_sensor_options_are_refused_before_the_port_opens(capsys, argv, words):
+    # a bad hole name used to light the holes before it and wait 15 s at each,
+    # and --self-test beside --sensors was silently dropped
+    from samsara_host import cli
+    args = cli.build_parser().parse_args(["doctor", "--port", "/dev/no-such-port"] + argv)
+    assert dr.run(args) == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert "does not exist" not in err

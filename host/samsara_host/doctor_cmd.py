@@ -298,7 +298,34 @@ def report(findings, write=print):
     return 0
 
 
+def option_problem(args):
+    """The words of a bad combination of doctor's options (None when they fit):
+    --sensors and --self-test are two runs, --svg belongs to --sensors, --holes to
+    --self-test and must name holes of the board (checked before anything is lit)."""
+    from samsara.rules.geometry import position_index
+    sensors = getattr(args, "sensors", False)
+    selftest = getattr(args, "self_test", False)
+    if sensors and selftest:
+        return "--sensors and --self-test are two runs: give one of them"
+    if getattr(args, "svg", None) and not sensors:
+        return "--svg is for --sensors"
+    holes = getattr(args, "holes", None)
+    if holes is not None and not selftest:
+        return "--holes is for --self-test"
+    for name in (holes.split(",") if holes else ()):
+        try:
+            position_index(name.strip())
+        except ValueError:
+            return ("--holes: %r is no hole of the board (names like R1, S24, GR, GS, "
+                    "A0, AC, comma-separated)" % name)
+    return None
+
+
 def run(args):
+    bad = option_problem(args)
+    if bad:
+        print("samsara doctor: %s" % bad, file=sys.stderr)
+        return 2
     if getattr(args, "sensors", False) or getattr(args, "self_test", False):
         return run_sensor_checks(args)
     try:
@@ -317,7 +344,7 @@ def run_sensor_checks(args):
         state.hello()
         if args.sensors:
             return sensors_cmd.run_sensors(state.client, args.svg)
-        holes = (args.holes.split(",") if args.holes
+        holes = ([h.strip() for h in args.holes.split(",")] if args.holes
                  else [position_name(p) for p in range(48)])
 
         def prompt(name):

@@ -37,8 +37,9 @@ def cmd_match(args):
         print(json.dumps(res, sort_keys=True))
         return 0
     lo, hi = res["a_win_rate_ci95"]
-    print("%s (A) vs %s (B): %d games, seed %d, opponent_goal %s"
-          % (args.a, args.b, res["games"], res["seed"], res["opponent_goal"]))
+    print("%s (A) vs %s (B): %d game%s, seed %d, opponent_goal %s"
+          % (args.a, args.b, res["games"], "" if res["games"] == 1 else "s", res["seed"],
+             res["opponent_goal"]))
     print("A wins %d, B wins %d, draws %d (Moksha %d)"
           % (res["a_wins"], res["b_wins"], res["draws"], res["moksha_draws"]))
     print("win rate of A %.3f (95 %% interval %.3f-%.3f), draws counted as half"

@@ -6,6 +6,7 @@ virtual board (samsara_host.virtual_board) played by vboard_play.TablePlay at a
 human pace.
 """
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -19,6 +20,11 @@ DEFAULT_PORT = 8765
 DESCRIPTION = ("The companion app in the browser: the live board, the game library, "
                "replays, a game on the simulated board, the board's settings.  Serves "
                "on 127.0.0.1 only; Ctrl-C stops it.")
+
+
+def _turns(text):
+    from samsara_host.vboard_cmd import _turns as turns
+    return turns(text)
 
 
 def add_parser(sub, name, help_text):
@@ -40,7 +46,7 @@ def add_parser(sub, name, help_text):
     p.add_argument("--pace", type=seconds, default=0.8, metavar="S",
                    help="with --virtual: seconds between the players' hand moves "
                         "(default 0.8, a human pace)")
-    p.add_argument("--turns", type=int, default=None, metavar="N",
+    p.add_argument("--turns", type=_turns, default=None, metavar="N",
                    help="with --virtual: stop playing after N turns")
     p.add_argument("--http-port", type=int, default=DEFAULT_PORT, metavar="P",
                    help="the web server's port (default %(default)s; 0: any free one)")
@@ -53,6 +59,22 @@ def add_parser(sub, name, help_text):
 
 def _interrupt(_signum, _frame):
     raise KeyboardInterrupt
+
+
+def _ignore(_signum, _frame):
+    pass
+
+
+def _quiet_signals():
+    """While stopping, a second Ctrl-C (or SIGTERM, SIGHUP) is ignored.  A Python
+    no-op handler, not SIG_IGN: a signal arriving while the handlers change would
+    otherwise raise "OSError: Signal 2 ignored due to race condition"."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), _ignore)
+            except OSError:
+                pass
 
 
 def wait_answers(url, timeout=10.0):
@@ -75,6 +97,9 @@ def cmd_app(args):
     from samsara_host.app.server import AppServer
     if args.idle and not args.virtual:
         print("samsara app: --idle is for --virtual", file=sys.stderr)
+        return 2
+    if args.turns is not None and (args.idle or not args.virtual):
+        print("samsara app: --turns is for --virtual without --idle", file=sys.stderr)
         return 2
     if not 0 <= args.http_port <= 65535:
         print("samsara app: --http-port is 0..65535", file=sys.stderr)
@@ -131,13 +156,12 @@ def cmd_app(args):
         print("samsara app: %s" % e, file=sys.stderr)
         return 1
     finally:
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            if hasattr(signal, name):
-                signal.signal(getattr(signal, name), signal.SIG_IGN)
+        _quiet_signals()
         if srv is not None:
             srv.stop()
         if vb is not None:
             vb.stop()
+            shutil.rmtree(vb.folder, ignore_errors=True)   # the temporary board's flash
     return 0
 
 
