@@ -119,6 +119,12 @@ def test_torn_and_bad_logs_are_clear_errors(logged, tmp_path):
     r = run("analyze", str(torn))
     assert r.returncode == 1 and "torn" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+    # a log torn before its first turn says there is nothing to analyse, not "0 turns"
+    head = tmp_path / "head.log"
+    head.write_bytes(data[:80])
+    with pytest.raises(RecordError) as e:
+        analysis.analyze_log(str(head))
+    assert "0 good" not in str(e.value) and "before its first turn" in str(e.value)
 
 
 def test_analyze_cli_text_and_json(logged):

@@ -179,9 +179,16 @@ def load_whole(path):
     from samsara_host import gametags
     rec = gametags.load_tagged(path)
     if getattr(rec, "torn", None):
-        raise AnalysisError("the log is torn (%s): only whole games are analysed; pull "
-                            "it again (`samsara logs pull --all`), or export its %d good "
-                            "turns as text and analyse that" % (rec.torn, len(rec.turns)))
+        n = len(rec.turns)
+        if n == 0:
+            raise AnalysisError("the log is torn (%s) before its first turn: nothing to "
+                                "analyse; pull it again (`samsara logs pull --all`)"
+                                % (rec.torn,))
+        raise AnalysisError("the log is torn (%s): a torn log is not analysed (a game "
+                            "that is merely unfinished is); pull it again (`samsara logs "
+                            "pull --all`), or export its %d good turn%s as text "
+                            "(`samsara logs export`) and analyse that"
+                            % (rec.torn, n, "" if n == 1 else "s"))
     return rec
 
 
