@@ -37,7 +37,7 @@ def main(argv=None):
     logs = "samsara-logs"    # relative to tmp: the pages show the folder as given
     drv = chromium(tmp, 1280, 860)
     out = lambda name: os.path.join(args.out, "app-%s.png" % name)  # noqa: E731
-    app = AppProcess(["--virtual", "--seed", "3", "--pace", "0.35", "--turns", "13"], logs,
+    app = AppProcess(["--virtual", "--seed", "3", "--pace", "0.8", "--turns", "13"], logs,
                      cwd=tmp)
     try:
         drv.get(app.url)
@@ -68,7 +68,7 @@ def main(argv=None):
         drv.get(app.url + "board")
         wait(drv, "document.getElementById('facts').textContent.indexOf('Bundle') >= 0")
         wait(drv, "window.samsaraSensors")
-        drv.set_window_size(1280, 1500)
+        drv.set_window_size(1280, 1750)
         time.sleep(1.0)
         drv.save_screenshot(out("board"))
         drv.set_window_size(1280, 860)

@@ -40,7 +40,7 @@ async function load() {
     (d.options || "not known");
   if (d.connected) sensors();
   const s = d.defaults || {};
-  document.getElementById("settings").innerHTML = facts(Object.keys(s).sort().map(k => {
+  document.getElementById("settings").innerHTML = facts(Object.keys(s).filter(k => k !== "budget_ma").sort().map(k => {
     let v = s[k];
     if (k === "opponent_goal") v = v === "owner_scores" ? "scores for the goal's owner" : "is not allowed";
     if (k === "dice") v = v === "electronic" ? "electronic (the roll button)" : "real dice, entered with the buttons";
