@@ -296,6 +296,10 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
         def cmd_self_test(self, args):
             return ({"step": args["step"], "pos": "S1", "on": 1, "off": 1, "other": []}, [])
 
+        def cmd_calibrate(self, args):
+            return ({"step": args["step"], "state": "empty", "todo": "empty the board",
+                     "missing": 64}, [])
+
     fb = Healthy(str(tmp_path), logs={5: log}, states={5: "running"})
     srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
     url = srv.start(0)
@@ -316,6 +320,11 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
         assert code == 200 and json.loads(text)["verdict"] == "ok"
         code, text = get(url + "api/board/self_test", "POST", {"hole": "Z9"})
         assert code == 400 and "no hole" in json.loads(text)["error"]
+        code, text = get(url + "api/board/calibrate", "POST", {"step": "start"})
+        r = json.loads(text)
+        assert code == 200 and r["supported"] and r["state"] == "empty" and r["missing"] == 64
+        code, text = get(url + "api/board/calibrate", "POST", {"step": "bake"})
+        assert code == 400 and "no calibration step" in json.loads(text)["error"]
     finally:
         srv.stop()
         fb.unplug()
@@ -329,6 +338,28 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
         assert "the default" in snap["options"]
     finally:
         srv.stop()
+
+
+def test_calibration_on_a_reed_switch_board_says_there_is_nothing_to_calibrate():
+    from samsara_host import boardlink
+    from samsara_host.app.boardwatch import BoardWatch
+
+    class Client:
+        def __init__(self, code):
+            self.code = code
+
+        def request(self, name, **args):
+            raise boardlink.BoardError(name, self.code, "no Hall sensors")
+
+    class State:
+        pass
+
+    w = BoardWatch.__new__(BoardWatch)
+    w.state = State()
+    w.state.client = Client("not_supported")
+    assert w._job_calibrate("start") == {"supported": False, "msg": "no Hall sensors"}
+    w.state.client = Client("state")
+    assert w._job_calibrate("save")["error"] == "no Hall sensors"
 
 
 DEPLOY_FILES = [("main.py", b"import samsara.app\n" * 40),

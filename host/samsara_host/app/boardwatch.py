@@ -207,6 +207,19 @@ class BoardWatch(threading.Thread):
     def _job_led_test(self, ms=2000):
         return self.state.client.request("led_test", ms=int(ms))
 
+    def _job_calibrate(self, step):
+        """One step of the Hall sensors' guided calibration (`calibrate`, docs/protocol.md):
+        the board's reply ({"step", "state", "todo", "missing"}), or {"supported": False,
+        "msg"} on a reed-switch board (`not_supported`)."""
+        try:
+            r = self.state.client.request("calibrate", step=step)
+        except boardlink.BoardError as e:
+            if e.code == "not_supported":
+                return {"supported": False, "msg": e.msg}
+            return {"supported": True, "error": e.msg or e.code}
+        r["supported"] = True
+        return r
+
     def _job_health(self):
         """The per-hole sensor map (samsara_host.sensors_cmd, as `samsara doctor
         --sensors`): {"supported": False} from a firmware without `health`, else

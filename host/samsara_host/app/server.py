@@ -17,6 +17,8 @@ of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
 background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
 `/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
+`/api/board/calibrate` (POST {"step": start|empty|occupied|save|cancel}: the Hall
+sensors' guided calibration),
 `/api/board/sensors` (the per-hole sensor map: BoardWatch's health job),
 `/api/board/self_test` (POST {"hole"}: the guided sensor self-test of one hole),
 `/api/board/deploy` (POST {"confirm": "yes", "force"}: deploy the firmware bundle,
@@ -181,6 +183,7 @@ class AppServer:
         r.add_post("/api/play/{id}/{action}", self.api_play_action)
         r.add_get("/api/board", self.api_board)
         r.add_post("/api/board/led_test", self.api_led_test)
+        r.add_post("/api/board/calibrate", self.api_calibrate)
         r.add_get("/api/board/sensors", self.api_sensors)
         r.add_post("/api/board/self_test", self.api_self_test)
         r.add_get("/api/board/deploy", self.api_deploy_state)
@@ -436,6 +439,15 @@ class AppServer:
         r, err = await self._board_job(40, "self_test", hole, 20.0)
         return err or _json(r)
 
+    async def api_calibrate(self, request):
+        obj = await self._body(request)
+        step = obj.get("step")
+        if step not in CALIBRATE_STEPS:
+            return _error(400, "no calibration step %r (one of %s)"
+                          % (step, ", ".join(CALIBRATE_STEPS)))
+        r, err = await self._board_job(20, "calibrate", step)
+        return err or _json(r)
+
     async def api_led_test(self, request):
         if self.watch is None:
             return _error(409, "No board is connected.")
@@ -445,6 +457,10 @@ class AppServer:
         except Exception as e:
             return _error(409, "The LED test did not run: %s" % e)
         return _json(r)
+
+
+CALIBRATE_STEPS = ("start", "empty", "occupied", "save", "cancel")
+"""The steps of the `calibrate` command (docs/protocol.md), in the order a user takes them."""
 
 
 def led_settings(default_budget):

@@ -34,6 +34,7 @@ async function load() {
     ["Brightness", l.brightness || "-"]]);
   document.getElementById("ledwhere").textContent = l.where || "";
   document.getElementById("ledtest").disabled = !d.connected;
+  calibrateButtons(d.connected);
   document.getElementById("sensors").disabled = !d.connected;
   document.getElementById("selftest").disabled = !d.connected;
   document.getElementById("rule").textContent = "Rule of the game on the board: " +
@@ -46,6 +47,25 @@ async function load() {
     if (k === "dice") v = v === "electronic" ? "electronic (the roll button)" : "real dice, entered with the buttons";
     return [WORDS[k] || k.replace(/_/g, " "), v];
   }));
+}
+const CAL_STATE = {empty: "Now the board is empty: press 2.",
+  occupied: "Put a marble in every hole (the pieces too), then press 3.",
+  ready: "Every sensor is measured: press 4 to save.", done: "Saved: the new calibration is in force.",
+  failed: "The calibration failed: press Cancel and start again.", idle: "No calibration running."};
+function calibrateButtons(on) {
+  for (const b of document.querySelectorAll("[data-step]")) b.disabled = !on;
+}
+for (const b of document.querySelectorAll("[data-step]")) {
+  b.onclick = async () => {
+    const m = document.getElementById("calmsg");
+    m.textContent = "Asking the board ...";
+    const r = await api("/api/board/calibrate", {method: "POST", body: JSON.stringify({step: b.dataset.step})});
+    if (r.error) { m.textContent = r.error; return; }
+    if (r.supported === false) { m.textContent = "This board has reed switches: there is nothing to calibrate."; return; }
+    let t = r.todo || CAL_STATE[r.state] || ("The board says: " + (r.state || "?"));
+    if (r.missing) t += ` (${r.missing} sensors still without a marble reading)`;
+    m.textContent = t;
+  };
 }
 document.getElementById("ledtest").onclick = async () => {
   const m = document.getElementById("ledmsg");
