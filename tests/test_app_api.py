@@ -181,6 +181,44 @@ def test_live_events_stream_and_no_board_banner(served):
     assert snap["svg"].startswith("<svg")
 
 
+def test_two_tabs_both_follow_the_board(tmp_path):
+    # Two pages open on the live board (two tabs, or two people's phones): both streams
+    # get every change; closing one leaves the other working.
+    from fakeboard import FakeBoard
+    from samsara.link import protocol
+
+    fb = FakeBoard(str(tmp_path))
+    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
+    url = srv.start(0)
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
+            time.sleep(0.05)
+        one = urllib.request.urlopen(url + "api/live/events", timeout=10)
+        two = urllib.request.urlopen(url + "api/live/events", timeout=10)
+
+        def until(stream, want):
+            while True:
+                line = stream.readline().decode()
+                if line.startswith("data: ") and want(json.loads(line[6:])):
+                    return True
+
+        assert until(one, lambda snap: snap["connected"])
+        assert until(two, lambda snap: snap["connected"])
+        os.write(fb.master, protocol.encode({"ev": "roll", "t": 5, "dice": [5, 3],
+                                             "player": "A", "source": "electronic"}))
+        assert until(one, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        one.close()
+        assert until(two, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        os.write(fb.master, protocol.encode({"ev": "roll", "t": 9, "dice": [6, 6],
+                                             "player": "B", "source": "electronic"}))
+        assert until(two, lambda snap: "B rolls 6 6" in snap.get("words", []))
+        two.close()
+    finally:
+        srv.stop()
+        fb.unplug()
+
+
 def test_live_model_ignores_garbage_events():
     m = LiveModel()
     for ev in ({"ev": "roll", "dice": "xx"}, {"ev": "lift", "pos": 5}, {"ev": "lift"},
