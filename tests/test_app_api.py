@@ -106,6 +106,8 @@ def test_rename_and_delete_with_confirmation(served):
     assert code == 400 and "empty" in json.loads(text)["error"]
     code, text = get(url + "api/game/" + gid, "POST", {"players": "nope"})
     assert code == 400
+    code, text = get(url + "api/game/" + gid, "POST", {"players": ["A" * 5000, "Ben"]})
+    assert code == 400 and "at most 40" in json.loads(text)["error"]
     code, _text = get(url + "api/game/" + gid, "DELETE")
     assert code == 400 and (logs / (gid + ".log")).exists()
     code, _text = get(url + "api/game/" + gid + "?confirm=yes", "DELETE")
@@ -161,7 +163,10 @@ def test_play_api_bad_input(served):
     st = json.loads(text)
     assert code == 200 and st["mover"] == "A" and st["opponent"] == "engine"
     code, text = get(url + "api/play/%s/click" % st["id"], "POST", {"hole": "Z99"})
-    assert code == 200 and "no hole" in json.loads(text)["problem"]
+    assert code == 400 and "no hole" in json.loads(text)["error"]
+    for bad in (-1, 2 ** 40, True, "5"):
+        code, text = get(url + "api/play/new", "POST", {"seed": bad})
+        assert code == 400 and "seed" in json.loads(text)["error"], bad
     code, text = get(url + "api/play/%s/roll" % st["id"], "POST", {})
     st = json.loads(text)
     assert len(st["dice"]) == 2 and st["movable"]

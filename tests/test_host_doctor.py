@@ -171,6 +171,7 @@ def test_real_micropython_without_firmware(tmp_path):
     (["--self-test", "--holes", "R1,Z9"], "'Z9' is no hole of the board"),
     (["--self-test", "--holes", "R1,,R2"], "'' is no hole of the board"),
     (["--self-test", "--holes", "r1"], "'r1' is no hole of the board"),
+    (["--self-test", "--holes", ""], "--holes is empty"),
     (["--sensors", "--self-test"], "give one of them"),
     (["--svg", "x.svg"], "--svg is for --sensors"),
     (["--sensors", "--holes", "R1"], "--holes is for --self-test"),

@@ -312,6 +312,8 @@ def option_problem(args):
     holes = getattr(args, "holes", None)
     if holes is not None and not selftest:
         return "--holes is for --self-test"
+    if holes is not None and not holes.strip():
+        return "--holes is empty: name the holes to test (R1,S24,...), or leave it out for every track hole"
     for name in (holes.split(",") if holes else ()):
         try:
             position_index(name.strip())

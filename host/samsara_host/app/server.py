@@ -303,6 +303,8 @@ class AppServer:
         if not (isinstance(names, list) and len(names) == 2
                 and all(isinstance(n, str) for n in names)):
             return _error(400, "give both players' names")
+        if any(len(n.strip()) > MAX_NAME for n in names):
+            return _error(400, "a player's name has at most %d characters" % MAX_NAME)
         try:
             tags = library.rename(self.logs_dir, gid, names[0], names[1])
         except library.NotFound:
@@ -327,8 +329,9 @@ class AppServer:
         from samsara_host.app.playgame import PlayError, PlayGame
         obj = await self._body(request)
         seed = obj.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            return _error(400, "seed is a whole number")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < 2 ** 31):
+            return _error(400, "seed is a whole number from 0 to 2147483647")
         try:
             g = await asyncio.to_thread(PlayGame, self.logs_dir, obj.get("opponent", "human"),
                                         obj.get("position") or None, seed)
@@ -366,7 +369,13 @@ class AppServer:
             elif action == "undo":
                 await asyncio.to_thread(g.undo)
             elif action == "click":
-                await asyncio.to_thread(g.click, str(obj.get("hole", "")))
+                from samsara.rules.geometry import position_index
+                hole = obj.get("hole")
+                try:
+                    position_index(hole)
+                except (TypeError, ValueError):
+                    return _error(400, "no hole %r on the board" % (hole,))
+                await asyncio.to_thread(g.click, hole)
             else:
                 return _error(404, "no such action: %s" % action)
         except PlayError as e:
@@ -458,6 +467,10 @@ class AppServer:
             return _error(409, "The LED test did not run: %s" % e)
         return _json(r)
 
+
+MAX_NAME = 40
+"""Longest player's name the library takes (characters): it goes into the record's tags,
+the exports and the analysis."""
 
 CALIBRATE_STEPS = ("start", "empty", "occupied", "save", "cancel")
 """The steps of the `calibrate` command (docs/protocol.md), in the order a user takes them."""
