@@ -49,9 +49,16 @@ def values(keys, me, a, b, mode=dev.MODE_SINGLE, starter=0, net=None):
     """Ply-1 values (numpy array) for `me` of the resulting positions `keys` (list of
     (r, s, a, b)) of `me`'s turns from scores (a, b): exact for game ends, else the
     network's win probability."""
+    return _exact_or_net(keys, me, [(a, b)] * len(keys), mode, starter, net)
+
+
+def _exact_or_net(keys, me, scores, mode, starter, net):
+    # values() with each key's own scores before the turn (scores[i] = (a, b)): game
+    # ends exactly (_terminal), the rest in one network call.
     out = np.empty(len(keys))
     rest = []
     for i, k in enumerate(keys):
+        a, b = scores[i]
         t = _terminal(k, me, a, b, mode, starter)
         if t is None:
             rest.append(i)
@@ -91,17 +98,8 @@ def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     if mode == dev.MODE_SINGLE and allk:
         vals = _single_values(allk, opp, net)
     else:
-        vals = np.empty(len(allk))
-        rest = []
-        for start, n, a, b in segs:
-            for i in range(start, start + n):
-                t = _terminal(allk[i], opp, a, b, mode, starter)
-                if t is None:
-                    rest.append(i)
-                else:
-                    vals[i] = t
-        if rest:
-            vals[rest] = neteval.evaluate([allk[i] for i in rest], opp, net)
+        scores = [(a, b) for _st, n, a, b in segs for _i in range(n)]
+        vals = _exact_or_net(allk, opp, scores, mode, starter, net)
     best = np.array([vals[st:st + n].max() if n else 0.5 for st, n, _a, _b in segs])
     best = best.reshape(len(keys), len(ROLLS))
     return 1.0 - best @ _WEIGHTS
