@@ -83,11 +83,10 @@ def _nibbles():
     # a byte (1.5 KB; the trained tables give ranges up to 232).  Returns (table,
     # the sum of the six least sums), or None when a range would not fit a byte.
     tab = bytearray(6 * 256)
+    row = [0] * 256      # one group's sums (made once, at the game's start)
     off = 0
     k = 0
     while k < 6:
-        lo = 0
-        hi = 0
         xy = 0
         while xy < 256:
             w = 0
@@ -95,21 +94,14 @@ def _nibbles():
             while i < 4:
                 w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
                 i += 1
-            if xy == 0 or w < lo:
-                lo = w
-            if xy == 0 or w > hi:
-                hi = w
+            row[xy] = w
             xy += 1
-        if hi - lo > 255:
+        lo = min(row)
+        if max(row) - lo > 255:
             return None
         xy = 0
         while xy < 256:
-            w = 0
-            i = 0
-            while i < 4:
-                w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
-                i += 1
-            tab[k * 256 + xy] = w - lo
+            tab[k * 256 + xy] = row[xy] - lo
             xy += 1
         off += lo
         k += 1
