@@ -185,3 +185,15 @@ def test_bad_sensor_options_are_refused_before_the_port_opens(capsys, argv, word
     err = capsys.readouterr().err
     assert words in err
     assert "does not exist" not in err
+
+
+@pytest.mark.parametrize("mode", [["--sensors"], ["--self-test", "--holes", "R1"]])
+def test_sensor_checks_without_a_board_say_so_on_stderr(capsys, mode):
+    # the connection error of --sensors / --self-test went to stdout, where a script
+    # reading the map or the results took it for output
+    from samsara_host import cli
+    args = cli.build_parser().parse_args(["doctor", "--port", "/dev/samsara-no-such-port"] + mode)
+    assert dr.run(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("samsara doctor: ") and "does not exist" in err

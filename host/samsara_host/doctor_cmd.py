@@ -358,7 +358,7 @@ def run_sensor_checks(args):
         print("%d of %d holes saw the marble as they should" % (len(res) - len(bad), len(res)))
         return 1 if bad else 0
     except boardlink.LinkError as e:
-        print("samsara doctor: %s" % boardlink.explain(e))
+        print("samsara doctor: %s" % boardlink.explain(e), file=sys.stderr)
         return 1
     finally:
         state.close()
