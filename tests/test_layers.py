@@ -31,7 +31,7 @@ ALLOWED = {
 }
 """Layer -> the layers its modules may import (besides the built-ins below)."""
 
-BUILTINS = {"array", "binascii", "ubinascii", "json", "micropython", "os", "uos",
+BUILTINS = {"array", "binascii", "ubinascii", "io", "json", "micropython", "os", "uos",
             "select", "sys", "time", "gc", "struct", "errno"}
 """Modules of MicroPython itself that the core package may import."""
 

@@ -42,6 +42,8 @@ bytearray(8), settled bytearray(8)), calibrate(step) -> dict; a missing hook ans
 not_supported.
 """
 
+import io
+import json
 import sys
 
 from samsara.link import protocol as P
@@ -67,6 +69,13 @@ _TX_RING = const(2048)
 iterations (80 ms) of output at _TX_PER_POLL; a host that reads keeps it nearly empty,
 one that does not makes the board drop lines (counted, then reported) rather than
 block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
+
+
+if sys.implementation.name == "micropython":
+    _dump_into = json.dump      # straight into the BytesIO: allocates nothing
+else:
+    def _dump_into(obj, js):    # CPython's json.dump writes str, in many pieces
+        js.write(json.dumps(obj).encode())
 
 
 class CmdError(Exception):
@@ -160,6 +169,8 @@ class HostLink:
         self.rx_scan = 0          # rx[:rx_scan] was scanned: no LF, no 0x01-0x04
         self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
         self.tx = bytearray(_TX_RING)
+        self._txv = memoryview(self.tx)
+        self._js = io.BytesIO(bytearray(P.MAX_OUT))   # a line's JSON (send)
         self.tx_head = 0
         self.tx_len = 0
         self.tx_dropped = 0
@@ -180,26 +191,51 @@ class HostLink:
 
     def send(self, obj):
         """Queue one line (a dict) for the host.  Lines longer than MAX_OUT are replaced
-        by a short one; when the ring is full the line is dropped and counted."""
+        by a short one; when the ring is full the line is dropped and counted.  The
+        JSON is written into one preallocated buffer and copied into the ring: a line
+        leaves no garbage behind (issue 9: a turn's lines used to be three strings
+        each until the next collection)."""
         try:
-            line = P.encode(obj)
+            n = self._dump(obj)
         except Exception:
-            line = P.encode({"ev": "error", "msg": "unencodable line"})
-        if len(line) > P.MAX_OUT:
+            n = self._dump({"ev": "error", "msg": "unencodable line"})
+        if n >= P.MAX_OUT:
             if "ev" in obj:
-                line = P.encode({"ev": str(obj.get("ev"))[:32], "cut": True})
+                n = self._dump({"ev": str(obj.get("ev"))[:32], "cut": True})
             else:
-                line = P.encode(P.error_reply(obj.get("re"), obj.get("id"), P.E_INTERNAL,
-                                              "reply longer than %d bytes" % P.MAX_OUT))
-        if self.tx_dropped and self._room() >= len(line) + 40:
-            n = self.tx_dropped
+                n = self._dump(P.error_reply(obj.get("re"), obj.get("id"), P.E_INTERNAL,
+                                             "reply longer than %d bytes" % P.MAX_OUT))
+        if self.tx_dropped and self._room() >= n + 41:
+            k = self.tx_dropped
             self.tx_dropped = 0
-            self._put(P.encode({"ev": "dropped", "lines": n}))
-        if self._room() < len(line):
+            self._put(P.encode({"ev": "dropped", "lines": k}))
+        if self._room() <= n:
             self.tx_dropped += 1
             return False
-        self._put(line)
+        self._put_json(n)
         return True
+
+    def _dump(self, obj):
+        # obj's JSON (as protocol.encode writes it, without the LF) at the start of the
+        # scratch buffer; returns its length.
+        js = self._js
+        js.seek(0)
+        _dump_into(obj, js)
+        return js.tell()
+
+    def _put_json(self, n):
+        # The scratch buffer's n bytes and an LF into the ring (it has the room).
+        js = self._js
+        js.seek(0)
+        i = (self.tx_head + self.tx_len) % _TX_RING
+        first = _TX_RING - i
+        if first > n:
+            first = n
+        js.readinto(self._txv[i:i + first])
+        if first < n:
+            js.readinto(self._txv[0:n - first])
+        self.tx[(i + n) % _TX_RING] = 10
+        self.tx_len += n + 1
 
     def _room(self):
         return _TX_RING - self.tx_len
