@@ -9,7 +9,8 @@ The allowed arrows (docs/architecture.md has them as a table):
     rules          -> rules
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
-    link.protocol  -> nothing (the tables both ends share)
+    link.protocol  -> nothing (the tables both ends share; link.commands, the command
+                      table loaded on demand, is in this layer)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
                       (link.hostcmds and link.flightcmds, its on-demand commands,
                       are in this layer)
@@ -54,6 +55,8 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] == "link":
         if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
+        if len(parts) > 2 and parts[2] == "commands":
+            return "link.protocol"   # the command table, loaded on demand
         return "link." + parts[2] if len(parts) > 2 else "link.protocol"
     return "core"
 
