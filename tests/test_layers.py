@@ -12,7 +12,7 @@ The allowed arrows (docs/architecture.md has them as a table):
     link.protocol  -> nothing (the tables both ends share; link.commands, the command
                       table loaded on demand, is in this layer)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
-                      (link.hostcmds and link.flightcmds, its on-demand commands,
+                      (link.hostcmds, link.gamecmds and link.flightcmds, its on-demand commands,
                       are in this layer)
 """
 import ast
@@ -53,7 +53,7 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] in ("rules", "storage"):
         return parts[1]
     if len(parts) >= 2 and parts[1] == "link":
-        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
+        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds", "gamecmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
         if len(parts) > 2 and parts[2] == "commands":
             return "link.protocol"   # the command table, loaded on demand

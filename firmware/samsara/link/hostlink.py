@@ -422,14 +422,15 @@ class HostLink:
     def _run(self, name, rid, args):
         # One parsed command: its handler, then the reply (or an error reply).
         try:
-            fn = getattr(self, "_c_" + name, None)
-            if fn is not None:
-                fields = fn(args)
-            else:
-                # hello, sensors, calibrate, the log transfer: loaded on first use and
-                # dropped by the main loop at the next quiet moment (hostcmds).
+            # The commands' code is loaded for the command and dropped by the main
+            # loop at the next quiet moment: a game's commands (gamecmds), then hello,
+            # sensors, calibrate, hint, the log transfer, the flight recorder's (hostcmds).
+            from samsara.link import gamecmds
+            fn = getattr(gamecmds, name, None)
+            if fn is None:
                 from samsara.link import hostcmds
-                fields = getattr(hostcmds, name)(self, args)
+                fn = getattr(hostcmds, name)
+            fields = fn(self, args)
         except CmdError as e:
             self.send(P.error_reply(name, rid, e.code, e.msg))
             return
@@ -448,75 +449,7 @@ class HostLink:
             return {"free": 0, "need": 0, "full": False, "unpulled": 0}
         return self.recorder.space()
 
-    def _c_status(self, a):
-        c = self.board.controller
-        pos = c.position()
-        rec = self.recorder
-        if rec is not None:
-            rec.flush()
-        return {"state": c.state,
-                "game": None if rec is None else rec.log.run_gid,
-                "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
-                "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
-                "log": self._log_space(),
-                "uptime_ms": self._diff(self.now, self.t0 if self.t0 is not None else self.now),
-                "loop": {"period_ms": self.period_ms, "max_ms": self.max_gap,
-                         "overruns": self.overruns}}
-
-    def _c_position(self, a):
-        c = self.board.controller
-        rec = list(c.game.record) if c.game is not None else []
-        return {"position": c.position().format(), "state": c.state,
-                "turns": len(rec), "record": rec[-10:]}
-
     def _core(self):
         if self.core is None:
             raise CmdError(P.E_NOT_SUPPORTED, "this link drives no board")
         return self.core
-
-    def _press(self, what):
-        # The core presses and dispatches the events through every sink, this link's
-        # on_event included, which keeps the first `what` event (or reject) for the reply.
-        core = self._core()
-        self._want = what
-        self._got = None
-        self._why = None
-        try:
-            core.press(self.now, what)
-        finally:
-            self._want = None
-        got = self._got
-        self._got = None
-        if got is None:
-            raise CmdError(P.E_STATE, self._why or ("%s not possible now" % what))
-        return got
-
-    def _c_roll(self, a):
-        ev = self._press("roll")
-        return {"dice": ev.get("dice")}
-
-    def _c_undo(self, a):
-        ev = self._press("undo")
-        out = {}
-        if "move" in ev:
-            out["move"] = ev["move"]
-        return out
-
-    def _c_set_dice(self, a):
-        d = a["dice"]
-        self._core().set_dice(d[0], d[1])
-        return {"dice": d}
-
-    def _c_new_game(self, a):
-        try:
-            vs = a["vs_board"]
-            gid = self._core().new_game(a["position"], a["match"],
-                                        0 if a["starter"] == "A" else 1,
-                                        None if vs is None else "AB".index(vs))
-        except gamelog.LogFull:
-            raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
-        return {"game": gid}
-
-    def _c_led_test(self, a):
-        self._core().led_test(self.now, a["ms"])
-        return {"ms": a["ms"]}
