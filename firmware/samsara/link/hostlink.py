@@ -72,7 +72,8 @@ block.  4096 until the firmware's heap was measured (docs/performance.md "Firmwa
 
 
 if sys.implementation.name == "micropython":
-    _dump_into = json.dump      # straight into the BytesIO: allocates nothing
+    # straight into the BytesIO: allocates nothing
+    _dump_into = json.dump      # pyright: ignore[reportAssignmentType]
 else:
     def _dump_into(obj, js):    # CPython's json.dump writes str, in many pieces
         js.write(json.dumps(obj).encode())
@@ -170,7 +171,9 @@ class HostLink:
         self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
         self.tx = bytearray(_TX_RING)
         self._txv = memoryview(self.tx)
-        self._js = io.BytesIO(bytearray(P.MAX_OUT))   # a line's JSON (send)
+        # a line's JSON (send); getattr: the stubs type MicroPython's BytesIO without
+        # its stream methods (seek, tell, readinto) and its initial-bytes argument
+        self._js = getattr(io, "BytesIO")(bytearray(P.MAX_OUT))
         self.tx_head = 0
         self.tx_len = 0
         self.tx_dropped = 0
