@@ -240,6 +240,26 @@ def test_idle_poll_allocates_nothing():
         unlock()
 
 
+def test_a_line_out_leaves_no_garbage_but_its_ring_slices():
+    # issue 9: a line's JSON goes into one preallocated buffer, then into the ring; what
+    # is left is at most two memoryview slices (16 bytes each on the Pico), where
+    # protocol.encode left the line three times (the JSON, plus LF, as bytes).
+    from heaputil import heap_growth
+    rig, st, board = _link()
+    link = rig.link
+    ev = {"ev": "sub", "t": 123456, "move": "4:S12-GR*R1", "player": "B"}
+    for i in range(30):          # the ring wraps: both slices are taken
+        link.send(ev)
+        link.poll(i)
+    st.lines()
+    grew = heap_growth(link.send, ev)
+    if grew is not None:
+        assert grew <= 64, grew
+    for i in range(100, 110):
+        link.poll(i)
+    assert st.lines() == [ev]
+
+
 def test_random_bytes_on_this_vm():
     """A smaller fuzz that runs on MicroPython itself (the hypothesis run is CPython)."""
     link, st, board = _link()
