@@ -55,7 +55,7 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
-ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.gamecmds", "samsara.link.hostcmds",
+ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara.link.gamecmds", "samsara.link.hostcmds",
                      "mainhooks", "samsara.misread", "samsara.link.flightcmds",
                      "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
                      "samsara.storage.logdisk", "samsara.storage.logrecord")

@@ -9,8 +9,9 @@ The allowed arrows (docs/architecture.md has them as a table):
     rules          -> rules
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
-    link.protocol  -> nothing (the tables both ends share; link.commands, the command
-                      table loaded on demand, is in this layer)
+    link.protocol  -> nothing (the tables both ends share; link.commands and
+                      link.cmderrors, the command table and its errors loaded on
+                      demand, are in this layer)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
                       (link.hostcmds, link.gamecmds and link.flightcmds, its on-demand commands,
                       are in this layer)
@@ -55,8 +56,8 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] == "link":
         if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds", "gamecmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
-        if len(parts) > 2 and parts[2] == "commands":
-            return "link.protocol"   # the command table, loaded on demand
+        if len(parts) > 2 and parts[2] in ("commands", "cmderrors"):
+            return "link.protocol"   # the command table and its errors, loaded on demand
         return "link." + parts[2] if len(parts) > 2 else "link.protocol"
     return "core"
 

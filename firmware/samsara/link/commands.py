@@ -1,17 +1,17 @@
 """Checking host command lines (docs/protocol.md "Commands"): the command table and
-parse_command.  Its one job is turning a host line into (name, id, args) or a
-ProtocolError.  The board loads it on demand (samsara.link.protocol.parse_command) and
-drops it at its next quiet moment (mainloop.ON_DEMAND_MODULES), so its code is on the
-heap only while a host line is being taken (docs/performance.md "Fifth round").
+parse_command.  Its one job is turning a host line into (name, id, args); a line it
+cannot take raises a ProtocolError, whose texts samsara.link.cmderrors makes (loaded
+only for a bad line).  The board loads this module on demand
+(samsara.link.protocol.parse_command) and drops it at its next quiet moment
+(mainloop.ON_DEMAND_MODULES), so its code is on the heap only while a host line is
+being taken (docs/performance.md "Fifth round").
 
 Runs unchanged on MicroPython and CPython.
 """
 
 import json
 
-from samsara.link.protocol import (ProtocolError, MAX_IN, CHUNK, E_BINARY, E_TOO_LONG,
-                                   E_TWO, E_NOT_OBJECT, E_NO_CMD, E_UNKNOWN, E_BAD_ARGS,
-                                   E_BAD_ID, E_BAD_JSON)
+from samsara.link.protocol import MAX_IN, CHUNK
 
 try:
     from micropython import const
@@ -54,6 +54,12 @@ COMMANDS = {
 the same names as samsara.link.protocol.COMMAND_NAMES."""
 
 
+def _error(what, name=None, rid=None, key=None, v=None):
+    # The ProtocolError of a line the board cannot take (samsara.link.cmderrors).
+    from samsara.link.cmderrors import error
+    return error(what, name, rid, key, v)
+
+
 def check_text(line, n=-1, scanned=False):
     """Raise ProtocolError(binary) unless line[:n] (bytes-like) is printable UTF-8 text:
     no control bytes other than TAB and CR, no DEL, valid UTF-8.  Returns the str.
@@ -65,48 +71,12 @@ def check_text(line, n=-1, scanned=False):
     while i < n:
         c = line[i]
         if (c < 0x20 and c != 9 and c != 13) or c == 0x7F:
-            raise ProtocolError(E_BINARY, "control byte 0x%02x in line" % c)
+            raise _error("ctrl", v=c)
         i += 1
     try:
         return bytes(line[:n]).decode("utf-8")
     except Exception:
-        raise ProtocolError(E_BINARY, "line is not UTF-8 text")
-
-
-def _two_objects(text):
-    """True when the text starts with a complete JSON object followed by another object
-    (``{...}{...}``, ``{...} {...}``, ``{...};{...}``): used only to tell
-    `two_commands` from `bad_json` after json.loads failed."""
-    t = text.strip()
-    if not t.startswith("{"):
-        return False
-    depth = 0
-    in_str = False
-    esc = False
-    i = 0
-    n = len(t)
-    while i < n:
-        ch = t[i]
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch == "{" or ch == "[":
-            depth += 1
-        elif ch == "}" or ch == "]":
-            depth -= 1
-            if depth == 0:
-                rest = t[i + 1:].strip()
-                while rest and rest[0] in ",;":
-                    rest = rest[1:].strip()
-                return rest.startswith("{")
-        i += 1
-    return False
+        raise _error("utf8")
 
 
 def _check_id(obj, name):
@@ -114,14 +84,14 @@ def _check_id(obj, name):
         return None
     rid = obj["id"]
     if isinstance(rid, bool):
-        raise ProtocolError(E_BAD_ID, "id must be an integer or a short string", name)
+        raise _error("idbool", name)
     if isinstance(rid, int):
         if 0 <= rid < _MAX_SMALL:
             return rid
     elif isinstance(rid, str):
         if len(rid) <= _MAX_ID_STR:
             return rid
-    raise ProtocolError(E_BAD_ID, "id must be an integer 0..2^30 or a string of at most 16 characters", name)
+    raise _error("id", name)
 
 
 def _is_int(v):
@@ -129,60 +99,45 @@ def _is_int(v):
 
 
 def _check_arg(name, key, kind, v, rid):
-    def bad(what):
-        return ProtocolError(E_BAD_ARGS, "%s: %s" % (key, what), name, rid)
+    # The argument's value (a crc in lower case), or a bad_args ProtocolError raised.
     if kind == "bool":
-        if not isinstance(v, bool):
-            raise bad("must be true or false")
-        return v
-    if kind == "dice":
-        if not isinstance(v, list) or len(v) != 2:
-            raise bad("must be a list of two dice")
-        for d in v:
-            if not _is_int(d) or d < 1 or d > 6:
-                raise bad("each die must be 1..6")
-        return v
-    if kind == "side":
-        if v != "A" and v != "B":
-            raise bad("must be \"A\" or \"B\"")
-        return v
-    if kind == "text":
-        if not isinstance(v, str) or len(v) > 80:
-            raise bad("must be a string of at most 80 characters")
-        return v
-    if kind == "step":
-        if v not in _CAL_STEPS:
-            raise bad("must be one of " + ", ".join(_CAL_STEPS))
-        return v
-    if kind == "ms":
-        if not _is_int(v) or v < 100 or v > 10000:
-            raise bad("must be an integer 100..10000")
-        return v
-    if kind == "game":
-        if not _is_int(v) or v < 0 or v >= _MAX_SMALL:
-            raise bad("must be a game number")
-        return v
-    if kind == "after":
-        if not _is_int(v) or v < -1 or v >= _MAX_SMALL:
-            raise bad("must be a game number or -1")
-        return v
-    if kind == "offset":
-        if not _is_int(v) or v < 0 or v >= _MAX_SMALL:
-            raise bad("must be an integer >= 0")
-        return v
-    if kind == "chunk":
-        if not _is_int(v) or v < 1 or v > CHUNK:
-            raise bad("must be an integer 1..%d" % CHUNK)
-        return v
-    if kind == "crc":
-        if not isinstance(v, str) or len(v) != 4:
-            raise bad("must be 4 hex digits")
-        try:
-            int(v, 16)
-        except ValueError:
-            raise bad("must be 4 hex digits")
-        return v.lower()
-    raise bad("unknown kind")  # pragma: no cover - table error
+        ok = isinstance(v, bool)
+    elif kind == "dice":
+        ok = isinstance(v, list) and len(v) == 2
+        if ok:
+            for d in v:
+                if not _is_int(d) or d < 1 or d > 6:
+                    ok = False
+    elif kind == "side":
+        ok = v == "A" or v == "B"
+    elif kind == "text":
+        ok = isinstance(v, str) and len(v) <= 80
+    elif kind == "step":
+        ok = v in _CAL_STEPS
+    elif kind == "ms":
+        ok = _is_int(v) and 100 <= v <= 10000
+    elif kind == "game":
+        ok = _is_int(v) and 0 <= v < _MAX_SMALL
+    elif kind == "after":
+        ok = _is_int(v) and -1 <= v < _MAX_SMALL
+    elif kind == "offset":
+        ok = _is_int(v) and 0 <= v < _MAX_SMALL
+    elif kind == "chunk":
+        ok = _is_int(v) and 1 <= v <= CHUNK
+    elif kind == "crc":
+        ok = isinstance(v, str) and len(v) == 4
+        if ok:
+            try:
+                int(v, 16)
+            except ValueError:
+                ok = False
+        if ok:
+            return v.lower()
+    else:
+        ok = False  # pragma: no cover - table error
+    if not ok:
+        raise _error("arg", name, rid, key, (kind, v))
+    return v
 
 
 def parse_command(line, n=-1, scanned=False):
@@ -197,38 +152,34 @@ def parse_command(line, n=-1, scanned=False):
     if n < 0:
         n = len(line)
     if n > MAX_IN:
-        raise ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_IN)
+        raise _error("long")
     text = check_text(line, n, scanned)
     try:
         obj = json.loads(text)
     except Exception:
-        if _two_objects(text):
-            raise ProtocolError(E_TWO, "one command per line")
-        raise ProtocolError(E_BAD_JSON, "syntax error in JSON")
+        raise _error("json", v=text)
     if not isinstance(obj, dict):
-        raise ProtocolError(E_NOT_OBJECT, "a command is a JSON object")
+        raise _error("object")
     name = obj.get("cmd")
     if not isinstance(name, str):
-        raise ProtocolError(E_NO_CMD, "missing \"cmd\"")
+        raise _error("nocmd")
     spec = COMMANDS.get(name)
     if spec is None:
         rid = _check_id(obj, name[:16])
-        raise ProtocolError(E_UNKNOWN, "unknown command", name[:16], rid)
+        raise _error("unknown", name[:16], rid)
     rid = _check_id(obj, name)
     args = {}
     for key in obj:
         if key == "cmd" or key == "id":
             continue
         if key not in spec:
-            raise ProtocolError(E_BAD_ARGS, "unknown argument %s" % key[:16], name, rid)
+            raise _error("argkey", name, rid, key)
     for key in spec:
         kind, default = spec[key]
         if key in obj:
             args[key] = _check_arg(name, key, kind, obj[key], rid)
         elif default is REQUIRED:
-            raise ProtocolError(E_BAD_ARGS, "%s is required" % key, name, rid)
+            raise _error("required", name, rid, key)
         else:
             args[key] = default
     return name, rid, args
-
-
