@@ -289,6 +289,8 @@ class Loop:
         self._leds = hw.leds
         self._feed = hw.watchdog.feed
         self.flight = _services.flight if _services is not None else None
+        if BUDGET and _services is not None and _services.link is not None:
+            _services.link.loop = self   # host lines wait for calm() (the Pico only)
 
     def once(self, now):
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
@@ -402,6 +404,18 @@ class Loop:
             if _UPY:
                 drop_modules(ON_DEMAND_MODULES)
                 gc.collect()
+
+    def calm(self):
+        """True when the garbage of the last events and host lines is collected and no
+        game-log write is due (_quiet): on the Pico a host line waits for it, at most
+        hostlink._HOLD_MS, so that the command's work does not pile on that garbage
+        (docs/performance.md "Fifth round")."""
+        if self.dirty:
+            return False
+        if not self.unwritten:
+            return True
+        st = self.board.controller.state
+        return not (st == TURN_COMPLETE or st == WAITING or st in ENDED)
 
     def _press(self, now, b):
         if self.flight is not None:

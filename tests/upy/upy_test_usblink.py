@@ -255,9 +255,48 @@ def test_a_line_out_leaves_no_garbage_but_its_ring_slices():
     grew = heap_growth(link.send, ev)
     if grew is not None:
         assert grew <= 64, grew
+    else:
+        link.send(ev)            # CPython: nothing to measure
     for i in range(100, 110):
         link.poll(i)
     assert st.lines() == [ev]
+
+
+class _Loop:
+    # mainloop.Loop's calm() as the link sees it
+    def __init__(self):
+        self.still = False
+
+    def calm(self):
+        return self.still
+
+
+def test_a_line_waits_for_the_loops_calm_moment_at_most_hold_ms():
+    # The Pico's loop: a complete host line waits until the loop has collected the
+    # garbage of its last events (Loop.calm), at most hostlink._HOLD_MS (1 s).
+    rig, st, board = _link()
+    link = rig.link
+    loop = _Loop()
+    link.loop = loop
+    st.lines()
+    st.feed(b'{"cmd": "status", "id": 1}\n')
+    for t in range(1000, 1400, 4):
+        link.poll(t)
+    assert [o for o in st.lines() if "re" in o] == []
+    loop.still = True
+    for t in range(1404, 1444, 4):    # the reply goes out in pieces
+        link.poll(t)
+    got = [o for o in st.lines() if "re" in o]
+    assert [(o["re"], o["id"]) for o in got] == [("status", 1)]
+    loop.still = False
+    st.feed(b'{"cmd": "position", "id": 2}\n')
+    for t in range(2000, 2996, 4):
+        link.poll(t)
+    assert [o for o in st.lines() if "re" in o] == []
+    for t in range(2996, 3040, 4):
+        link.poll(t)
+    got = [o for o in st.lines() if "re" in o]
+    assert [(o["re"], o["id"]) for o in got] == [("position", 2)]
 
 
 def test_random_bytes_on_this_vm():

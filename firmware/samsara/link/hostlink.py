@@ -189,6 +189,8 @@ class HostLink:
         self._why = None          # ... or this reject reason
         self._held = None         # (name, id, args) of a status waiting for the log write
         self._held_t = 0          # ... since this time
+        self.loop = None          # the Pico's loop (mainloop.Loop): a line waits for its calm()
+        self._wait_t = -1         # a complete line waits for the loop's collection since then
 
     # -- output ------------------------------------------------------------------------
 
@@ -330,10 +332,27 @@ class HostLink:
             room = _RX_PER_POLL
         if room > 0:
             end += self.stream.read_into(self.rx, end, room)
-        if self.rx_scan >= end:
+        if self.rx_scan >= end or (self._wait_t >= 0 and self._waits()):
             self.rx_n = end
-            return  # nothing new: the idle path, no allocation
+            return  # nothing new (the idle path, no allocation), or a line waits
         self._scan_rx(end)
+
+    def _waits(self):
+        # True while a complete line waits for the loop's calm moment (its last events'
+        # garbage collected, no log write due: mainloop.Loop.calm), at most _HOLD_MS:
+        # the line's work (the command modules loaded on demand, its reply) does not
+        # pile on that garbage (docs/performance.md "Fifth round").
+        loop = self.loop
+        t = self._wait_t
+        if loop is None or t == -2 or loop.calm():
+            self._wait_t = -1
+            return False
+        if t < 0:
+            self._wait_t = self.now
+        elif self._diff(self.now, t) >= _HOLD_MS:
+            self._wait_t = -2     # waited long enough: the line goes on
+            return False
+        return True
 
     def _scan_rx(self, end):
         rx = self.rx
@@ -356,8 +375,8 @@ class HostLink:
                 self.rx_bad = 0
                 continue
             if c == 0x0A:
-                if _TX_RING - self.tx_len < P.MAX_OUT:
-                    break   # no room for a reply yet: the line waits (nothing lost)
+                if _TX_RING - self.tx_len < P.MAX_OUT or self._waits():
+                    break   # no room for a reply yet, or the loop not calm: the line waits
                 rest = end - i - 1
                 if not self.rx_skip:
                     n = i
