@@ -35,7 +35,7 @@ def status(link, a):
 def position(link, a):
     """`position`: the position text, state, turns so far and the last 10 turns."""
     c = link.board.controller
-    rec = list(c.game.record) if c.game is not None else []
+    rec = c.game.record if c.game is not None else []   # (read only: no copy)
     return {"position": c.position().format(), "state": c.state,
             "turns": len(rec), "record": rec[-10:]}
 
