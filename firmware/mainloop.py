@@ -58,11 +58,13 @@ while the game runs (docs/performance.md "Firmware")."""
 ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara.link.gamecmds", "samsara.link.hostcmds",
                      "mainhooks", "samsara.misread", "samsara.link.flightcmds",
                      "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
-                     "samsara.storage.logdisk", "samsara.storage.logrecord")
+                     "samsara.storage.logdisk", "samsara.storage.logrecord",
+                     "samsara.storage.logends")
 """Modules of host commands (the command table and its checks, the commands of a game:
 each host line; hello, sensors, calibrate, the log transfer),
 the drivers' hooks (the board id at boot), the explanations of a wrong placement or a
-repair (samsara.misread) and the game log's boot scan and transfer: imported on first use, dropped again by
+repair (samsara.misread) and the game log's boot scan, transfer, a game's start and
+end (samsara.storage.logends): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
 while a host uses them (docs/performance.md).  The same for the board's player and the
 engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
