@@ -106,6 +106,7 @@ def _make_table():
 
 
 _CRC_TABLE = _make_table()
+del _make_table   # used once: its code leaves the heap
 
 
 def crc16(data, crc=0xFFFF, start=0, end=-1):
