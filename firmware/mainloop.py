@@ -55,13 +55,13 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
-ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara.link.gamecmds", "samsara.link.hostcmds",
+ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara.link.hostcmds",
                      "mainhooks", "samsara.misread", "samsara.link.flightcmds",
                      "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
                      "samsara.storage.logdisk", "samsara.storage.logrecord",
                      "samsara.storage.logends")
-"""Modules of host commands (the command table and its checks, the commands of a game:
-each host line; hello, sensors, calibrate, the log transfer),
+"""Modules of host commands (the command table, its checks and the commands a game uses
+all the time: each host line; hello, new_game, sensors, calibrate, the log transfer),
 the drivers' hooks (the board id at boot), the explanations of a wrong placement or a
 repair (samsara.misread) and the game log's boot scan, transfer, a game's start and
 end (samsara.storage.logends): imported on first use, dropped again by

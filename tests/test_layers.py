@@ -10,10 +10,10 @@ The allowed arrows (docs/architecture.md has them as a table):
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
     link.protocol  -> nothing (the tables both ends share; link.commands and
-                      link.cmderrors, the command table and its errors loaded on
-                      demand, are in this layer)
+                      link.cmderrors, the command table, its errors and the
+                      commands of a game, loaded on demand, are in this layer)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
-                      (link.hostcmds, link.gamecmds and link.flightcmds, its on-demand commands,
+                      (link.hostcmds and link.flightcmds, its on-demand commands,
                       are in this layer)
 """
 import ast
@@ -54,7 +54,7 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] in ("rules", "storage"):
         return parts[1]
     if len(parts) >= 2 and parts[1] == "link":
-        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds", "gamecmds"):
+        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
         if len(parts) > 2 and parts[2] in ("commands", "cmderrors"):
             return "link.protocol"   # the command table and its errors, loaded on demand

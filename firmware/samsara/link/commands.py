@@ -1,17 +1,23 @@
-"""Checking host command lines (docs/protocol.md "Commands"): the command table and
-parse_command.  Its one job is turning a host line into (name, id, args); a line it
-cannot take raises a ProtocolError, whose texts samsara.link.cmderrors makes (loaded
-only for a bad line).  The board loads this module on demand
-(samsara.link.protocol.parse_command) and drops it at its next quiet moment
-(mainloop.ON_DEMAND_MODULES), so its code is on the heap only while a host line is
-being taken (docs/performance.md "Fifth round").
+"""Taking a host command line (docs/protocol.md "Commands"): the command table,
+parse_command, and the commands a game uses all the time (status, position, roll,
+undo, set_dice).  Its one job is the board's side of a command line: turning it into
+(name, id, args) (a line it cannot take raises a ProtocolError, whose texts
+samsara.link.cmderrors makes, loaded only for a bad line) and those commands.  The
+board loads this module on demand (samsara.link.protocol.parse_command) and drops it
+at its next quiet moment (mainloop.ON_DEMAND_MODULES), so its code is on the heap only
+while a host line is being taken: one import per line, as each import leaves about
+1.5 KB of garbage on the Pico (docs/performance.md "Fifth round").
+
+Each command is a function NAME(link, args) -> reply fields (dict), with `link` the
+samsara.link.hostlink.HostLink that received it (only its attributes are used);
+errors raise protocol.CmdError.  The rarer commands are samsara.link.hostcmds.
 
 Runs unchanged on MicroPython and CPython.
 """
 
 import json
 
-from samsara.link.protocol import MAX_IN, CHUNK
+from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE
 
 try:
     from micropython import const
@@ -183,3 +189,71 @@ def parse_command(line, n=-1, scanned=False):
         else:
             args[key] = default
     return name, rid, args
+
+
+# ---- the commands of a game ---------------------------------------------------------
+
+def status(link, a):
+    """`status`: state, game number, mover, score, dice, the log's space, uptime and
+    the loop figures (the game log's waiting records are written first)."""
+    c = link.board.controller
+    pos = c.position()
+    rec = link.recorder
+    if rec is not None:
+        rec.flush()
+    return {"state": c.state,
+            "game": None if rec is None else rec.log.run_gid,
+            "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
+            "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
+            "log": link._log_space(),
+            "uptime_ms": link._diff(link.now, link.t0 if link.t0 is not None else link.now),
+            "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
+                     "overruns": link.overruns}}
+
+
+def position(link, a):
+    """`position`: the position text, state, turns so far and the last 10 turns."""
+    c = link.board.controller
+    rec = c.game.record if c.game is not None else []   # (read only: no copy)
+    return {"position": c.position().format(), "state": c.state,
+            "turns": len(rec), "record": rec[-10:]}
+
+
+def _press(link, what):
+    # The core presses and dispatches the events through every sink, this link's
+    # on_event included, which keeps the first `what` event (or reject) for the reply.
+    core = link._core()
+    link._want = what
+    link._got = None
+    link._why = None
+    try:
+        core.press(link.now, what)
+    finally:
+        link._want = None
+    got = link._got
+    link._got = None
+    if got is None:
+        raise CmdError(E_STATE, link._why or ("%s not possible now" % what))
+    return got
+
+
+def roll(link, a):
+    """`roll`: the roll button from the host; its dice (CmdError(state) when not possible)."""
+    ev = _press(link, "roll")
+    return {"dice": ev.get("dice")}
+
+
+def undo(link, a):
+    """`undo`: the undo button from the host; the undone sub-move when there was one."""
+    ev = _press(link, "undo")
+    out = {}
+    if "move" in ev:
+        out["move"] = ev["move"]
+    return out
+
+
+def set_dice(link, a):
+    """`set_dice`: the dice of the next roll."""
+    d = a["dice"]
+    link._core().set_dice(d[0], d[1])
+    return {"dice": d}

@@ -79,13 +79,8 @@ else:
         js.write(json.dumps(obj).encode())
 
 
-class CmdError(Exception):
-    """A command failed: code (protocol error code) and msg."""
-
-    def __init__(self, code, msg):
-        super().__init__(msg)
-        self.code = code
-        self.msg = msg
+CmdError = P.CmdError
+"""A command failed (samsara.link.protocol.CmdError: code and msg)."""
 
 
 class StdioStream:
@@ -445,10 +440,11 @@ class HostLink:
         # One parsed command: its handler, then the reply (or an error reply).
         try:
             # The commands' code is loaded for the command and dropped by the main
-            # loop at the next quiet moment: a game's commands (gamecmds), then hello,
-            # sensors, calibrate, hint, the log transfer, the flight recorder's (hostcmds).
-            from samsara.link import gamecmds
-            fn = getattr(gamecmds, name, None)
+            # loop at the next quiet moment: the ones a game uses all the time are in
+            # the module that checked the line (commands: one import per line), the
+            # rest (hostcmds) are loaded for them.
+            from samsara.link import commands
+            fn = getattr(commands, name, None)
             if fn is None:
                 from samsara.link import hostcmds
                 fn = getattr(hostcmds, name)

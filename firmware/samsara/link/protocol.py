@@ -88,6 +88,16 @@ class ProtocolError(ValueError):
         self.req_id = req_id
 
 
+class CmdError(Exception):
+    """A command failed: code (protocol error code) and msg (the board's command
+    handlers raise it; samsara.link.hostlink.CmdError is this class)."""
+
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
 # ---- CRC-16/CCITT-FALSE with a 256-entry table of small ints -------------------------
 # The table is an array of 16-bit values: 512 bytes of heap on the Pico, where a tuple
 # of 256 ints takes 1 KB.
