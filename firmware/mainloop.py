@@ -55,11 +55,16 @@ BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.not
 """Modules only the boot needs (the boot itself; resuming a logged game: replaying its
 notation); on MicroPython boot() drops them again, so their bytecode leaves the heap
 while the game runs (docs/performance.md "Firmware")."""
-ON_DEMAND_MODULES = ("samsara.link.hostcmds", "mainhooks", "samsara.link.flightcmds",
+ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara.link.hostcmds",
+                     "mainhooks", "samsara.misread", "samsara.link.flightcmds",
                      "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
-                     "samsara.storage.logdisk", "samsara.storage.logrecord")
-"""Modules of rarely used host commands (hello, sensors, calibrate, the log transfer),
-the drivers' hooks (the board id at boot) and the game log's boot scan and transfer: imported on first use, dropped again by
+                     "samsara.storage.logdisk", "samsara.storage.logrecord",
+                     "samsara.storage.logends")
+"""Modules of host commands (the command table, its checks and the commands a game uses
+all the time: each host line; hello, new_game, sensors, calibrate, the log transfer),
+the drivers' hooks (the board id at boot), the explanations of a wrong placement or a
+repair (samsara.misread) and the game log's boot scan, transfer, a game's start and
+end (samsara.storage.logends): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
 while a host uses them (docs/performance.md).  The same for the board's player and the
 engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
@@ -286,6 +291,8 @@ class Loop:
         self._leds = hw.leds
         self._feed = hw.watchdog.feed
         self.flight = _services.flight if _services is not None else None
+        if BUDGET and _services is not None and _services.link is not None:
+            _services.link.loop = self   # host lines wait for calm() (the Pico only)
 
     def once(self, now):
         """One iteration at time now (ms): scan, tick, buttons, LEDs on change, events,
@@ -399,6 +406,18 @@ class Loop:
             if _UPY:
                 drop_modules(ON_DEMAND_MODULES)
                 gc.collect()
+
+    def calm(self):
+        """True when the garbage of the last events and host lines is collected and no
+        game-log write is due (_quiet): on the Pico a host line waits for it, at most
+        hostlink._HOLD_MS, so that the command's work does not pile on that garbage
+        (docs/performance.md "Fifth round")."""
+        if self.dirty:
+            return False
+        if not self.unwritten:
+            return True
+        st = self.board.controller.state
+        return not (st == TURN_COMPLETE or st == WAITING or st in ENDED)
 
     def _press(self, now, b):
         if self.flight is not None:

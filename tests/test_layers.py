@@ -9,7 +9,9 @@ The allowed arrows (docs/architecture.md has them as a table):
     rules          -> rules
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
-    link.protocol  -> nothing (the tables both ends share)
+    link.protocol  -> nothing (the tables both ends share; link.commands and
+                      link.cmderrors, the command table, its errors and the
+                      commands of a game, loaded on demand, are in this layer)
     link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
                       (link.hostcmds and link.flightcmds, its on-demand commands,
                       are in this layer)
@@ -31,7 +33,7 @@ ALLOWED = {
 }
 """Layer -> the layers its modules may import (besides the built-ins below)."""
 
-BUILTINS = {"array", "binascii", "ubinascii", "json", "micropython", "os", "uos",
+BUILTINS = {"array", "binascii", "ubinascii", "io", "json", "micropython", "os", "uos",
             "select", "sys", "time", "gc", "struct", "errno"}
 """Modules of MicroPython itself that the core package may import."""
 
@@ -54,6 +56,8 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] == "link":
         if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
             return "link.hostlink"   # the host link's commands loaded on demand
+        if len(parts) > 2 and parts[2] in ("commands", "cmderrors"):
+            return "link.protocol"   # the command table and its errors, loaded on demand
         return "link." + parts[2] if len(parts) > 2 else "link.protocol"
     return "core"
 

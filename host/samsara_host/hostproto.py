@@ -76,7 +76,7 @@ def event_spec(name):
 def encode_command(name, req_id=None, args=None):
     """The bytes of one host line for command `name` with optional id and arguments.
     Raises ValueError for an unknown command (the table is the contract)."""
-    if name not in P.COMMANDS:
+    if name not in P.COMMAND_NAMES:
         raise ValueError("unknown command %r" % (name,))
     d = {"cmd": name}
     if req_id is not None:

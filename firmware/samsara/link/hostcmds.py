@@ -1,5 +1,5 @@
-"""The host link's rarely used commands (docs/protocol.md): hello, sensors, calibrate,
-hint and the log transfer (logs, log_get, log_ack, log_del).  Its one job is to keep their
+"""The host link's rarely used commands (docs/protocol.md): hello, new_game, led_test,
+sensors, calibrate, hint and the log transfer (logs, log_get, log_ack, log_del).  Its one job is to keep their
 code off the Pico's heap while a game runs: samsara.link.hostlink imports this module
 on the first such command and the main loop drops it again at the next quiet moment
 (mainloop.ON_DEMAND_MODULES, docs/performance.md).
@@ -11,6 +11,7 @@ gamelog.LogError like the link's own commands.
 
 from samsara.link import protocol as P
 from samsara.link.hostlink import CmdError
+from samsara.storage import gamelog
 from samsara import version
 from samsara.frame import to_hex, names
 
@@ -118,6 +119,25 @@ def hint(link, a):
     if got is not None:
         raise CmdError(P.E_STATE, got.get("reason") or "no hint now")
     return {}
+
+
+def new_game(link, a):
+    """`new_game`: a new game (its log reserved); its game number (CmdError(log_full)
+    when the log holds only unpulled games)."""
+    try:
+        vs = a["vs_board"]
+        gid = link._core().new_game(a["position"], a["match"],
+                                    0 if a["starter"] == "A" else 1,
+                                    None if vs is None else "AB".index(vs))
+    except gamelog.LogFull:
+        raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
+    return {"game": gid}
+
+
+def led_test(link, a):
+    """`led_test`: the LED test overlay for `ms` ms."""
+    link._core().led_test(link.now, a["ms"])
+    return {"ms": a["ms"]}
 
 
 # the flight recorder and sensor health (docs/protocol.md): their own on-demand module

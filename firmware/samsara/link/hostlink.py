@@ -42,6 +42,8 @@ bytearray(8), settled bytearray(8)), calibrate(step) -> dict; a missing hook ans
 not_supported.
 """
 
+import io
+import json
 import sys
 
 from samsara.link import protocol as P
@@ -69,13 +71,16 @@ one that does not makes the board drop lines (counted, then reported) rather tha
 block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
 
 
-class CmdError(Exception):
-    """A command failed: code (protocol error code) and msg."""
+if sys.implementation.name == "micropython":
+    # straight into the BytesIO: allocates nothing
+    _dump_into = json.dump      # pyright: ignore[reportAssignmentType]
+else:
+    def _dump_into(obj, js):    # CPython's json.dump writes str, in many pieces
+        js.write(json.dumps(obj).encode())
 
-    def __init__(self, code, msg):
-        super().__init__(msg)
-        self.code = code
-        self.msg = msg
+
+CmdError = P.CmdError
+"""A command failed (samsara.link.protocol.CmdError: code and msg)."""
 
 
 class StdioStream:
@@ -160,6 +165,10 @@ class HostLink:
         self.rx_scan = 0          # rx[:rx_scan] was scanned: no LF, no 0x01-0x04
         self.rx_bad = 0           # 0x100 | the first control byte of this line, or 0
         self.tx = bytearray(_TX_RING)
+        self._txv = memoryview(self.tx)
+        # a line's JSON (send); getattr: the stubs type MicroPython's BytesIO without
+        # its stream methods (seek, tell, readinto) and its initial-bytes argument
+        self._js = getattr(io, "BytesIO")(bytearray(P.MAX_OUT))
         self.tx_head = 0
         self.tx_len = 0
         self.tx_dropped = 0
@@ -175,31 +184,58 @@ class HostLink:
         self._why = None          # ... or this reject reason
         self._held = None         # (name, id, args) of a status waiting for the log write
         self._held_t = 0          # ... since this time
+        self.loop = None          # the Pico's loop (mainloop.Loop): a line waits for its calm()
+        self._wait_t = -1         # a complete line waits for the loop's collection since then
 
     # -- output ------------------------------------------------------------------------
 
     def send(self, obj):
         """Queue one line (a dict) for the host.  Lines longer than MAX_OUT are replaced
-        by a short one; when the ring is full the line is dropped and counted."""
+        by a short one; when the ring is full the line is dropped and counted.  The
+        JSON is written into one preallocated buffer and copied into the ring: a line
+        leaves no garbage behind (issue 9: a turn's lines used to be three strings
+        each until the next collection)."""
         try:
-            line = P.encode(obj)
+            n = self._dump(obj)
         except Exception:
-            line = P.encode({"ev": "error", "msg": "unencodable line"})
-        if len(line) > P.MAX_OUT:
+            n = self._dump({"ev": "error", "msg": "unencodable line"})
+        if n >= P.MAX_OUT:
             if "ev" in obj:
-                line = P.encode({"ev": str(obj.get("ev"))[:32], "cut": True})
+                n = self._dump({"ev": str(obj.get("ev"))[:32], "cut": True})
             else:
-                line = P.encode(P.error_reply(obj.get("re"), obj.get("id"), P.E_INTERNAL,
-                                              "reply longer than %d bytes" % P.MAX_OUT))
-        if self.tx_dropped and self._room() >= len(line) + 40:
-            n = self.tx_dropped
+                n = self._dump(P.error_reply(obj.get("re"), obj.get("id"), P.E_INTERNAL,
+                                             "reply longer than %d bytes" % P.MAX_OUT))
+        if self.tx_dropped and self._room() >= n + 41:
+            k = self.tx_dropped
             self.tx_dropped = 0
-            self._put(P.encode({"ev": "dropped", "lines": n}))
-        if self._room() < len(line):
+            self._put(P.encode({"ev": "dropped", "lines": k}))
+        if self._room() <= n:
             self.tx_dropped += 1
             return False
-        self._put(line)
+        self._put_json(n)
         return True
+
+    def _dump(self, obj):
+        # obj's JSON (as protocol.encode writes it, without the LF) at the start of the
+        # scratch buffer; returns its length.
+        js = self._js
+        js.seek(0)
+        _dump_into(obj, js)
+        return js.tell()
+
+    def _put_json(self, n):
+        # The scratch buffer's n bytes and an LF into the ring (it has the room).
+        js = self._js
+        js.seek(0)
+        i = (self.tx_head + self.tx_len) % _TX_RING
+        first = _TX_RING - i
+        if first > n:
+            first = n
+        js.readinto(self._txv[i:i + first])
+        if first < n:
+            js.readinto(self._txv[0:n - first])
+        self.tx[(i + n) % _TX_RING] = 10
+        self.tx_len += n + 1
 
     def _room(self):
         return _TX_RING - self.tx_len
@@ -291,10 +327,27 @@ class HostLink:
             room = _RX_PER_POLL
         if room > 0:
             end += self.stream.read_into(self.rx, end, room)
-        if self.rx_scan >= end:
+        if self.rx_scan >= end or (self._wait_t >= 0 and self._waits()):
             self.rx_n = end
-            return  # nothing new: the idle path, no allocation
+            return  # nothing new (the idle path, no allocation), or a line waits
         self._scan_rx(end)
+
+    def _waits(self):
+        # True while a complete line waits for the loop's calm moment (its last events'
+        # garbage collected, no log write due: mainloop.Loop.calm), at most _HOLD_MS:
+        # the line's work (the command modules loaded on demand, its reply) does not
+        # pile on that garbage (docs/performance.md "Fifth round").
+        loop = self.loop
+        t = self._wait_t
+        if loop is None or t == -2 or loop.calm():
+            self._wait_t = -1
+            return False
+        if t < 0:
+            self._wait_t = self.now
+        elif self._diff(self.now, t) >= _HOLD_MS:
+            self._wait_t = -2     # waited long enough: the line goes on
+            return False
+        return True
 
     def _scan_rx(self, end):
         rx = self.rx
@@ -317,8 +370,8 @@ class HostLink:
                 self.rx_bad = 0
                 continue
             if c == 0x0A:
-                if _TX_RING - self.tx_len < P.MAX_OUT:
-                    break   # no room for a reply yet: the line waits (nothing lost)
+                if _TX_RING - self.tx_len < P.MAX_OUT or self._waits():
+                    break   # no room for a reply yet, or the loop not calm: the line waits
                 rest = end - i - 1
                 if not self.rx_skip:
                     n = i
@@ -386,14 +439,16 @@ class HostLink:
     def _run(self, name, rid, args):
         # One parsed command: its handler, then the reply (or an error reply).
         try:
-            fn = getattr(self, "_c_" + name, None)
-            if fn is not None:
-                fields = fn(args)
-            else:
-                # hello, sensors, calibrate, the log transfer: loaded on first use and
-                # dropped by the main loop at the next quiet moment (hostcmds).
+            # The commands' code is loaded for the command and dropped by the main
+            # loop at the next quiet moment: the ones a game uses all the time are in
+            # the module that checked the line (commands: one import per line), the
+            # rest (hostcmds) are loaded for them.
+            from samsara.link import commands
+            fn = getattr(commands, name, None)
+            if fn is None:
                 from samsara.link import hostcmds
-                fields = getattr(hostcmds, name)(self, args)
+                fn = getattr(hostcmds, name)
+            fields = fn(self, args)
         except CmdError as e:
             self.send(P.error_reply(name, rid, e.code, e.msg))
             return
@@ -412,75 +467,7 @@ class HostLink:
             return {"free": 0, "need": 0, "full": False, "unpulled": 0}
         return self.recorder.space()
 
-    def _c_status(self, a):
-        c = self.board.controller
-        pos = c.position()
-        rec = self.recorder
-        if rec is not None:
-            rec.flush()
-        return {"state": c.state,
-                "game": None if rec is None else rec.log.run_gid,
-                "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
-                "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
-                "log": self._log_space(),
-                "uptime_ms": self._diff(self.now, self.t0 if self.t0 is not None else self.now),
-                "loop": {"period_ms": self.period_ms, "max_ms": self.max_gap,
-                         "overruns": self.overruns}}
-
-    def _c_position(self, a):
-        c = self.board.controller
-        rec = list(c.game.record) if c.game is not None else []
-        return {"position": c.position().format(), "state": c.state,
-                "turns": len(rec), "record": rec[-10:]}
-
     def _core(self):
         if self.core is None:
             raise CmdError(P.E_NOT_SUPPORTED, "this link drives no board")
         return self.core
-
-    def _press(self, what):
-        # The core presses and dispatches the events through every sink, this link's
-        # on_event included, which keeps the first `what` event (or reject) for the reply.
-        core = self._core()
-        self._want = what
-        self._got = None
-        self._why = None
-        try:
-            core.press(self.now, what)
-        finally:
-            self._want = None
-        got = self._got
-        self._got = None
-        if got is None:
-            raise CmdError(P.E_STATE, self._why or ("%s not possible now" % what))
-        return got
-
-    def _c_roll(self, a):
-        ev = self._press("roll")
-        return {"dice": ev.get("dice")}
-
-    def _c_undo(self, a):
-        ev = self._press("undo")
-        out = {}
-        if "move" in ev:
-            out["move"] = ev["move"]
-        return out
-
-    def _c_set_dice(self, a):
-        d = a["dice"]
-        self._core().set_dice(d[0], d[1])
-        return {"dice": d}
-
-    def _c_new_game(self, a):
-        try:
-            vs = a["vs_board"]
-            gid = self._core().new_game(a["position"], a["match"],
-                                        0 if a["starter"] == "A" else 1,
-                                        None if vs is None else "AB".index(vs))
-        except gamelog.LogFull:
-            raise CmdError(P.E_LOG_FULL, "flash holds only unpulled games: pull them first")
-        return {"game": gid}
-
-    def _c_led_test(self, a):
-        self._core().led_test(self.now, a["ms"])
-        return {"ms": a["ms"]}

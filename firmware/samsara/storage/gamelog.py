@@ -5,8 +5,10 @@ one job is the files; the bytes of a record are samsara.storage.logrecord's
 and when a game starts and ends is samsara.storage.recorder's.
 
 The boot scan of the folder and the host's side of the store (list, info, read,
-replay, mark_pulled, delete) are samsara.storage.logdisk's, loaded on demand: the
-methods here call into it, so their code is on the Pico's heap only while it runs.
+replay, mark_pulled, delete) are samsara.storage.logdisk's, a game's start and end
+(start_game, end_game, the rotation) samsara.storage.logends's, both loaded on demand:
+the methods here call into them, so their code is on the Pico's heap only while it
+runs.
 
 Hardware-free: all file access goes through a file-system adapter
 (samsara.storage.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
@@ -18,8 +20,7 @@ digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
 from samsara.link.protocol import crc16
-from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
-                                      T_TURN, T_END, encode_record, event_record, _dumps)
+from samsara.storage.logwrite import OVERHEAD, MAX_PAYLOAD, T_MAX, T_ROLL, T_TURN, event_record
 
 try:
     from micropython import const
@@ -126,10 +127,6 @@ class GameLog:
         from samsara.storage.logdisk import boot
         return boot(self)
 
-    def _write_counter(self, value):
-        raw = b"%d" % value
-        self.fs.write_file("id%d" % (value & 1), raw + b" %04x" % crc16(raw))
-
     def crc_step(self, nbytes=_CRC_STEP):
         """Advance the CRC of the running game's file (unknown after a boot resumed it)
         by up to nbytes; the link calls this every loop iteration so that the whole
@@ -199,18 +196,9 @@ class GameLog:
 
     def _rotate(self, need):
         """Delete pulled games, oldest first, until `need` bytes can be reserved.
-        Returns True when there is room."""
-        while self.room() < need:
-            old = -1
-            for gid in self.games:
-                e = self.games[gid]
-                if e != _RUNNING and e & 1 and (old < 0 or gid < old):
-                    old = gid
-            if old < 0:
-                return False
-            e = self.games.pop(old)
-            self.fs.remove(_gname(old, (e >> 1) & 0xFFFF, ".pul"))
-        return True
+        Returns True when there is room.  (samsara.storage.logends, loaded for it.)"""
+        from samsara.storage.logends import rotate
+        return rotate(self, need)
 
     # -- a game ------------------------------------------------------------------------
 
@@ -220,39 +208,17 @@ class GameLog:
         about the game (start position, rule options, match...) of at most ~200 bytes
         as JSON.  games: how many games' reservations must fit now (2 for a match, so
         its second game always logs).  Returns the game number.  Raises LogFull, or
-        LogError(state) while a game is running."""
-        if self.run_gid is not None:
-            raise LogError("state", "a game is running; end it first")
-        if not self._rotate(games * self.need):
-            raise LogFull(self.space())
-        gid = self.next_id
-        self._write_counter(gid + 1)   # durable before the game exists: numbers never repeat
-        self.next_id = gid + 1
-        h = {"fmt": FMT, "game": gid}
-        if header:
-            for k in header:
-                h[k] = header[k]
-        payload = _dumps(h).encode()
-        if len(payload) > MAX_PAYLOAD:
-            payload = _dumps({"fmt": FMT, "game": gid, "cut": True}).encode()
-        rec = encode_record(T_HEADER, payload)
-        self.run_gid = gid
-        self._size = 0
-        self.games[gid] = _RUNNING
-        self._crc = 0xFFFF
-        self._win = 0
-        self._windows = 1
-        self.dropped = 0
-        self._h = self.fs.open_append(_gname(gid, 0, ".run"))
-        self._write(rec)
-        self._win = 0
-        return gid
+        LogError(state) while a game is running.
+        (samsara.storage.logends, loaded for it: a game starts rarely.)"""
+        from samsara.storage.logends import start_game
+        return start_game(self, header, games)
 
     def _write(self, rec):
+        # (a game runs: _h is the handle logends.start_game opened)
         n = len(rec)
-        self._h.write(rec)
+        self._h.write(rec)   # pyright: ignore[reportAttributeAccessIssue]
         if not self.lazy:
-            self._h.sync()
+            self._h.sync()   # pyright: ignore[reportAttributeAccessIssue]
         if self._crc is not None:
             self._crc = crc16(rec, self._crc)
         self._size += n
@@ -298,27 +264,9 @@ class GameLog:
     def end_game(self, info=None):
         """Write the end record (info: a dict such as {"how": "end", "result": ...} or
         {"how": "abandoned"}) and close the game's file.  Returns the game number or
-        None when no game was running."""
-        gid = self.run_gid
-        if gid is None:
-            return None
-        d = {"how": "end"}
-        if info:
-            for k in info:
-                d[k] = info[k]
-        p = _dumps(d).encode()
-        if len(p) > MAX_PAYLOAD:
-            p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
-        self._write(encode_record(T_END, p))
-        self._h.close()
-        self._h = None
-        while self._crc is None:
-            self.crc_step(4096)
-        crc = self._crc
-        self.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
-        self.games[gid] = _finished(self._size, crc, False)
-        self.run_gid = None
-        return gid
+        None when no game was running.  (samsara.storage.logends, loaded for it.)"""
+        from samsara.storage.logends import end_game
+        return end_game(self, info)
 
     def sync(self):
         """Make the running game's records durable (after writes with `lazy` set)."""
