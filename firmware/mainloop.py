@@ -49,6 +49,8 @@ _PIECE_BY_US = const(2700)  # on the Pico (BUDGET): the LED piece (redraw + writ
                             # and the sinks piece (events + USB, 1-3 ms) start only this
                             # soon into an iteration, else in the next one, so that no
                             # iteration near a lift or placement passes 7.5 ms
+_ANSWER_BY_US = const(4000)  # ... but with no marble in the air the sinks piece (the
+                             # acceptance line) starts this late still, before the LEDs
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
@@ -297,6 +299,7 @@ class Loop:
         # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
         t0 = self._us()
         board = self.board
+        board.hold = self.held
         self._scan(self.frame)
         if self.frame != board.debounce.raw and self.flight is not None:
             self.flight.changes(now, self.frame)   # raw changes to the flight recorder
@@ -315,11 +318,13 @@ class Loop:
         # The LED piece and the sinks piece of this iteration or of the last one (held
         # over), each only while the iteration is young (BUDGET).  With a marble in the
         # air the LEDs come first (its targets), else the events (an acceptance line
-        # before the LEDs).  True when events went out.
+        # before the LEDs; on the Pico up to _ANSWER_BY_US into the iteration, so that
+        # a placement's line goes out in the iteration that accepted it).  True when
+        # events went out.
         got = False
         done = False
-        if self.held and not self.board.controller.view.lifted and \
-                ticks_diff(self._us(), t0) < _PIECE_BY_US:
+        if (self.held or BUDGET) and not self.board.controller.view.lifted and \
+                ticks_diff(self._us(), t0) < (_ANSWER_BY_US if BUDGET else _PIECE_BY_US):
             got = self._sinks(now)
             done = True
         if self._stale() and ticks_diff(self._us(), t0) < _PIECE_BY_US:
