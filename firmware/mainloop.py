@@ -42,15 +42,17 @@ except ImportError:  # CPython
 
 _UPY = sys.implementation.name == "micropython"
 QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop collects
-                       # (issue 9: not within 300 ms of a lift/place)
+                       # (issue 9: not within 300 ms of a lift/place) ...
+_QUIET_MARGIN = const(5)  # ... counted from the scan that saw the change, in whole ms:
+                          # a few ms more, so that it never starts at 299.9 ms
 WRITE_MS = 2000        # ... and writes the game log's waiting records: at once when the
                        # turn is complete (or before the roll), else after this long
 _PIECE_BY_US = const(2700)  # on the Pico (BUDGET): the LED piece (redraw + write, 3-4 ms)
                             # and the sinks piece (events + USB, 1-3 ms) start only this
                             # soon into an iteration, else in the next one, so that no
                             # iteration near a lift or placement passes 7.5 ms
-_ANSWER_BY_US = const(4000)  # ... but with no marble in the air the sinks piece (the
-                             # acceptance line) starts this late still, before the LEDs
+_ANSWER_BY_US = const(4000)  # ... but the answer (the LEDs with a marble in the air,
+                             # else the events: the acceptance line) still this late
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
@@ -318,16 +320,18 @@ class Loop:
         # The LED piece and the sinks piece of this iteration or of the last one (held
         # over), each only while the iteration is young (BUDGET).  With a marble in the
         # air the LEDs come first (its targets), else the events (an acceptance line
-        # before the LEDs; on the Pico up to _ANSWER_BY_US into the iteration, so that
-        # a placement's line goes out in the iteration that accepted it).  True when
-        # events went out.
+        # before the LEDs).  That first piece, the answer, may start up to
+        # _ANSWER_BY_US into the iteration, so that a lift's targets and a placement's
+        # line go out in the iteration that committed the change.  True when events
+        # went out.
         got = False
         done = False
-        if (self.held or BUDGET) and not self.board.controller.view.lifted and \
+        up = self.board.controller.view.lifted
+        if (self.held or BUDGET) and not up and \
                 ticks_diff(self._us(), t0) < (_ANSWER_BY_US if BUDGET else _PIECE_BY_US):
             got = self._sinks(now)
             done = True
-        if self._stale() and ticks_diff(self._us(), t0) < _PIECE_BY_US:
+        if self._stale() and ticks_diff(self._us(), t0) < (_ANSWER_BY_US if up else _PIECE_BY_US):
             self._show()
         if not done:
             if ticks_diff(self._us(), t0) < _PIECE_BY_US:
@@ -369,11 +373,12 @@ class Loop:
         board = self.board
         quiet = ticks_diff(now, board.debounce.t_change)
         c = board.controller
-        if quiet < QUIET_MS or c.view.lifted or (c.guide is not None and c.guide.think is not None):
+        if quiet < QUIET_MS + _QUIET_MARGIN or c.view.lifted or \
+                (c.guide is not None and c.guide.think is not None):
             return
         st = board.controller.state
-        if st == GOAL_PENDING and quiet < WRITE_MS:
-            return      # the goal's marble or scoring piece may be in the air
+        if st == GOAL_PENDING and quiet < WRITE_MS and c.in_hand():
+            return      # the goal's marble or scoring piece is in the air
         if self.unwritten:
             if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
                 if self.dirty and _UPY:

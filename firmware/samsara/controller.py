@@ -186,6 +186,21 @@ class Controller:
             return self.game.pos
         return Position(t.r, t.s, t.a, t.b, mover)
 
+    def in_hand(self):
+        """True when a marble is lifted, or (a goal pending) the goal's marble or its
+        scoring piece is off the board: it is about to be placed (the Pico's loop does
+        no quiet-time work then).  Allocates nothing."""
+        if self.view.lifted:
+            return True
+        ex = self.turn.expected
+        f = self.frame
+        i = 0
+        while i < 8:
+            if ex[i] & ~f[i]:
+                return True
+            i += 1
+        return False
+
     def remaining_dice(self):
         """The dice still to play this turn, a list (empty before the roll or once the
         turn is complete)."""
