@@ -293,6 +293,34 @@ class Controller:
                 self._apply(res)
         self._show()
 
+    def foresee(self, raw):
+        """A raw change the debounce has seen but not yet settled (the Pico's loop, the
+        scan before the commit): when a marble of the accepted position is off in
+        `raw` (bytearray(8)) as the lift fast path would take it, its targets are
+        computed now (samsara.reading.targets keeps them for the turn as it is), so
+        that the lift's commit, a scan later, only looks them up and its targets light
+        sooner.  Changes nothing else (a bounce that never commits costs only time)."""
+        st = self.state
+        if not self.clean or (st != MOVING and st != TURN_COMPLETE) or \
+                len(self.view.lifted) >= MAX_LIFTED:
+            return
+        t = self.turn
+        if not t.rem:
+            return
+        f = self.frame
+        i = 0
+        while i < 6:
+            x = f[i] & ~raw[i] & 0xFF
+            if x:
+                b = 0
+                while not (x >> b) & 1:
+                    b += 1
+                p = (i << 3) + b
+                if (t.r if p < 24 else t.s) >> (p % 24) & 1:
+                    rd.targets(t, p)
+                return
+            i += 1
+
     def evaluate(self):
         """Read the settled frame in the current state and apply the reading (or
         enter repair)."""

@@ -101,6 +101,9 @@ class Board:
             # in that change's own tick, which already carries its acceptance), and on
             # the Pico not before that acceptance went out (hold)
             self.controller.on_settled(now_ms)
+        elif self.lazy and self.debounce.t_change == self.debounce.now and self.debounce.busy:
+            # a raw change seen (on the Pico): a lift's targets ahead of its commit
+            self.controller.foresee(raw)
         if self.controller.guide is not None:
             self.controller.guide.tick(self, now_ms)    # the board's player, a hint
         if self.controller.version != self.drawn and not self.lazy:
