@@ -470,16 +470,10 @@ class Loop:
             wait = ticks_diff(due, ticks_ms())
             if wait > 0:
                 sleep_ms(wait)
-            else:
-                if got and BUDGET:
-                    # MicroPython 1.22 moves USB data in its event hook (sleep_ms runs
-                    # it): without a sleep the lines just sent would wait for the end
-                    # of the next iteration
-                    sleep_ms(0)
-                if wait < 0:
-                    stats.overruns += 1
-                    if wait < -period:
-                        due = ticks_ms()
+            elif wait < 0:
+                stats.overruns += 1
+                if wait < -period:
+                    due = ticks_ms()
         return stats
 
 
