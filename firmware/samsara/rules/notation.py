@@ -35,7 +35,7 @@ class AmbiguousMoveError(ValueError):
     """Notation that more than one legal sub-move or turn fits, with different results."""
 
 
-_DIE = ("0", "1", "2", "3", "4", "5", "6")
+_DIE = ["0", "1", "2", "3", "4", "5", "6"]   # (a list: interned strings, not heap ones)
 
 
 def format_sub_move(m):
