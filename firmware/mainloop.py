@@ -42,13 +42,22 @@ except ImportError:  # CPython
 
 _UPY = sys.implementation.name == "micropython"
 QUIET_MS = 300         # no raw sensor change this long (and all settled): the loop collects
-                       # (issue 9: not within 300 ms of a lift/place)
+                       # (issue 9: not within 300 ms of a lift/place) ...
+_QUIET_MARGIN = const(5)  # ... counted from the scan that saw the change, in whole ms:
+                          # a few ms more, so that it never starts at 299.9 ms
 WRITE_MS = 2000        # ... and writes the game log's waiting records: at once when the
                        # turn is complete (or before the roll), else after this long
 _PIECE_BY_US = const(2700)  # on the Pico (BUDGET): the LED piece (redraw + write, 3-4 ms)
                             # and the sinks piece (events + USB, 1-3 ms) start only this
                             # soon into an iteration, else in the next one, so that no
                             # iteration near a lift or placement passes 7.5 ms
+_END_US = const(6900)   # ... but the answer (the LEDs with a marble in the air, else the
+                        # events: the acceptance line) may start later, while it still
+                        # ends this soon into the iteration (the overrun bar: 7.5 ms
+                        # between two scans), by these estimates of its cost:
+_LED_US = const(3800)   # the LED piece (redraw 0.3-1 ms, WS2812 write 2.6 ms)
+_SINKS_US = const(1600) # the sinks piece: the USB service and the recorder, plus
+_EVENT_US = const(1200) # ... each queued event (its JSON line)
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
@@ -304,15 +313,20 @@ class Loop:
         # MicroPython keeps it off the heap (an idle iteration allocates nothing at all).
         t0 = self._us()
         board = self.board
+        board.hold = self.held
         self._scan(self.frame)
         if self.frame != board.debounce.raw and self.flight is not None:
             self.flight.changes(now, self.frame)   # raw changes to the flight recorder
         board.tick(now, self.frame)
+        if BUDGET:   # on the Pico the answer first, the buttons after it
+            t0 = self._answer(now, t0)
         b = self._poll(now)
         if b is not None:
             self._press(now, b)
-        t0 = self._answer(now, t0)
-        if (self.dirty or self.unwritten) and not self.held and not board.debounce.busy:
+        if not BUDGET:
+            t0 = self._answer(now, t0)
+        if (self.dirty or self.unwritten) and not self.held and not board.debounce.busy \
+                and not board.events.count:   # (a press's events, on the Pico: sent first)
             self._quiet(now)
         self._feed()
         self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
@@ -322,14 +336,20 @@ class Loop:
         # The LED piece and the sinks piece of this iteration or of the last one (held
         # over), each only while the iteration is young (BUDGET).  With a marble in the
         # air the LEDs come first (its targets), else the events (an acceptance line
-        # before the LEDs).  True when events went out.
+        # before the LEDs).  That first piece, the answer, starts whenever it still
+        # ends by _END_US (so a lift's targets and a placement's line mostly go out in
+        # the iteration that committed the change), else first thing in the next
+        # iteration.  True when events went out.
         got = False
         done = False
-        if self.held and not self.board.controller.view.lifted and \
-                ticks_diff(self._us(), t0) < _PIECE_BY_US:
+        up = self.board.controller.view.lifted
+        if (self.held or BUDGET) and not up and ticks_diff(self._us(), t0) < \
+                (_END_US - _SINKS_US - _EVENT_US * self.board.events.count if BUDGET
+                 else _PIECE_BY_US):
             got = self._sinks(now)
             done = True
-        if self._stale() and ticks_diff(self._us(), t0) < _PIECE_BY_US:
+        if self._stale() and ticks_diff(self._us(), t0) < \
+                (_END_US - _LED_US if up else _PIECE_BY_US):
             self._show()
         if not done:
             if ticks_diff(self._us(), t0) < _PIECE_BY_US:
@@ -371,11 +391,12 @@ class Loop:
         board = self.board
         quiet = ticks_diff(now, board.debounce.t_change)
         c = board.controller
-        if quiet < QUIET_MS or c.view.lifted or (c.guide is not None and c.guide.think is not None):
+        if quiet < QUIET_MS + _QUIET_MARGIN or c.view.lifted or \
+                (c.guide is not None and c.guide.think is not None):
             return
         st = board.controller.state
-        if st == GOAL_PENDING and quiet < WRITE_MS:
-            return      # the goal's marble or scoring piece may be in the air
+        if st == GOAL_PENDING and quiet < WRITE_MS and c.in_hand():
+            return      # the goal's marble or scoring piece is in the air
         if self.unwritten:
             if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
                 if self.dirty and _UPY:

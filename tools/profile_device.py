@@ -3,7 +3,7 @@ print what it prints: the rig is served on --port (control --port + 1), the scri
 at the board's REPL as `samsara bench` runs its benchmark (host/samsara_host/bench_cmd).
 
     python -m tools.profile_device [--script tools/upy_profile_moves.py] [--port 7855]
-        [--cycles 6]
+        [--cycles 6] [--scenario moves|goal]
 """
 import argparse
 import os
@@ -17,6 +17,7 @@ def main(argv=None):
     p.add_argument("--script", default=os.path.join("tools", "upy_profile_moves.py"))
     p.add_argument("--port", type=int, default=7855)
     p.add_argument("--cycles", type=int, default=6)
+    p.add_argument("--scenario", default="moves", choices=("moves", "goal"))
     a = p.parse_args(argv)
     rig = rigmod.find_rig()
     if rig is None:
@@ -25,7 +26,7 @@ def main(argv=None):
     from mpremote.transport import TransportError  # noqa: F401
     from samsara_host.deploy_cmd import enter_repl, open_transport
     with open(os.path.join(rigmod.ROOT, a.script)) as f:
-        code = "CYCLES = %d\n" % a.cycles + f.read()
+        code = "CYCLES = %d\nSCENARIO = %r\n" % (a.cycles, a.scenario) + f.read()
     with rigmod.Serve(rig, a.port, control=a.port + 1) as srv:
         if not srv.wait_ready():
             print(srv.log()[-1500:])

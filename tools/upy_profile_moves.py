@@ -7,7 +7,9 @@ per call on the Pico), then lift/placement cycles run through Loop.once on a vir
 clock; for each lift and placement iteration it prints one line
     PROF <kind> once=<us> <piece>=<us> ...   (the pieces' times in that iteration)
 and then the medians.  Used to find where the answering iterations spend their time
-(docs/performance.md "Third round").
+(docs/performance.md "Third round").  SCENARIO (set by tools/profile_device.py
+--scenario): "moves" (two sub-moves a cycle) or "goal" (a sub-move, a goal with its
+reinsertion and score, the turn's completion, the next roll).
 """
 import gc
 import time
@@ -76,6 +78,17 @@ wrap(board._painter, "draw", "paint")
 wrap(board.limiter, "limit", "limit")
 wrap(hw.leds, "show", "leds")
 wrap(loop, "_events", "events")
+wrap(c, "on_settled", "settled")
+wrap(c, "turn_notation", "notation")
+wrap(c, "commit", "commit_turn")
+import samsara.reading as _rd
+wrap(_rd, "place_fast", "place_fast")
+wrap(_rd, "read_goal", "read_goal")
+wrap(_rd, "in_air", "in_air")
+wrap(c, "_apply", "apply")
+wrap(c, "_apply_goal", "apply_goal")
+wrap(c.turn, "set_expected", "expected")
+wrap(_ctl, "format_sub_move", "fmt_sub")
 if services is not None:
     if services.recorder is not None:
         wrap(services.recorder, "on_event", "rec")
@@ -99,16 +112,31 @@ class Feed:
 
 
 feed = Feed()
-MOVES = (("R1", "S15"), ("R5", "R7"))
+try:
+    SCENARIO
+except NameError:
+    SCENARIO = "moves"
+if SCENARIO == "goal":
+    # tests/traces/goal_reinsert_first.jsonl's position; dice 1, 3: R5-R6, then S22-GS
+    # (the goal), the marble out of GS onto S7, the scoring piece A0-A1 (the goal's
+    # end, the turn's last die: the turn completes in the next ticks), then a roll.
+    START = "ooooo.................../oooooo...............o.. 0-0 A"
+    DICE = (1, 3)
+    MOVES = (("R5", "R6"), ("S22", "GS"), ("GS", "S7"), ("A0", "A1"))
+else:
+    START = None
+    DICE = (2, 2)
+    MOVES = (("R1", "S15"), ("R5", "R7"))
+LINE_US = 2300   # iterations printed: over this long (an idle one is about 1.8 ms here)
 rows = {}
 
 
 def new_game(now):
-    board.new_game(now_ms=now)
+    board.new_game(position=START, now_ms=now)
     f = from_position(board.controller.game.pos)
     for i in range(8):
         feed.f[i] = f[i]
-    board.set_dice(2, 2)
+    board.set_dice(DICE[0], DICE[1])
     board.press(now, "roll")
 
 
@@ -122,9 +150,10 @@ def step_until_event(now, kind, n=60):
         t0 = ticks_us()
         loop.once(now)
         d = ticks_diff(ticks_us(), t0)
-        if d > 1500:
-            row = [d] + [acc.get(k, 0) for k in order]
-            rows.setdefault(kind + ("" if first else "+"), []).append(row)
+        if d > LINE_US:
+            if True:
+                row = [d] + [acc.get(k, 0) for k in order]
+                rows.setdefault(kind + ("" if first else "+"), []).append(row)
             first = False
             print("PROF", kind, "i=%d" % i, "once=%d" % d, " ".join("%s=%d" % (k, acc.get(k, 0)) for k in order if acc.get(k, 0)))
     return now
@@ -157,11 +186,22 @@ try:
             now += period
             loop.once(now)
         for a, b in MOVES:
+            named = SCENARIO != "moves"
+            if True:
+                # the harness's own garbage (its timers' argument tuples, the lines):
+                # no collection inside the steps, the pieces' own times only
+                gc.collect()
+                gc.disable()
             put(feed.f, position_index(a), 0)
-            now = step_until_event(now, "lift")
+            now = step_until_event(now, "lift" + (" " + a if named else ""))
             put(feed.f, position_index(b), 1)
-            now = step_until_event(now, "place")
+            now = step_until_event(now, "place" + (" " + b if named else ""))
+            gc.enable()
         now = step_until_event(now, "settle", 100)
+        if SCENARIO == "goal":
+            board.set_dice(2, 5)
+            board.press(now, "roll")
+            now = step_until_event(now, "roll", 10)
         gc.collect()
     for kind in sorted(rows):
         r = rows[kind]

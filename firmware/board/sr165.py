@@ -53,6 +53,17 @@ class ShiftRegisterScanner:
         self._spi = spi
         self._load = load
         self._src = bytearray(chip_bit)
+        # chip * 8 + bit -> position (0xFF: none), for the remap of changed bits only;
+        # None when two positions share an input (then every change maps all 64)
+        dst = bytearray(b"\xff" * (n_chips * 8))
+        for p in range(_N_POSITIONS):
+            cb = chip_bit[p]
+            if cb != _NONE:
+                if dst[cb] != _NONE:
+                    dst = None
+                    break
+                dst[cb] = p
+        self._dst = dst
         self._raw = bytearray(n_chips)
         self._last = bytearray(n_chips)
         self._frame = bytearray(8)
@@ -87,12 +98,34 @@ class ShiftRegisterScanner:
 
     def _map(self, raw):
         # The inputs changed: map the chain's bits to positions (a large call frame,
-        # kept off the steady-state path).
+        # kept off the steady-state path).  Only the changed bits (a lift or a
+        # placement: one bit, about 0.2 ms on the Pico instead of 4.3 ms for all 64
+        # positions, in the iteration that first sees it), unless the frame is stale.
         last = self._last
         fr = self._frame
+        inv = self._invert
+        dst = self._dst
+        if not self._stale and dst is not None:
+            for c in range(len(raw)):
+                x = raw[c] ^ last[c]
+                if x:
+                    last[c] = raw[c]
+                    on = raw[c] ^ inv
+                    b = 0
+                    while x:
+                        if x & 1:
+                            p = dst[(c << 3) + b]
+                            if p != _NONE:
+                                if (on >> b) & 1:
+                                    fr[p >> 3] |= 1 << (p & 7)
+                                else:
+                                    fr[p >> 3] &= ~(1 << (p & 7)) & 0xFF
+                        x >>= 1
+                        b += 1
+            self._out = None
+            return
         self._stale = False
         src = self._src
-        inv = self._invert
         for c in range(len(raw)):
             last[c] = raw[c]
         for k in range(8):

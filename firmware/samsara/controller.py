@@ -186,6 +186,21 @@ class Controller:
             return self.game.pos
         return Position(t.r, t.s, t.a, t.b, mover)
 
+    def in_hand(self):
+        """True when a marble is lifted, or (a goal pending) the goal's marble or its
+        scoring piece is off the board: it is about to be placed (the Pico's loop does
+        no quiet-time work then).  Allocates nothing."""
+        if self.view.lifted:
+            return True
+        ex = self.turn.expected
+        f = self.frame
+        i = 0
+        while i < 8:
+            if ex[i] & ~f[i]:
+                return True
+            i += 1
+        return False
+
     def remaining_dice(self):
         """The dice still to play this turn, a list (empty before the roll or once the
         turn is complete)."""
@@ -277,6 +292,34 @@ class Controller:
             else:
                 self._apply(res)
         self._show()
+
+    def foresee(self, raw):
+        """A raw change the debounce has seen but not yet settled (the Pico's loop, the
+        scan before the commit): when a marble of the accepted position is off in
+        `raw` (bytearray(8)) as the lift fast path would take it, its targets are
+        computed now (samsara.reading.targets keeps them for the turn as it is), so
+        that the lift's commit, a scan later, only looks them up and its targets light
+        sooner.  Changes nothing else (a bounce that never commits costs only time)."""
+        st = self.state
+        if not self.clean or (st != MOVING and st != TURN_COMPLETE) or \
+                len(self.view.lifted) >= MAX_LIFTED:
+            return
+        t = self.turn
+        if not t.rem:
+            return
+        f = self.frame
+        i = 0
+        while i < 6:
+            x = f[i] & ~raw[i] & 0xFF
+            if x:
+                b = 0
+                while not (x >> b) & 1:
+                    b += 1
+                p = (i << 3) + b
+                if (t.r if p < 24 else t.s) >> (p % 24) & 1:
+                    rd.targets(t, p)
+                return
+            i += 1
 
     def evaluate(self):
         """Read the settled frame in the current state and apply the reading (or

@@ -34,7 +34,9 @@ class Board:
     scene_version (int, bumped whenever the scene changes), scene_sum (sum of the
     scene's channel values, kept up to date by the redraw; set it to -1 after writing
     the scene by hand), drawn (the controller version the scene shows), lazy (set:
-    tick() does not redraw, redraw() does)."""
+    tick() does not redraw, redraw() does), hold (set by the Pico's loop while it
+    holds events not yet sent: tick() does not complete the turn meanwhile, so that the
+    acceptance line goes out first; docs/performance.md "Fifth round")."""
 
     def __init__(self, config=None):
         if config is None:
@@ -52,6 +54,8 @@ class Board:
         self._limited_version = -1
         self.drawn = -1                 # controller.version the scene was drawn from
         self.lazy = False               # True: tick() leaves the redraw to redraw()
+        self.hold = False               # True: the loop still holds answers to send:
+                                        # tick() leaves the turn's completion for later
         self._painter = Painter()
         self._full = True
         self.overlay = 0                # LED_TEST | LOG_FULL bits of the overlays shown
@@ -92,10 +96,14 @@ class Board:
         n = self.debounce.step(now_ms, raw)
         if n:
             self._commit(now_ms, n)
-        elif self.controller.wait_settle and not self.debounce.busy:
+        elif self.controller.wait_settle and not self.debounce.busy and not self.hold:
             # the turn completes in the first tick after its last change settled (not
-            # in that change's own tick, which already carries its acceptance)
+            # in that change's own tick, which already carries its acceptance), and on
+            # the Pico not before that acceptance went out (hold)
             self.controller.on_settled(now_ms)
+        elif self.lazy and self.debounce.t_change == self.debounce.now and self.debounce.busy:
+            # a raw change seen (on the Pico): a lift's targets ahead of its commit
+            self.controller.foresee(raw)
         if self.controller.guide is not None:
             self.controller.guide.tick(self, now_ms)    # the board's player, a hint
         if self.controller.version != self.drawn and not self.lazy:

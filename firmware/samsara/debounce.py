@@ -137,19 +137,19 @@ class Debounce:
         n = 0
         busy = 0
         wait = _TICKS_HALF
-        same = raw == old_raw
-        if not same:
+        if raw != old_raw:
             self.t_change = now
+        was_pending = self.pend_bytes
         bytes_pending = 0
         i = 0
         while i < 8:
-            if same and not (self.pend_bytes >> i) & 1:
-                # no raw change anywhere and nothing pending in this byte
+            rv = raw[i]
+            x = rv ^ old_raw[i]
+            if not x and not (was_pending >> i) & 1:
+                # no raw change and nothing pending in this byte
                 chg[i] = 0
                 i += 1
                 continue
-            rv = raw[i]
-            x = rv ^ old_raw[i]
             base = i << 3
             if x:
                 old_raw[i] = rv

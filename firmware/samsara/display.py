@@ -95,7 +95,8 @@ class View:
                 tl, back = targets_of(t, p)
                 for q, d in tl:
                     if not marks[q]:
-                        _mark(marks, new, q, d)
+                        marks[q] = d          # (_mark inlined: the lift's answer)
+                        new.append(q)
                         self.targets.append((q, d))
                 if back >= 0:
                     _mark(marks, new, back, sc.BACK)

@@ -132,6 +132,40 @@ def test_sr165_unchanged_inputs_keep_frame_and_caller_buffer():
     assert a == _frame_of(START[1:])
 
 
+def test_sr165_changed_bits_map_as_all_positions():
+    # After the first scan only the changed inputs are remapped: every frame of a
+    # sequence of lifts, placements and several changes at once reads as a fresh
+    # scanner (which maps all 64 positions) reads it; also with an unwired position
+    # and with two positions on one input (that table always maps all 64).
+    shared = bytearray(CHIP_BIT)
+    shared[9] = shared[10]
+    unwired = bytearray(CHIP_BIT)
+    unwired[5] = 0xFF
+    for table in (CHIP_BIT, unwired, shared):
+        world, chain, sc, spi = _digital_rig(chip_bit=table)
+        buf = bytearray(8)
+        occupied = set(START)
+        seq = [(0, False), (24, False), (40, True), (5, True), (9, False), (10, True),
+               (63, True), (57, False), (0, True), (7, True)]
+        world.set_frame(_frame_of(sorted(occupied)))
+        sc.scan(buf)
+        for k in range(len(seq)):
+            p, on = seq[k]
+            if on:
+                occupied.add(p)
+            else:
+                occupied.discard(p)
+            if k % 3 == 2:
+                continue          # two or three changes seen by one scan
+            world.set_frame(_frame_of(sorted(occupied)))
+            sc.scan(buf)
+            fresh = ShiftRegisterScanner(spi, machine.Pin(SR_LOAD, machine.Pin.OUT),
+                                         table)
+            want = bytearray(8)
+            fresh.scan(want)
+            assert buf == want, (k, buf, want)
+
+
 def test_sr165_rejects_bad_tables():
     bench.reset()
     spi = machine.SPI(0)

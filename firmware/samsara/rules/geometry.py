@@ -42,27 +42,27 @@ B_SIDE_S = const(0x000FFF)
 PLAYER_NAMES = "AB"
 
 
+NAMES = [
+    "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12",
+    "R13", "R14", "R15", "R16", "R17", "R18", "R19", "R20", "R21", "R22", "R23", "R24",
+    "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "S11", "S12",
+    "S13", "S14", "S15", "S16", "S17", "S18", "S19", "S20", "S21", "S22", "S23", "S24",
+    "GS", "GR", "A0", "A1", "A2", "A3", "A4", "A5", "AC",
+    "B0", "B1", "B2", "B3", "B4", "B5", "BC"]
+"""The name of every position index 0..63 (a table: on the Pico building a name with
+str() costs about 0.2 ms, and every lift, placement and sub-move names positions in the
+iteration that answers it; docs/performance.md "Fifth round").  Read only.  A list
+display, not a tuple: a constant tuple's strings are heap objects on MicroPython (2 KB),
+a list's are the module's interned strings (about 0.6 KB with the list)."""
+
+
 def position_name(p):
     """Name of position index p (0..63), e.g. 0 -> 'R1', 48 -> 'GS', 56 -> 'AC'.
 
     Raises ValueError for an index outside 0..63.
     """
-    if 0 <= p < 24:
-        return "R" + str(p + 1)
-    if 24 <= p < 48:
-        return "S" + str(p - 23)
-    if p == GS:
-        return "GS"
-    if p == GR:
-        return "GR"
-    if A_TRACK <= p < A_TRACK + 6:
-        return "A" + str(p - A_TRACK)
-    if p == A_TRACK + 6:
-        return "AC"
-    if B_TRACK <= p < B_TRACK + 6:
-        return "B" + str(p - B_TRACK)
-    if p == B_TRACK + 6:
-        return "BC"
+    if 0 <= p < 64:
+        return NAMES[p]
     raise ValueError("position index out of range 0..63: %r" % (p,))
 
 

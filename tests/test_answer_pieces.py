@@ -1,0 +1,127 @@
+"""The pieces the Pico's loop splits an answering tick into (docs/performance.md
+"Fifth round"): position names from a table, the turn's completion held while the
+loop holds events (Board.hold), the lift's targets computed at the scan that first
+sees it (Controller.foresee, Board.lazy) and Controller.in_hand (a goal's marble or
+scoring piece in the air).  Each must leave every event and reading as it was."""
+
+import pytest
+
+from boardscript import Script
+from samsara import states
+from samsara.rules.geometry import position_name, position_index, NAMES
+from samsara.rules.notation import format_sub_move, format_turn
+
+GOAL3 = "ooooo.................../oooooo...............o.. 0-0 A"   # docs/rules.md §7
+
+
+def _old_name(p):
+    # position_name as it was built before the table (docs/rules.md §6)
+    if p < 24:
+        return "R%d" % (p + 1)
+    if p < 48:
+        return "S%d" % (p - 23)
+    if p == 48:
+        return "GS"
+    if p == 49:
+        return "GR"
+    if p < 57:
+        return "A%s" % ("C" if p == 56 else p - 50)
+    return "B%s" % ("C" if p == 63 else p - 57)
+
+
+def test_position_names_from_the_table_are_the_names():
+    assert len(NAMES) == 64
+    for p in range(64):
+        assert position_name(p) == _old_name(p)
+        assert position_index(position_name(p)) == p
+    for bad in (-1, 64, 100):
+        with pytest.raises(ValueError):
+            position_name(bad)
+
+
+def test_sub_move_notation_in_one_format():
+    assert format_sub_move((5, 0, 41, -1, 0, 0, 0, 0)) == "5:R1-S18"
+    assert format_sub_move((3, 45, 48, 30, 0, 0, 1, 0)) == "3:S22-GS*S7"
+    assert format_sub_move((6, 18, 49, 0, 0, 0, 0, 2)) == "6:R19-GR*R1"
+    assert format_turn(3, 5, [(5, 0, 41, -1), (3, 1, 4, -1)]) == "53 5:R1-S18 3:R2-R5"
+
+
+def _last_die_placed():
+    # dice 3 and 1 on GOAL3: R5-R6 (the 1) then S4-S7 (the 3): the turn's last die
+    b = Script(position=GOAL3)
+    b.roll(3, 1)
+    b.move("R5", "R6")
+    b.raw_set("S4", False)
+    b.wait(20)
+    b.raw_set("S7", True)
+    b.wait(150)
+    b.clear()
+    return b
+
+
+def test_hold_leaves_the_turn_complete_for_a_later_tick():
+    b = _last_die_placed()
+    board = b.board
+    board.hold = True
+    b.wait(12)                                   # the placement commits, held
+    assert [e["ev"] for e in b.of("sub")] and not b.of("turn_complete")
+    assert board.controller.wait_settle and b.state == states.MOVING
+    b.wait(40)
+    assert not b.of("turn_complete")             # still held
+    board.hold = False
+    b.wait(b.cfg.scan_ms)
+    tc = b.of("turn_complete")
+    assert len(tc) == 1 and tc[0]["turn"] == "31 1:R5-R6 3:S4-S7"
+    assert b.state == states.TURN_COMPLETE
+
+
+def test_foresee_computes_the_lifted_marbles_targets_before_the_commit():
+    plain = Script(position=GOAL3)
+    plain.roll(3, 1)
+    plain.lift("S22")
+    b = Script(position=GOAL3)
+    b.board.lazy = True
+    b.roll(3, 1)
+    b.raw_set("S22", False)
+    b.wait(b.cfg.scan_ms)                        # seen, not yet settled
+    t = b.board.controller.turn
+    assert not b.of("lift") and t.memo[0] is not None and t.memo[0][0] == position_index("S22")
+    got = t.memo[1]
+    b.wait(b.cfg.settle_lift_ms + b.cfg.scan_ms)
+    b.board.redraw()
+    assert b.of("lift") and t.memo[1] is got      # the commit only looked them up
+    assert b.targets() == plain.targets() and b.targets()
+    assert [e["ev"] for e in b.events] == [e["ev"] for e in plain.events]
+
+
+def test_foresee_ignores_what_is_no_lift_of_the_turns_marble():
+    b = Script(position=GOAL3)
+    b.board.lazy = True
+    b.raw_set("S22", False)                      # before the roll: waiting
+    b.wait(b.cfg.scan_ms)
+    assert b.board.controller.turn.memo[0] is None
+    b.raw_set("S22", True)
+    b.wait(200)
+    b.roll(3, 1)
+    b.raw_set("R10", True)                       # a placement, not a lift
+    b.wait(b.cfg.scan_ms)
+    assert b.board.controller.turn.memo[0] is None
+
+
+def test_in_hand_follows_the_goals_marble_and_scoring_piece():
+    b = Script(position=GOAL3)
+    b.roll(3, 1)
+    c = b.board.controller
+    assert not c.in_hand()
+    b.lift("S22")
+    assert c.in_hand()                           # a lifted marble
+    b.place("GS")
+    assert b.state == states.GOAL_PENDING and not c.in_hand()
+    b.lift("GS")
+    assert c.in_hand()                           # the goal's marble in the air
+    b.place("S7")
+    assert b.of("reinsert") and not c.in_hand()
+    b.lift("A0")
+    assert c.in_hand()                           # the scoring piece in the air
+    b.place("A1")
+    assert b.of("score") and not c.in_hand()
