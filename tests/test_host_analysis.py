@@ -189,3 +189,24 @@ def test_training_is_deterministic():
     one, two = train(), train()
     assert np.array_equal(one.w1, two.w1) and np.array_equal(one.wl, two.wl)
     assert not np.array_equal(one.wl, neteval.device_weights(1.9))
+
+
+def test_training_goes_on_from_saved_weights_and_decays_the_rate(tmp_path):
+    # tools/train_host.py: stopping after game 1 and going on with --init/--first gives
+    # the weights of one run; --alpha-end changes the rate, so the weights.
+    import numpy as np
+    from tools.train_host import main
+
+    def w(name):
+        with np.load(str(tmp_path / name)) as z:
+            return {k: z[k].copy() for k in z.files}
+
+    base = ["--seed", "3", "--hidden", "8", "--alpha", "0.05", "--lin", "0.3"]
+    main(base + ["--games", "2", "--out", str(tmp_path / "two.npz")])
+    main(base + ["--games", "1", "--out", str(tmp_path / "one.npz")])
+    main(base + ["--games", "2", "--init", str(tmp_path / "one.npz"), "--first", "1",
+                 "--out", str(tmp_path / "more.npz")])
+    main(base + ["--games", "2", "--alpha-end", "0.005", "--out", str(tmp_path / "decay.npz")])
+    two, more, decay = w("two.npz"), w("more.npz"), w("decay.npz")
+    assert all(np.array_equal(two[k], more[k]) for k in two)
+    assert not np.array_equal(two["wl"], decay["wl"])

@@ -15,9 +15,11 @@ Every --eval-every games the network at 1 ply plays --eval-games games against t
 device engine (the dice of `samsara engine match`, seed 1) and the win rate is printed.
 
 Usage: python -m tools.train_host [--games N] [--seed S] [--hidden H] [--alpha A]
-       [--lam L] [--eval-every K] [--eval-games M] [--init FILE --first I] [--out FILE]
+       [--alpha-end E] [--lam L] [--eval-every K] [--eval-games M] [--init FILE --first I] [--out FILE]
 (--games is the index after the last game, so `--init W --first 6000 --games 12000`
-from the weights W of a `--games 6000` run gives the weights of `--games 12000`.)
+from the weights W of a `--games 6000` run gives the weights of `--games 12000`;
+with --alpha-end the learning rate decays geometrically from --alpha at game --first
+to --alpha-end at game --games - 1.)
 The shipped weights: see docs/engine.md "Training the host evaluation".
 """
 import argparse
@@ -155,6 +157,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=40)
     ap.add_argument("--alpha", type=float, default=0.1)
+    ap.add_argument("--alpha-end", type=float, default=None,
+                    help="learning rate of the last game: --alpha decays geometrically "
+                    "from game --first to it (default: constant --alpha)")
     ap.add_argument("--lam", type=float, default=0.7)
     ap.add_argument("--per-goal", type=float, default=1.9,
                     help="logit per goal of the device evaluation the network starts from")
@@ -178,7 +183,10 @@ def main(argv=None):
     tr = Trainer(net, args.alpha, args.lam, args.lin)
     t0 = time.time()
     nturns = 0
+    span = max(1, args.games - 1 - args.first)
     for i in range(args.first, args.games):
+        if args.alpha_end is not None:
+            tr.alpha = args.alpha * (args.alpha_end / args.alpha) ** ((i - args.first) / span)
         nturns += tr.game(random.Random("samsara-train:%d:%d" % (args.seed, i)))
         if args.eval_every and (i + 1) % args.eval_every == 0:
             w = evaluate_vs_device(net, args.eval_games)
