@@ -458,7 +458,13 @@ def test_repair_before_the_roll_and_resume():
     assert b.state == states.REPAIR
     assert b.mark("R1") == sc.MISSING and b.mark("R9") == sc.EXTRA
     b.roll(5, 3)
-    assert "repair the board first" in b.rejects()[-1]
+    assert b.rejects()[-1] == "repair the board first: the board changed before the roll"
+    # every later refusal names the repair's own reason once (the text grew by one
+    # prefix a press, and took up other refusals' texts: the undo's below)
+    b.press("undo")
+    b.roll(5, 3)
+    b.roll(5, 3)
+    assert b.rejects()[-1] == "repair the board first: the board changed before the roll"
     b.move("R9", "R1")
     assert b.state == states.WAITING and b.of("repair_end")
 

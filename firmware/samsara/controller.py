@@ -64,6 +64,7 @@ class Controller:
         self.version = 0
         self.state = WAITING
         self.resume = WAITING
+        self.repair_why = ""      # the reason of the current repair (view.reason also holds rejects)
         self.strict = False
         self.game = Game(og=config.og)
         self.turn = Turn(config.og, self.game.pos)
@@ -388,6 +389,7 @@ class Controller:
         v.lifted = []
         v.wrong = -1
         v.reason = reason
+        self.repair_why = reason
         v.repair_marks(self.turn.expected, self.frame)
         self.emit({"ev": "repair", "t": self.now, "reason": reason,
                    "missing": v.missing, "extra": v.extra})

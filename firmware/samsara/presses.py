@@ -40,7 +40,7 @@ def _roll_blocker(c, busy):
     st = c.state
     rem = c.turn.rem
     if st == REPAIR:
-        return "repair the board first: " + c.view.reason
+        return "repair the board first: " + c.repair_why
     if st == GOAL_PENDING:
         return "finish the goal first"
     if st == MOVING:
