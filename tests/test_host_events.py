@@ -60,3 +60,21 @@ def test_an_event_outside_the_table_is_skipped_not_an_error():
     assert H.event_spec("no_such_event") is None
     assert live.describe_event({"ev": "no_such_event"}) is None
     assert monitor_cmd.Model().event({"ev": "no_such_event"}) is False
+
+
+def test_the_monitor_counts_the_game_turns_not_the_record_and_drops_dice_at_the_end():
+    # the header said "turns 10" after a 34-turn game (position's record holds only the
+    # last 10 turns) and still showed the last roll's dice after game over
+    m = monitor_cmd.Model()
+    m.status_reply({"state": "moving", "game": 3, "dice": [4, 5]})
+    assert m.dice == [4, 5]
+    m.position_reply({"position": "oooooo................../oooooo.................. 0-0 A",
+                      "state": "game_over", "turns": 34, "record": ["11 1:R1-R2"] * 10})
+    assert m.turns == 34 and m.dice == []
+    m.status_reply({"state": "game_over", "game": 3, "dice": [4, 5]})
+    assert m.dice == []
+    text = monitor_cmd.view(m, hint=False)
+    from rich.console import Console
+    c = Console(width=100, record=True)
+    c.print(text)
+    assert "turns 34" in c.export_text()

@@ -13,6 +13,7 @@ import time
 
 from samsara_host.hostproto import event_table, LOGGED
 from samsara_host import boardlink
+from samsara.states import ENDED
 
 REFRESH = tuple([name for name, _fields, flags in event_table() if flags & LOGGED]) + (
     "turn_complete", "boot", "resume")
@@ -40,6 +41,7 @@ class Model:
         self.game = None
         self.dice = []
         self.record = []
+        self.turns = 0          # the game's turns (the record holds only the last ones)
         self.highlight = set()
         self.lifted = []
         self.last = []          # the last events, newest last
@@ -89,12 +91,18 @@ class Model:
         self.state = r.get("state", self.state)
         if isinstance(r.get("record"), list):
             self.record = r["record"]
+        t = r.get("turns")
+        self.turns = t if isinstance(t, int) and not isinstance(t, bool) else len(self.record)
+        if self.state in ENDED:
+            self.dice = []
 
     def status_reply(self, r):
         self.state = r.get("state", self.state)
         self.game = r.get("game")
         if isinstance(r.get("dice"), list):
             self.dice = r["dice"]
+        if self.state in ENDED:
+            self.dice = []      # the last roll's dice are no longer the game's
 
 
 def event_text(ev, width=72):
@@ -118,7 +126,7 @@ def view(model, hint=True):
     title = "Samsara board %s  fw %s (%s)" % (h.get("board", "?"), h.get("fw", "?"),
                                             h.get("hash", "?"))
     head = Text("game %s   state %s   turns %d" % (
-        model.game if model.game is not None else "-", model.state, len(model.record)))
+        model.game if model.game is not None else "-", model.state, model.turns))
     if not model.connected:
         head.append("   %s: waiting for it ..." % (HUNG_TEXT if model.hung
                                                    else "board went away"),
