@@ -318,3 +318,16 @@ def test_an_empty_dest_is_named_as_empty():
     assert r.returncode != 0
     assert "--dest is empty" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_pulled_trace_given_to_analyze_or_export_says_so(tmp_path):
+    # `trace pull` writes a header with dice_mode, scan_ms, settle_ms, board: analyze and
+    # logs export said "not JSON: Extra data" for it
+    trace = tmp_path / "pulled.jsonl"
+    trace.write_text(
+        '{"start": ".oo.........o..o....o.../ooo.ooo......o.......... 3-2 B", '
+        '"opponent_goal": "owner_scores", "dice_mode": "electronic", "scan_ms": 5, '
+        '"settle_ms": [4, 150, 30], "board": "virtual-1"}\n'
+        '{"t_ms": 0, "dice": [5, 3]}\n{"t_ms": 0, "button": "roll"}\n')
+    for argv in (["analyze", str(trace)], ["logs", "export", str(trace)]):
+        _one_line_error(run(*argv), "this looks like a sensor trace: use samsara trace replay")

@@ -415,7 +415,8 @@ def load(path, board=None):
 
 def looks_like_trace(text):
     """True when the text's first line is a sensor trace line (docs/traces.md): a JSON
-    object with "t_ms", or a trace header (start/opponent_goal/seed keys only)."""
+    object with "t_ms", or a trace header (only the keys of trace.HEADER_KEYS)."""
+    from samsara_host.trace import HEADER_KEYS
     first = text.lstrip().split("\n", 1)[0]
     if not first.startswith("{"):
         return False
@@ -425,5 +426,4 @@ def looks_like_trace(text):
         return False
     if not isinstance(obj, dict) or obj.get("format") == "samsara-record":
         return False
-    return "t_ms" in obj or (bool(obj) and all(k in ("start", "opponent_goal", "seed")
-                                              for k in obj))
+    return "t_ms" in obj or (bool(obj) and all(k in HEADER_KEYS for k in obj))
