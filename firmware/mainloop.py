@@ -200,6 +200,11 @@ class Services:
         try:
             if self.recorder is not None:
                 gid = self.recorder.start_game(position, match, starter, vs)
+            if vs is not None and _UPY:
+                # the log's start code and its garbage gone before the board's engine
+                # is loaded (the lowest free heap of a game against the board)
+                drop_modules(("samsara.storage.logends",))
+                gc.collect()
             self.board.new_game(position=pos, match=match, starter=starter, vs=vs)
         finally:
             self.dispatch(now)

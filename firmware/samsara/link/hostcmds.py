@@ -139,6 +139,3 @@ def led_test(link, a):
     link._core().led_test(link.now, a["ms"])
     return {"ms": a["ms"]}
 
-
-# the flight recorder and sensor health (docs/protocol.md): their own on-demand module
-from samsara.link.flightcmds import flight, flight_list, flight_save, health, self_test  # noqa: E402,F401

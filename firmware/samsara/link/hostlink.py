@@ -447,7 +447,10 @@ class HostLink:
             fn = getattr(commands, name, None)
             if fn is None:
                 from samsara.link import hostcmds
-                fn = getattr(hostcmds, name)
+                fn = getattr(hostcmds, name, None)
+            if fn is None:    # the flight recorder's and sensor health's commands
+                from samsara.link import flightcmds
+                fn = getattr(flightcmds, name)
             fields = fn(self, args)
         except CmdError as e:
             self.send(P.error_reply(name, rid, e.code, e.msg))
