@@ -65,6 +65,20 @@ def get(url, method="GET", body=None):
         return e.code, e.read().decode()
 
 
+def serve_board(tmp_path, fb):
+    """The app on fake board `fb`, started and connected (at most 10 s): (server, url)."""
+    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
+    url = srv.start(0)
+    try:
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
+            time.sleep(0.05)
+    except BaseException:
+        srv.stop()
+        raise
+    return srv, url
+
+
 def test_library_lists_whole_torn_and_unreadable_games(served):
     url, _logs, gid = served
     code, text = get(url + "api/library")
@@ -193,12 +207,8 @@ def test_two_tabs_both_follow_the_board(tmp_path):
     from samsara.link import protocol
 
     fb = FakeBoard(str(tmp_path))
-    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
-    url = srv.start(0)
+    srv, url = serve_board(tmp_path, fb)
     try:
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
-            time.sleep(0.05)
         one = urllib.request.urlopen(url + "api/live/events", timeout=10)
         two = urllib.request.urlopen(url + "api/live/events", timeout=10)
 
@@ -344,12 +354,8 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
                      "missing": 64}, [])
 
     fb = Healthy(str(tmp_path), logs={5: log}, states={5: "running"})
-    srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
-    url = srv.start(0)
+    srv, url = serve_board(tmp_path, fb)
     try:
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
-            time.sleep(0.05)
         live = json.loads(get(url + "api/live")[1])
         assert "may not land" in live["options"] and "board's game log" in live["options"]
         code, text = get(url + "api/board")
