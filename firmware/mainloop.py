@@ -211,6 +211,12 @@ class Services:
         return gid
 
 
+def _at_rest(st):
+    # Controller state `st` is one where nobody waits for an answer (the turn complete,
+    # before the roll, the game over): the game log's waiting records are written then.
+    return st == TURN_COMPLETE or st == WAITING or st in ENDED
+
+
 def vs_gesture(board, now_ms):
     """A long press of undo before a game's first roll or after its end starts a game
     against the board (samsara.vsplay.gesture: the board plays B, a second long press
@@ -403,7 +409,7 @@ class Loop:
         if st == GOAL_PENDING and quiet < WRITE_MS and c.in_hand():
             return      # the goal's marble or scoring piece is in the air
         if self.unwritten:
-            if quiet >= WRITE_MS or st == TURN_COMPLETE or st == WAITING or st in ENDED:
+            if quiet >= WRITE_MS or _at_rest(st):
                 if self.dirty and _UPY:
                     # the turn's garbage collected first, the write in the next
                     # iteration: the lowest free heap is not the two piled up
@@ -443,7 +449,7 @@ class Loop:
         if not self.unwritten:
             return True
         st = self.board.controller.state
-        return not (st == TURN_COMPLETE or st == WAITING or st in ENDED)
+        return not _at_rest(st)
 
     def _press(self, now, b):
         if self.flight is not None:
