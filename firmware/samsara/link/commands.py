@@ -1,6 +1,7 @@
 """Taking a host command line (docs/protocol.md "Commands"): the command table
-(command_spec), parse_command, and the commands a game uses all the time (status, position, roll,
-undo, set_dice).  Its one job is the board's side of a command line: turning it into
+(command_spec), parse_command, and the commands a game uses all the time (status, roll,
+undo; position and set_dice, the lines of every roll, are samsara.link.hostlink's, which
+takes them without loading this module: HostLink._quick).  Its one job is the board's side of a command line: turning it into
 (name, id, args) (a line it cannot take raises a ProtocolError, whose texts
 samsara.link.cmderrors makes, loaded only for a bad line) and those commands.  The
 board loads this module on demand (samsara.link.protocol.parse_command) and drops it
@@ -17,17 +18,8 @@ Runs unchanged on MicroPython and CPython.
 
 import json
 
-from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE
+from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE, MAX_SMALL, MAX_ID_STR
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(__x):
-        return __x
-
-_MAX_ID_STR = const(16)
-"""Longest string request id."""
-_MAX_SMALL = 1 << 30
 
 # Argument kinds: (kind, default).  A default of REQUIRED means the key must be given.
 REQUIRED = object()
@@ -101,10 +93,10 @@ def _check_id(obj, name):
     if isinstance(rid, bool):
         raise _error("idbool", name)
     if isinstance(rid, int):
-        if 0 <= rid < _MAX_SMALL:
+        if 0 <= rid < MAX_SMALL:
             return rid
     elif isinstance(rid, str):
-        if len(rid) <= _MAX_ID_STR:
+        if len(rid) <= MAX_ID_STR:
             return rid
     raise _error("id", name)
 
@@ -132,11 +124,11 @@ def _check_arg(name, key, kind, v, rid):
     elif kind == "ms":
         ok = _is_int(v) and 100 <= v <= 10000
     elif kind == "game":
-        ok = _is_int(v) and 0 <= v < _MAX_SMALL
+        ok = _is_int(v) and 0 <= v < MAX_SMALL
     elif kind == "after":
-        ok = _is_int(v) and -1 <= v < _MAX_SMALL
+        ok = _is_int(v) and -1 <= v < MAX_SMALL
     elif kind == "offset":
-        ok = _is_int(v) and 0 <= v < _MAX_SMALL
+        ok = _is_int(v) and 0 <= v < MAX_SMALL
     elif kind == "chunk":
         ok = _is_int(v) and 1 <= v <= CHUNK
     elif kind == "crc":
@@ -220,14 +212,6 @@ def status(link, a):
                      "overruns": link.overruns}}
 
 
-def position(link, a):
-    """`position`: the position text, state, turns so far and the last 10 turns."""
-    c = link.board.controller
-    rec = c.game.record if c.game is not None else []   # (read only: no copy)
-    return {"position": c.position().format(), "state": c.state,
-            "turns": len(rec), "record": rec[-10:]}
-
-
 def _press(link, what):
     # The core presses and dispatches the events through every sink, this link's
     # on_event included, which keeps the first `what` event (or reject) for the reply.
@@ -259,10 +243,3 @@ def undo(link, a):
     if "move" in ev:
         out["move"] = ev["move"]
     return out
-
-
-def set_dice(link, a):
-    """`set_dice`: the dice of the next roll."""
-    d = a["dice"]
-    link._core().set_dice(d[0], d[1])
-    return {"dice": d}

@@ -411,6 +411,8 @@ class HostLink:
             self.send(P.error_reply(None, None, P.E_BINARY,
                                     "control byte 0x%02x in line" % (self.rx_bad & 0xFF)))
             return
+        if self._quick(n):
+            return
         try:
             name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
         except P.ProtocolError as e:
@@ -428,6 +430,41 @@ class HostLink:
             return
         self._run(name, rid, args)
 
+    def _quick(self, n):
+        # `set_dice` and `position`, the lines a host sends at every roll, taken
+        # without loading the command module (samsara.link.commands: on the Pico its
+        # import is 3 KB of code and 1.8 KB of garbage, the lowest free heap of a game,
+        # docs/performance.md "Sixth round").  Only a line that module's parse_command
+        # takes as it is (the same json.loads, the same checks), so the reply is the
+        # same; any other line, and every error, goes there.  True when answered.
+        if n > P.MAX_IN:
+            return False
+        try:
+            obj = json.loads(bytes(memoryview(self.rx)[0:n]).decode("utf-8"))
+        except Exception:
+            return False
+        if not isinstance(obj, dict):
+            return False
+        name = obj.get("cmd")
+        k = len(obj) - 1
+        rid = None
+        if "id" in obj:
+            k -= 1
+            rid = obj["id"]
+            if isinstance(rid, bool) or not (
+                    (isinstance(rid, int) and 0 <= rid < P.MAX_SMALL) or
+                    (isinstance(rid, str) and len(rid) <= P.MAX_ID_STR)):
+                return False
+        if name == "position" and not k:
+            self._run(name, rid, {}, position)
+            return True
+        if name == "set_dice" and k == 1 and "dice" in obj:
+            d = obj["dice"]
+            if isinstance(d, list) and len(d) == 2 and _die(d[0]) and _die(d[1]):
+                self._run(name, rid, {"dice": d}, set_dice)
+                return True
+        return False
+
     def _hold(self):
         # A held status: answered once the records are written, or after _HOLD_MS.
         h = self._held
@@ -436,15 +473,19 @@ class HostLink:
         self._held = None
         self._run(h[0], h[1], h[2])
 
-    def _run(self, name, rid, args):
-        # One parsed command: its handler, then the reply (or an error reply).
+    def _run(self, name, rid, args, fn=None):
+        # One parsed command: its handler (fn, or the one named), then the reply (or an
+        # error reply).
         try:
             # The commands' code is loaded for the command and dropped by the main
             # loop at the next quiet moment: the ones a game uses all the time are in
             # the module that checked the line (commands: one import per line), the
             # rest (hostcmds) are loaded for them.
-            from samsara.link import commands
-            fn = getattr(commands, name, None)
+            if fn is None and (name == "position" or name == "set_dice"):
+                fn = position if name == "position" else set_dice   # (resident)
+            if fn is None:
+                from samsara.link import commands
+                fn = getattr(commands, name, None)
             if fn is None:
                 from samsara.link import hostcmds
                 fn = getattr(hostcmds, name, None)
@@ -474,3 +515,25 @@ class HostLink:
         if self.core is None:
             raise CmdError(P.E_NOT_SUPPORTED, "this link drives no board")
         return self.core
+
+
+def _die(v):
+    # A die's value as a command takes it: an int (not a bool) 1..6.
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
+
+
+# ---- the two commands of every roll (resident: HostLink._quick) ------------------------
+
+def position(link, a):
+    """`position`: the position text, state, turns so far and the last 10 turns."""
+    c = link.board.controller
+    rec = c.game.record if c.game is not None else []   # (read only: no copy)
+    return {"position": c.position().format(), "state": c.state,
+            "turns": len(rec), "record": rec[-10:]}
+
+
+def set_dice(link, a):
+    """`set_dice`: the dice of the next roll."""
+    d = a["dice"]
+    link._core().set_dice(d[0], d[1])
+    return {"dice": d}

@@ -36,6 +36,10 @@ MAX_OUT = 512
 """Longest board line in bytes, LF included."""
 CHUNK = 192
 """Largest log chunk in bytes (256 characters of base64)."""
+MAX_ID_STR = 16
+"""Longest string request id (a number id is 0 .. MAX_SMALL - 1)."""
+MAX_SMALL = 1 << 30
+"""A small int's bound on the Pico: a number id, game number or offset is below it."""
 LOGS_PER_PAGE = 6
 """Entries of one `logs` reply (the next page: "after" the last game listed)."""
 
