@@ -42,8 +42,6 @@ SCAN_MS = PICO_SCAN_MS if sys.platform == "rp2" else 5
 WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
-GC_THRESHOLD = 8192    # bytes allocated between automatic collections: the garbage
-                       # between quiet moments (each one collects) stays below it
 LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the working dir
 
 
@@ -181,7 +179,7 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
     mainloop.drop_modules(mainloop.ON_DEMAND_MODULES)
     gc.collect()
     try:
-        gc.threshold(GC_THRESHOLD)
+        gc.threshold(mainloop.GC_THRESHOLD)
     except AttributeError:  # CPython's gc has no threshold(); the fakes run there too
         pass
     hw.start_watchdog(watchdog_ms)

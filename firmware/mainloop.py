@@ -58,6 +58,15 @@ _END_US = const(6900)   # ... but the answer (the LEDs with a marble in the air,
 _LED_US = const(3800)   # the LED piece (redraw 0.3-1 ms, WS2812 write 2.6 ms)
 _SINKS_US = const(1600) # the sinks piece: the USB service and the recorder, plus
 _EVENT_US = const(1200) # ... each queued event (its JSON line)
+GC_THRESHOLD = 12288    # bytes allocated between automatic collections (gc.threshold,
+                        # set at boot and at each quiet collection).  The quiet moment
+                        # after each placement collects the garbage (2-3 KB); a lift
+                        # and a placement with their answers pass 7-9 KB through the
+                        # allocator (call frames over 11 words, freed on return: they
+                        # count here, not in the garbage), so at 8 KB the game's last
+                        # placement met an automatic collection (docs/performance.md
+                        # "Sixth round").  The board's engine sets 8 KB while it thinks
+                        # (samsara.vsplay: its garbage has no quiet moment to go in).
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
@@ -306,6 +315,7 @@ class Loop:
         us = getattr(time, "ticks_us", None)
         self._us = us if BUDGET and us is not None else _zero
         board.lazy = self._us is not _zero   # the redraw is part of the LED piece
+        board.controller.split = board.lazy  # a game's end in a tick of its own
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
         self._leds = hw.leds
@@ -415,8 +425,7 @@ class Loop:
                     # iteration: the lowest free heap is not the two piled up
                     self.stats.quiet += 1
                     self.dirty = False
-                    drop_modules(ON_DEMAND_MODULES)
-                    gc.collect()
+                    _collect()
                     return
                 self.unwritten = False
                 svc = _services
@@ -436,8 +445,7 @@ class Loop:
             self.stats.quiet += 1
             self.dirty = False
             if _UPY:
-                drop_modules(ON_DEMAND_MODULES)
-                gc.collect()
+                _collect()
 
     def calm(self):
         """True when the garbage of the last events and host lines is collected and no
@@ -525,6 +533,15 @@ def boot(*args, **kw):
     imported for it and dropped again at its end (BOOT_ONLY_MODULES)."""
     import mainboot
     return mainboot.boot(*args, **kw)
+
+
+def _collect():
+    # The quiet moment's collection (MicroPython): the on-demand modules dropped, the
+    # garbage collected, the automatic collections' threshold back at GC_THRESHOLD (the
+    # board's engine lowers it while it thinks).
+    drop_modules(ON_DEMAND_MODULES)
+    gc.collect()
+    gc.threshold(GC_THRESHOLD)
 
 
 def drop_modules(names=BOOT_ONLY_MODULES):

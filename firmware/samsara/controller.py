@@ -72,6 +72,8 @@ class Controller:
         self.winner = -2          # game over: 0 A, 1 B, -1 draw
         self.now = 0
         self.wait_settle = False
+        self.split = False        # the Pico: a game's last turn recorded in a later tick
+        self.commit_due = False   # ... which is due (Board.tick calls commit_due_now)
         self.clean = False        # the frame is the accepted position minus `lifted`
         self.turn_note = ""
         self.guide = None         # samsara.vsplay.Guide: the board's player or a hint
@@ -98,6 +100,7 @@ class Controller:
         v.wrong = -1
         self.turn_note = ""
         self.wait_settle = False
+        self.commit_due = False
 
     def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None):
         """Start a single game (from `position`, a Position, default the start with
@@ -235,6 +238,8 @@ class Controller:
         """A settled change: `frame` is the debounced frame, `changed` the bits that
         changed (for the lift/place events), `one` the position when exactly one
         changed (-1: see `changed`).  Updates state, events and marks."""
+        if self.commit_due:
+            self.commit_due_now(now_ms)
         self.now = now_ms
         f = self.frame
         f[:] = frame
@@ -527,12 +532,27 @@ class Controller:
                        "player": PLAYER[t.mover]})
         g = self.game.pos
         if (t.a == 6 and g.a < 6) or (t.b == 6 and g.b < 6) or self.game.final_turn:
+            if self.split:
+                # on the Pico the turn's record and the game's end (4-5 ms) come in a
+                # tick of their own, once the turn_complete line went out
+                # (docs/performance.md "Sixth round")
+                self.commit_due = True
+                return
             self.commit()
+        self._show()
+
+    def commit_due_now(self, now_ms):
+        """The commit on_settled left for a later tick (`split`, the Pico): the game's
+        last turn recorded, the game over.  Also done first by a settled change or a
+        press that comes before that tick."""
+        self.now = now_ms
+        self.commit()
         self._show()
 
     def commit(self):
         """Record the complete turn in the game (`turn` event); then the game's end, or
         the next player's wait."""
+        self.commit_due = False
         g = self.game
         t = self.turn
         note = g.apply(t.d1, t.d2, t.played, (t.r, t.s, t.a, t.b))
@@ -577,6 +597,8 @@ class Controller:
         """A button press: 'roll' or 'undo' (long: a long press; a long undo asks for a
         hint), or 'hint' (the `hint` command).  busy: the debounce
         still has unsettled positions.  Rejections become events (samsara.presses)."""
+        if self.commit_due:
+            self.commit_due_now(now_ms)
         self.now = now_ms
         presses.press(self, button, long, busy)
         self._show()

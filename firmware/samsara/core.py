@@ -101,6 +101,9 @@ class Board:
             # in that change's own tick, which already carries its acceptance), and on
             # the Pico not before that acceptance went out (hold)
             self.controller.on_settled(now_ms)
+        elif self.controller.commit_due and not self.hold:
+            # (the Pico) the game's last turn recorded after its turn_complete went out
+            self.controller.commit_due_now(now_ms)
         elif self.lazy and self.debounce.t_change == self.debounce.now and self.debounce.busy:
             # a raw change seen (on the Pico): a lift's targets ahead of its commit
             self.controller.foresee(raw)

@@ -45,6 +45,8 @@ BLINK_MS = 300
 """Half-period of the lit origin's blink, ms."""
 SEED = 1
 """The engine's tie-break seed (the one of `samsara engine match`)."""
+THINK_GC = 8192
+"""gc.threshold (bytes) while the engine thinks (mainloop.GC_THRESHOLD otherwise)."""
 
 _memo = None            # bytearray(4096): engine.chance(u) + 1, 0 not known yet
 _chance = engine.chance
@@ -193,6 +195,11 @@ class Guide:
         self.k = -1
         p = t.base
         _fast_chance()
+        if _UPY:
+            # its slices' garbage has no quiet moment to go in: automatic collections
+            # at 8 KB (the heap row of a game against the board), not the loop's 12 KB
+            # (mainloop.GC_THRESHOLD, set again at the next quiet collection)
+            gc.threshold(THINK_GC)
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter)
@@ -223,8 +230,8 @@ class Guide:
 
     def _roll_due(self, c):
         side = self.side
-        if side < 0 or self.plan is not None:
-            return False
+        if side < 0 or self.plan is not None or c.commit_due:
+            return False     # (commit_due: the game may be over, a tick later)
         st = c.state
         t = c.turn
         if not ((st == WAITING and t.mover == side and not t.d1) or

@@ -236,7 +236,7 @@ class Probe:
             if s.resumed is None:
                 s.board.new_game(now_ms=s.now, frame=s.both)
             mb.sensor_check(s.board, s.both, s.anyon)
-            threshold = mb.GC_THRESHOLD
+            threshold = main.GC_THRESHOLD
             mb = None
             s.both = s.anyon = None
             drop = getattr(main, "drop_modules", None)
