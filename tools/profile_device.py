@@ -3,7 +3,7 @@ print what it prints: the rig is served on --port (control --port + 1), the scri
 at the board's REPL as `samsara bench` runs its benchmark (host/samsara_host/bench_cmd).
 
     python -m tools.profile_device [--script tools/upy_profile_moves.py] [--port 7855]
-        [--cycles 6] [--scenario moves|goal]
+        [--cycles 6] [--scenario moves|goal|final]
 """
 import argparse
 import os
@@ -17,7 +17,7 @@ def main(argv=None):
     p.add_argument("--script", default=os.path.join("tools", "upy_profile_moves.py"))
     p.add_argument("--port", type=int, default=7855)
     p.add_argument("--cycles", type=int, default=6)
-    p.add_argument("--scenario", default="moves", choices=("moves", "goal"))
+    p.add_argument("--scenario", default="moves", choices=("moves", "goal", "final"))
     a = p.parse_args(argv)
     rig = rigmod.find_rig()
     if rig is None:

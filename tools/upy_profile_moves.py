@@ -8,8 +8,9 @@ clock; for each lift and placement iteration it prints one line
     PROF <kind> once=<us> <piece>=<us> ...   (the pieces' times in that iteration)
 and then the medians.  Used to find where the answering iterations spend their time
 (docs/performance.md "Third round").  SCENARIO (set by tools/profile_device.py
---scenario): "moves" (two sub-moves a cycle) or "goal" (a sub-move, a goal with its
-reinsertion and score, the turn's completion, the next roll).
+--scenario): "moves" (two sub-moves a cycle), "goal" (a sub-move, a goal with its
+reinsertion and score, the turn's completion, the next roll) or "final" (the same goal
+making the score 6: the game's end).
 """
 import gc
 import time
@@ -116,7 +117,13 @@ try:
     SCENARIO
 except NameError:
     SCENARIO = "moves"
-if SCENARIO == "goal":
+if SCENARIO == "final":
+    # the goal scenario with A at 5: the score of 6 (A5-AC) ends the game (its last
+    # placement: the turn's completion, the turn and game_over in the next ticks)
+    START = "ooooo.................../oooooo...............o.. 5-0 A"
+    DICE = (1, 3)
+    MOVES = (("R5", "R6"), ("S22", "GS"), ("GS", "S7"), ("A5", "AC"))
+elif SCENARIO == "goal":
     # tests/traces/goal_reinsert_first.jsonl's position; dice 1, 3: R5-R6, then S22-GS
     # (the goal), the marble out of GS onto S7, the scoring piece A0-A1 (the goal's
     # end, the turn's last die: the turn completes in the next ticks), then a roll.
@@ -198,7 +205,7 @@ try:
             now = step_until_event(now, "place" + (" " + b if named else ""))
             gc.enable()
         now = step_until_event(now, "settle", 100)
-        if SCENARIO == "goal":
+        if SCENARIO == "goal":  # (after "final": the next cycle's new_game)
             board.set_dice(2, 5)
             board.press(now, "roll")
             now = step_until_event(now, "roll", 10)
