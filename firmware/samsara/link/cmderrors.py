@@ -1,7 +1,8 @@
 """The errors of host command lines (docs/protocol.md "Error codes"): the
 ProtocolError, with its text, of a line samsara.link.commands cannot take.  Its one
-job is those texts; commands loads it only for a bad line and the board drops it
-again at its next quiet moment (mainloop.ON_DEMAND_MODULES).
+job is those texts (a bad argument's text names the values it takes: takes(), which
+samsara.link.flightcmds uses too); commands loads it only for a bad line and the board
+drops it again at its next quiet moment (mainloop.ON_DEMAND_MODULES).
 
 Runs unchanged on MicroPython and CPython.
 """
@@ -15,7 +16,8 @@ def error(what, name=None, rid=None, key=None, v=None):
     """The ProtocolError for `what` (samsara.link.commands: "long", "ctrl" (v: the
     byte), "utf8", "json" (v: the text), "object", "nocmd", "unknown", "idbool", "id",
     "argkey", "required" (key), "arg" (key, v: (kind, value))) of command `name` with
-    request id `rid`."""
+    request id `rid`.  A bad or missing argument's text names it and the values it
+    takes (takes())."""
     if what == "long":
         return ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_IN)
     if what == "ctrl":
@@ -35,42 +37,61 @@ def error(what, name=None, rid=None, key=None, v=None):
     if what == "idbool":
         return ProtocolError(E_BAD_ID, "id must be an integer or a short string", name)
     if what == "id":
-        return ProtocolError(E_BAD_ID, "id must be an integer 0..2^30 or a string of at most 16 characters", name)
+        return ProtocolError(E_BAD_ID, "id must be an integer 0.." + _BIG +
+                             " or a string of at most 16 characters", name)
     if what == "argkey":
-        return ProtocolError(E_BAD_ARGS, "unknown argument %s" % key[:16], name, rid)
+        from samsara.link.commands import command_spec
+        keys = ", ".join(sorted(command_spec(name) or ()))   # (a MicroPython dict has no order)
+        return ProtocolError(E_BAD_ARGS, "unknown argument %s: %s takes %s" % (
+            key[:16], name, keys or "no arguments"), name, rid)
     if what == "required":
-        return ProtocolError(E_BAD_ARGS, "%s is required" % key, name, rid)
-    return ProtocolError(E_BAD_ARGS, "%s: %s" % (key, _what(v[0], v[1])), name, rid)
+        return ProtocolError(E_BAD_ARGS, "%s is required: %s" % (key, takes(name, key)),
+                             name, rid)
+    return ProtocolError(E_BAD_ARGS, "%s must be %s" % (key, takes(name, key)), name, rid)
 
 
-def _what(kind, v):
-    # What a bad argument of `kind` must be.
-    if kind == "bool":
-        return "must be true or false"
-    if kind == "dice":
-        if not isinstance(v, list) or len(v) != 2:
-            return "must be a list of two dice"
-        return "each die must be 1..6"
-    if kind == "side":
-        return "must be \"A\" or \"B\""
-    if kind == "text":
-        return "must be a string of at most 80 characters"
-    if kind == "step":
+_BIG = "1073741823"     # 2^30 - 1: the largest game number, offset or integer id
+
+
+def takes(name, key):
+    """The values argument `key` of command `name` takes, as words (docs/protocol.md
+    "Commands"): "a number of bytes 1..192"."""
+    if key == "after":
+        if name == "health":
+            return "-1 (from the start) or a position index 0..63 (the last one listed)"
+        return "-1 (from the start) or a game number 0.." + _BIG + " (the last one listed)"
+    if key == "copy":
+        return "-1 (the live ring) or a saved copy's number (flight_list)"
+    if key == "game":
+        return "a game number 0.." + _BIG + " (logs lists them)"
+    if key == "offset":
+        return "a byte offset 0.." + _BIG
+    if key == "size":
+        return "the log's size in bytes 0.." + _BIG
+    if key == "n":
+        return "a number of bytes 1..%d" % CHUNK
+    if key == "crc":
+        return "the log's CRC-16 as 4 hex digits (e.g. \"29b1\")"
+    if key == "dice":
+        return "a list of two dice [d1, d2], each 1..6"
+    if key == "starter":
+        return "\"A\" or \"B\" (the player who starts)"
+    if key == "vs_board":
+        return "\"A\" or \"B\" (the side the board plays)"
+    if key == "position":
+        return "a position string (docs/rules.md section 5) of at most 80 characters"
+    if key == "ms":
+        return "a number of milliseconds 100..10000"
+    if key == "pos":
+        return "a hole's name: R1..R24, S1..S24, A0..A5, AC, B0..B5, BC, GR or GS"
+    if key == "step":
+        if name == "self_test":
+            return "\"hole\" (with pos), \"result\" or \"stop\""
         from samsara.link.commands import _CAL_STEPS
-        return "must be one of " + ", ".join(_CAL_STEPS)
-    if kind == "ms":
-        return "must be an integer 100..10000"
-    if kind == "game":
-        return "must be a game number"
-    if kind == "after":
-        return "must be a game number or -1"
-    if kind == "offset":
-        return "must be an integer >= 0"
-    if kind == "chunk":
-        return "must be an integer 1..%d" % CHUNK
-    if kind == "crc":
-        return "must be 4 hex digits"
-    return "unknown kind"  # pragma: no cover - table error
+        return ", ".join(['"%s"' % s for s in _CAL_STEPS[:-1]]) + ' or "%s"' % _CAL_STEPS[-1]
+    if key == "match" or key == "force":
+        return "true or false"
+    return "a value of docs/protocol.md \"Commands\""  # pragma: no cover - table error
 
 
 def _two_objects(text):
