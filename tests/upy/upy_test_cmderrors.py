@@ -71,6 +71,26 @@ def test_an_unknown_argument_names_the_commands_arguments():
         P.E_BAD_ARGS, "unknown argument x: hello takes no arguments")
 
 
+def test_bad_json_says_what_is_wrong():
+    # MicroPython's json parses any depth without recursion and says only "syntax
+    # error"; CPython's says more (and would refuse about 1000 levels, far more than a
+    # line of MAX_IN bytes holds): the text is made from the line alone, so both agree.
+    deep = "[" * 200
+    assert _err(deep) == (P.E_BAD_JSON, "not valid JSON: the line ends with 200 "
+                                        "brackets still open")
+    assert _err('{"cmd":"roll"') == (P.E_BAD_JSON, "not valid JSON: the line ends with 1 "
+                                                   "bracket still open")
+    assert _err('{"cmd":"roll') == (P.E_BAD_JSON, "not valid JSON: the line ends inside "
+                                                  "a string")
+    assert _err("{cmd: roll}") == (P.E_BAD_JSON, "not valid JSON (a command is one JSON "
+                                                 "object, e.g. {\"cmd\": \"status\"})")
+    assert _err('{"cmd":"roll"}}') == (P.E_BAD_JSON, "not valid JSON (a command is one "
+                                                     "JSON object, e.g. {\"cmd\": \"status\"})")
+    assert _err('{"cmd":"hello"}{"cmd":"status"}')[0] == P.E_TWO
+    # deep but whole: valid JSON, not an object
+    assert _err("[" * 120 + "]" * 120) == (P.E_NOT_OBJECT, "a command is a JSON object")
+
+
 def test_every_argument_of_every_command_has_its_words():
     from samsara.link.commands import command_spec
     from samsara.link.cmderrors import takes

@@ -25,9 +25,16 @@ def error(what, name=None, rid=None, key=None, v=None):
     if what == "utf8":
         return ProtocolError(E_BINARY, "line is not UTF-8 text")
     if what == "json":
-        if _two_objects(v):
+        k = _ends(v)
+        if k == _TWO:
             return ProtocolError(E_TWO, "one command per line")
-        return ProtocolError(E_BAD_JSON, "syntax error in JSON")
+        if k == _IN_STRING:
+            return ProtocolError(E_BAD_JSON, "not valid JSON: the line ends inside a string")
+        if k:
+            return ProtocolError(E_BAD_JSON, "not valid JSON: the line ends with %d bracket%s "
+                                 "still open" % (k, "" if k == 1 else "s"))
+        return ProtocolError(E_BAD_JSON, "not valid JSON (a command is one JSON object, "
+                             "e.g. {\"cmd\": \"status\"})")
     if what == "object":
         return ProtocolError(E_NOT_OBJECT, "a command is a JSON object")
     if what == "nocmd":
@@ -94,13 +101,19 @@ def takes(name, key):
     return "a value of docs/protocol.md \"Commands\""  # pragma: no cover - table error
 
 
-def _two_objects(text):
-    """True when the text starts with a complete JSON object followed by another object
-    (``{...}{...}``, ``{...} {...}``, ``{...};{...}``): used only to tell
-    `two_commands` from `bad_json` after json.loads failed."""
+_TWO = -2
+_IN_STRING = -1
+
+
+def _ends(text):
+    """How a line that json.loads refused is wrong, from the text alone (MicroPython's
+    json says only "syntax error", CPython's more; both parse any nesting a MAX_IN-byte
+    line holds): _TWO when it starts with a complete object followed by another object
+    (``{...}{...}``, ``{...} {...}``, ``{...};{...}``: two_commands), _IN_STRING when it
+    ends inside a string, else the number of brackets left open at its end (0: some
+    other mistake)."""
     t = text.strip()
-    if not t.startswith("{"):
-        return False
+    obj = t.startswith("{")
     depth = 0
     in_str = False
     esc = False
@@ -121,12 +134,10 @@ def _two_objects(text):
             depth += 1
         elif ch == "}" or ch == "]":
             depth -= 1
-            if depth == 0:
+            if depth <= 0:
                 rest = t[i + 1:].strip()
                 while rest and rest[0] in ",;":
                     rest = rest[1:].strip()
-                return rest.startswith("{")
+                return _TWO if obj and depth == 0 and rest.startswith("{") else 0
         i += 1
-    return False
-
-
+    return _IN_STRING if in_str else depth
