@@ -1,4 +1,4 @@
-"""`samsara rules legal|play` as a user runs it (the installed console script)."""
+"""`samsara rules legal|play|best` as a user runs it (the installed console script)."""
 import json
 import os
 import subprocess
@@ -130,3 +130,14 @@ def test_batch_answers_a_deeply_nested_line_and_goes_on(deep):
     out = [json.loads(l) for l in r.stdout.splitlines()]
     assert len(out) == 2 and "nested too deeply" in out[0]["error"]
     assert out[1] == {"moksha": False, "results": rules.turn_results(START, 5, 3)[1]}
+
+
+@pytest.mark.parametrize("engine", ["device", "host"])
+def test_best_on_a_6_6_position_says_the_game_is_over(engine):
+    # 6-6: both scoring pieces on the centre, the match's final turn played: no turn
+    # to find (docs/rules.md §4), not an engine's turn with a value
+    r = run("rules", "best", "--position", "oooooo................../oooooo.................. 6-6 A",
+            "--dice", "5", "3", "--engine", engine)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == ("Game over: both scores are 6 (both scoring pieces on the "
+                                "centre), no turn to play")

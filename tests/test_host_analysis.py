@@ -117,7 +117,7 @@ def test_torn_and_bad_logs_are_clear_errors(logged, tmp_path):
     with pytest.raises(RecordError, match="cannot read"):
         analysis.analyze_log(str(tmp_path / "missing.log"))
     r = run("analyze", str(torn))
-    assert r.returncode == 1 and "torn" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "torn" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     # a log torn before its first turn says there is nothing to analyse, not "0 turns"
     head = tmp_path / "head.log"

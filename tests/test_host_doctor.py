@@ -85,6 +85,28 @@ def test_full_log_says_pull(tmp_path):
     assert "log is full" in f.what and "samsara logs pull" in f.todo
 
 
+def test_a_board_in_repair_is_not_all_good(tmp_path):
+    # status says `repair`: the doctor names it and what to do, never "All good" (exit 1)
+    board = FakeBoard(str(tmp_path))
+    healthy = board.cmd_status
+
+    def in_repair(args):
+        st, ev = healthy(args)
+        return dict(st, state="repair"), ev
+    board.cmd_status = in_repair
+    try:
+        found = dr.diagnose(board.port)
+    finally:
+        board.unplug()
+    f = problem(found)
+    assert "in repair" in f.what and board.position in f.what
+    assert "LEDs" in f.todo and "white" in f.todo and "red" in f.todo
+    assert "samsara monitor" in f.todo
+    lines = []
+    assert dr.report(found, lines.append) == 1
+    assert not any(line.startswith("All good") for line in lines)
+
+
 def test_protocol_mismatch_says_which_side_to_update(tmp_path):
     board = FakeBoard(str(tmp_path))
     old = board.cmd_hello

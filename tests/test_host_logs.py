@@ -170,7 +170,7 @@ def test_show_steps_with_keys(tmp_path, logged):
 def test_show_refuses_garbage(tmp_path, capsys):
     p = tmp_path / "junk.txt"
     p.write_text("this is no game\n")
-    assert cli.main(["logs", "show", str(p)]) == 1
+    assert cli.main(["logs", "show", str(p)]) == 2   # a file that is not a game: docs/cli.md "Exit codes"
     assert "line 1: not a tag" in capsys.readouterr().err
 
 
@@ -179,7 +179,7 @@ def test_show_refuses_garbage(tmp_path, capsys):
 def test_export_of_deeply_nested_json_is_a_clean_error(tmp_path, capsys, deep):
     p = tmp_path / "deep.json"
     p.write_text(deep + "\n")
-    assert cli.main(["logs", "export", str(p)]) == 1
+    assert cli.main(["logs", "export", str(p)]) == 2
     err = capsys.readouterr().err
     assert "nested too deeply" in err and len(err.strip().splitlines()) == 1
 

@@ -95,7 +95,7 @@ def load_text(path):
 def test_tag_of_a_file_that_is_not_a_game_is_refused(tmp_path, capsys):
     p = tmp_path / "junk.log"
     p.write_text("hello\n")
-    assert cli.main(["logs", "tag", str(p), "--event", "x"]) == 1
+    assert cli.main(["logs", "tag", str(p), "--event", "x"]) == 2
     assert "not a tag" in capsys.readouterr().err
     assert not os.path.exists(gametags.sidecar(str(p)))
 

@@ -44,7 +44,7 @@ def cmd_analyze(args):
         res = analyze_log(args.file, args.engine)
     except RecordError as e:
         print("samsara analyze: %s: %s" % (args.file, e), file=sys.stderr)
-        return 1
+        return 2    # a file that is not a whole game: docs/cli.md "Exit codes"
     if args.json:
         print(json.dumps(res, sort_keys=True))
         return 0

@@ -28,7 +28,11 @@ COMMANDS = [
 
 def build_parser():
     """The argparse parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(prog="samsara", description="Samsara smart board tool")
+    parser = argparse.ArgumentParser(
+        prog="samsara", description="Samsara smart board tool",
+        epilog="exit codes: 0 done; 2 a mistake in what was given (an option, a value, a "
+        "file that is missing or not what the command reads); 1 the board or the work "
+        "failed; 130 Ctrl-C (docs/cli.md \"Exit codes\")")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, help_text in COMMANDS:
         try:

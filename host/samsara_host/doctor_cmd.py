@@ -8,7 +8,8 @@ The checks, in order, each stopping at the first failure:
    board in BOOTSEL mode, which is a drive and no serial port);
 2. the port opens (not busy with another program, permissions);
 3. the firmware answers `hello` with this host's protocol version; then its log
-   space (full: pull the logs) and loop timing are reported;
+   space (full: pull the logs), a board in repair (put the marbles as its LEDs show)
+   and loop timing are reported;
 4. when nothing answers: MicroPython's REPL is asked (through mpremote, without a soft
    reset) for sys.implementation (no MicroPython, or one older than 1.22), then for
    a deploy cut short (its manifest still there: the half-copied files, by hash), the
@@ -133,6 +134,25 @@ def check_repl(transport, restart=True, silent=False):
     return out
 
 
+REPAIR_TODO = ("Put the marbles as the board's LEDs show: a marble into each hole lit "
+               "white, none in each hole lit red (after the undo button, the undone "
+               "marble back where it was); the board goes on by itself once its holes "
+               "match the game. `samsara monitor` shows the board and names the reason "
+               "when a repair starts (docs/controller.md).")
+
+
+def repair_finding(client):
+    """The Finding of a board whose status says `repair` (its holes do not match the
+    game's position, docs/controller.md): a FAIL, with the position the board expects
+    when `position` answers."""
+    try:
+        pos = client.request("position").get("position")
+    except boardlink.LinkError:
+        pos = None
+    return Finding(FAIL, "the board is in repair: its holes do not match the game%s"
+                   % (" (the position it expects: %s)" % pos if pos else ""), REPAIR_TODO)
+
+
 def check_firmware(client, hello):
     """Step 3 after a hello reply: [Finding]."""
     out = []
@@ -157,6 +177,8 @@ def check_firmware(client, hello):
     else:
         out.append(Finding(OK, "game log: %s bytes free, a game reserves %s"
                            % (log.get("free", "?"), log.get("need", "?"))))
+    if st.get("state") == "repair":
+        out.append(repair_finding(client))
     loop = st.get("loop") or {}
     if loop.get("overruns"):
         out.append(Finding(WARN, "the scan loop overran its %s ms period %s times (longest "

@@ -306,7 +306,7 @@ def cmd_tag(args):
         merged = gametags.update(args.file, tags)
     except record.RecordError as e:
         _err("tag", "%s: %s" % (args.file, e))
-        return 1
+        return 2    # not a game: docs/cli.md "Exit codes"
     except OSError as e:
         _err("tag", "cannot write %s: %s" % (gametags.sidecar(args.file), e.strerror or e))
         return 1
@@ -389,14 +389,14 @@ def cmd_export(args):
         rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("export", "%s: %s" % (args.file, e))
-        return 1
+        return 2    # not a game: docs/cli.md "Exit codes"
     _warn_torn("export", args.file, rec)
     analysis = None
     if args.analysis:
         from samsara_host import analysis as an
         if getattr(rec, "torn", None):
             _err("export", "%s: --analysis needs a whole game; this log is torn" % args.file)
-            return 1
+            return 2
         analysis = an.analyze_record(rec, args.engine)
     if args.format in ("json", "text"):
         if args.format == "json":
@@ -517,7 +517,7 @@ def cmd_show(args, read_key=None, console=None):
         rec = gametags.load_tagged(args.file)
     except record.RecordError as e:
         _err("show", "%s: %s" % (args.file, e))
-        return 1
+        return 2    # not a game: docs/cli.md "Exit codes"
     _warn_torn("show", args.file, rec)
     console = console or Console()
     n = len(rec.steps)

@@ -146,6 +146,11 @@ def cmd_best(args):
     pos = _position_and_dice(args, "best")
     if pos is None:
         return 2
+    if pos.a == 6 and pos.b == 6:
+        # Legal as a position (scores 0..6: a match's final turn starts from a 6), but
+        # at 6-6 the game has ended (docs/rules.md section 4): no turn to find.
+        print("Game over: both scores are 6 (both scoring pieces on the centre), no turn to play")
+        return 0
     res = best_turn(pos, args.dice[0], args.dice[1], args.engine,
                     rules.option_code(args.opponent_goal), args.seed)
     if res is None:

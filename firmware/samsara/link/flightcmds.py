@@ -216,6 +216,14 @@ def health(link, a):
             "settle": [cfg.settle_lift_ms, cfg.settle_place_ms]}
 
 
+def _bad(key, v):
+    # The text of a bad or missing argument of self_test (samsara.link.cmderrors).
+    from samsara.link.cmderrors import takes
+    if v is None:
+        return "%s is required with step hole: %s" % (key, takes("self_test", key))
+    return "%s must be %s, not \"%s\"" % (key, takes("self_test", key), v[:16])
+
+
 def self_test(link, a):
     """`self_test`: step "hole" (with `pos`) lights that hole alone and watches it;
     "result" says what it saw so far (`pos`, `on`, `off`: its changes, `other`: the
@@ -228,8 +236,8 @@ def self_test(link, a):
     if step == "hole":
         try:
             p = position_index(a["pos"] or "")
-        except ValueError as e:
-            raise CmdError(P.E_BAD_ARGS, "pos: %s" % e)
+        except ValueError:
+            raise CmdError(P.E_BAD_ARGS, _bad("pos", a["pos"]))
         start_watch(fl, p)
         board.set_overlay("hole", link.now, p)
     elif step == "stop":
@@ -237,7 +245,7 @@ def self_test(link, a):
         board.clear_overlay("led_test")
         return {"step": step}
     elif step != "result":
-        raise CmdError(P.E_BAD_ARGS, "step: must be hole, result or stop")
+        raise CmdError(P.E_BAD_ARGS, _bad("step", step))
     w = getattr(fl, "w", None)
     if w is None:
         raise CmdError(P.E_STATE, "no hole lit: send step hole first")
