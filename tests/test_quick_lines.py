@@ -1,4 +1,4 @@
-"""The host link's quick path (HostLink._quick: `set_dice` and `position` taken without
+"""The host link's quick path (HostLink._quick: `set_dice`, `position` and `status` taken without
 loading the command module, docs/performance.md "Sixth round") answers every line
 exactly as the full parser (samsara.link.commands.parse_command) does: the same reply
 bytes and the same board state, for lines of those two commands' shapes and the
@@ -28,7 +28,7 @@ def _answer(line, quick):
     real = link._quick
 
     def spy(n):
-        got = real(n) if quick else False
+        got = real(n) if quick else None
         taken.append(got)
         return got
     link._quick = spy
@@ -41,7 +41,7 @@ def _answer(line, quick):
     for _ in range(40):
         now += 2
         svc.poll(now)
-    return bytes(stream.out), board.controller.dice.host, any(taken)
+    return bytes(stream.out), board.controller.dice.host, any(t is not None for t in taken)
 
 
 _ids = st.none() | st.booleans() | st.integers(-3, 2**31) | st.just(2**30 - 1) | \
@@ -52,7 +52,7 @@ _dice = st.lists(st.integers(-1, 8) | st.booleans() | st.floats(0, 7) | st.none(
 
 @st.composite
 def _lines(draw):
-    obj = {"cmd": draw(st.sampled_from(["set_dice", "position", "status", "Position", 3]))}
+    obj = {"cmd": draw(st.sampled_from(["set_dice", "position", "status", "roll", "Position", 3]))}
     if draw(st.booleans()):
         obj["id"] = draw(_ids)
     if draw(st.booleans()):
@@ -83,12 +83,14 @@ def test_quick_path_takes_the_lines_of_a_roll():
     would also hold if it never did) and are answered."""
     for line, want in ((b'{"cmd": "set_dice", "id": 7, "dice": [3, 5]}', '"dice": [3, 5]'),
                        (b'{"cmd":"position"}', '"state": "waiting"'),
-                       (b'{"id": "ab", "cmd": "position"}', '"id": "ab"')):
+                       (b'{"id": "ab", "cmd": "position"}', '"id": "ab"'),
+                       (b'{"cmd": "status", "id": 1073741823}', '"loop": {')):
         out, dice, taken = _answer(line, True)
         assert taken, line
         assert want in out.decode(), out
     out, dice, taken = _answer(b'{"cmd": "set_dice", "dice": [3, 5]}', True)
     assert dice == (3, 5) or list(dice) == [3, 5]
     for line in (b'{"cmd": "set_dice", "dice": [3, 7]}', b'{"cmd": "position", "x": 1}',
-                 b'{"cmd": "position", "id": true}', b'{"cmd": "status"}', b'\xff{"cmd":"position"}'):
+                 b'{"cmd": "position", "id": true}', b'{"cmd": "status", "id": 1073741824}',
+                 b'{"cmd": "roll"}', b'\xff{"cmd":"position"}'):
         assert not _answer(line, True)[2], line

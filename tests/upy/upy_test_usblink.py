@@ -299,6 +299,34 @@ def test_a_line_waits_for_the_loops_calm_moment_at_most_hold_ms():
     assert [(o["re"], o["id"]) for o in got] == [("position", 2)]
 
 
+def test_a_held_status_waits_for_the_write_and_the_calm_after_it():
+    # A status with game-log records waiting: answered once the loop wrote them (the
+    # recorder's pending emptied) and, on the Pico, collected that write's garbage
+    # (Loop.calm), so its reply does not pile on it; at most hostlink._HOLD_MS.
+    rig, st, board = _link()
+    link = rig.link
+    loop = _Loop()
+    loop.still = True
+    link.loop = loop
+    rec = link.recorder
+    st.lines()
+    rec.pending.append({"ev": "roll", "t": 1, "player": "A", "dice": [1, 2]})
+    st.feed(b'{"cmd": "status", "id": 5}\n')
+    for t in range(1000, 1100, 4):
+        link.poll(t)
+    assert [o for o in st.lines() if "re" in o] == []       # records waiting
+    rec.pending = []                                          # the quiet moment's write
+    loop.still = False                                        # ... its garbage not collected
+    for t in range(1100, 1200, 4):
+        link.poll(t)
+    assert [o for o in st.lines() if "re" in o] == []
+    loop.still = True
+    for t in range(1200, 1260, 4):
+        link.poll(t)
+    got = [o for o in st.lines() if "re" in o]
+    assert [(o["re"], o["id"]) for o in got] == [("status", 5)]
+
+
 def test_random_bytes_on_this_vm():
     """A smaller fuzz that runs on MicroPython itself (the hypothesis run is CPython)."""
     link, st, board = _link()

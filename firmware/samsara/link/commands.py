@@ -1,7 +1,7 @@
 """Taking a host command line (docs/protocol.md "Commands"): the command table
-(command_spec), parse_command, and the commands a game uses all the time (status, roll,
-undo; position and set_dice, the lines of every roll, are samsara.link.hostlink's, which
-takes them without loading this module: HostLink._quick).  Its one job is the board's side of a command line: turning it into
+(command_spec), parse_command, and the commands roll and undo (status, position and
+set_dice, the lines of every roll and of a game's start and end, are
+samsara.link.hostlink's, which takes them without loading this module: HostLink._quick).  Its one job is the board's side of a command line: turning it into
 (name, id, args) (a line it cannot take raises a ProtocolError, whose texts
 samsara.link.cmderrors makes, loaded only for a bad line) and those commands.  The
 board loads this module on demand (samsara.link.protocol.parse_command) and drops it
@@ -193,24 +193,6 @@ def parse_command(line, n=-1, scanned=False):
 
 
 # ---- the commands of a game ---------------------------------------------------------
-
-def status(link, a):
-    """`status`: state, game number, mover, score, dice, the log's space, uptime and
-    the loop figures (the game log's waiting records are written first)."""
-    c = link.board.controller
-    pos = c.position()
-    rec = link.recorder
-    if rec is not None:
-        rec.flush()
-    return {"state": c.state,
-            "game": None if rec is None else rec.log.run_gid,
-            "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
-            "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
-            "log": link._log_space(),
-            "uptime_ms": link._diff(link.now, link.t0 if link.t0 is not None else link.now),
-            "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
-                     "overruns": link.overruns}}
-
 
 def _press(link, what):
     # The core presses and dispatches the events through every sink, this link's

@@ -411,40 +411,46 @@ class HostLink:
             self.send(P.error_reply(None, None, P.E_BINARY,
                                     "control byte 0x%02x in line" % (self.rx_bad & 0xFF)))
             return
-        if self._quick(n):
-            return
-        try:
-            name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
-        except P.ProtocolError as e:
-            self.rx_errors += 1
-            self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
-            return
+        q = self._quick(n)
+        if q is None:
+            try:
+                name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
+            except P.ProtocolError as e:
+                self.rx_errors += 1
+                self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
+                return
+        else:
+            name, rid, args = q
         rec = self.recorder
         if name == "status" and rec is not None and rec.pending:
             # Its reply writes the game log's waiting records: it waits (reading no
-            # further input) for the loop's quiet moment to write them, at most
+            # further input) for the loop's quiet moment to write them, and on the Pico
+            # for the collection after that write (the loop's calm()), at most
             # _HOLD_MS, so the write does not fall on the answer to the last placement
-            # (the reply is the same: it is made after the write either way).
+            # nor the reply on the write's garbage (the reply is the same: it is made
+            # after the write either way).
             self._held = (name, rid, args)
             self._held_t = self.now
             return
         self._run(name, rid, args)
 
     def _quick(self, n):
-        # `set_dice` and `position`, the lines a host sends at every roll, taken
-        # without loading the command module (samsara.link.commands: on the Pico its
-        # import is 3 KB of code and 1.8 KB of garbage, the lowest free heap of a game,
-        # docs/performance.md "Sixth round").  Only a line that module's parse_command
-        # takes as it is (the same json.loads, the same checks), so the reply is the
-        # same; any other line, and every error, goes there.  True when answered.
+        # `set_dice`, `position` and `status`, the lines a host sends at every roll
+        # and at a game's start and end, parsed without loading the command module
+        # (samsara.link.commands: on the Pico its import is 3 KB of code and 1.8 KB of
+        # garbage, the lowest free heap of a game, docs/performance.md "Sixth round");
+        # their commands are this module's own (_resident).  Only a line that module's
+        # parse_command takes as it is (the same json.loads, the same checks), so the
+        # reply is the same; any other line, and every error, goes there.  Returns
+        # (name, id, args), or None.
         if n > P.MAX_IN:
-            return False
+            return None
         try:
             obj = json.loads(bytes(memoryview(self.rx)[0:n]).decode("utf-8"))
         except Exception:
-            return False
+            return None
         if not isinstance(obj, dict):
-            return False
+            return None
         name = obj.get("cmd")
         k = len(obj) - 1
         rid = None
@@ -454,35 +460,31 @@ class HostLink:
             if isinstance(rid, bool) or not (
                     (isinstance(rid, int) and 0 <= rid < P.MAX_SMALL) or
                     (isinstance(rid, str) and len(rid) <= P.MAX_ID_STR)):
-                return False
-        if name == "position" and not k:
-            self._run(name, rid, {}, position)
-            return True
+                return None
+        if (name == "position" or name == "status") and not k:
+            return name, rid, {}
         if name == "set_dice" and k == 1 and "dice" in obj:
             d = obj["dice"]
             if isinstance(d, list) and len(d) == 2 and _die(d[0]) and _die(d[1]):
-                self._run(name, rid, {"dice": d}, set_dice)
-                return True
-        return False
+                return name, rid, {"dice": d}
+        return None
 
     def _hold(self):
         # A held status: answered once the records are written, or after _HOLD_MS.
         h = self._held
-        if h is None or (self.recorder.pending and self._diff(self.now, self._held_t) < _HOLD_MS):
+        if h is None or ((self.recorder.pending or (self.loop is not None and not self.loop.calm()))
+                         and self._diff(self.now, self._held_t) < _HOLD_MS):
             return
         self._held = None
         self._run(h[0], h[1], h[2])
 
-    def _run(self, name, rid, args, fn=None):
-        # One parsed command: its handler (fn, or the one named), then the reply (or an
-        # error reply).
+    def _run(self, name, rid, args):
+        # One parsed command: its handler, then the reply (or an error reply).
         try:
-            # The commands' code is loaded for the command and dropped by the main
-            # loop at the next quiet moment: the ones a game uses all the time are in
-            # the module that checked the line (commands: one import per line), the
-            # rest (hostcmds) are loaded for them.
-            if fn is None and (name == "position" or name == "set_dice"):
-                fn = position if name == "position" else set_dice   # (resident)
+            # The commands a game sends all the time are this module's (_resident);
+            # the others' code is loaded for the command and dropped by the main loop
+            # at the next quiet moment (commands: roll, undo; hostcmds, flightcmds).
+            fn = _resident(name)
             if fn is None:
                 from samsara.link import commands
                 fn = getattr(commands, name, None)
@@ -517,12 +519,41 @@ class HostLink:
         return self.core
 
 
+def _resident(name):
+    # The commands of this module (the lines _quick takes), or None.
+    if name == "position":
+        return position
+    if name == "set_dice":
+        return set_dice
+    if name == "status":
+        return status
+    return None
+
+
 def _die(v):
     # A die's value as a command takes it: an int (not a bool) 1..6.
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
 
 
-# ---- the two commands of every roll (resident: HostLink._quick) ------------------------
+# ---- the commands of every roll and of a game's start and end (resident: _quick) -------
+
+def status(link, a):
+    """`status`: state, game number, mover, score, dice, the log's space, uptime and
+    the loop figures (the game log's waiting records are written first)."""
+    c = link.board.controller
+    pos = c.position()
+    rec = link.recorder
+    if rec is not None:
+        rec.flush()
+    return {"state": c.state,
+            "game": None if rec is None else rec.log.run_gid,
+            "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
+            "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
+            "log": link._log_space(),
+            "uptime_ms": link._diff(link.now, link.t0 if link.t0 is not None else link.now),
+            "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
+                     "overruns": link.overruns}}
+
 
 def position(link, a):
     """`position`: the position text, state, turns so far and the last 10 turns."""
