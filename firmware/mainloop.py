@@ -427,6 +427,13 @@ class Loop:
                     self.dirty = False
                     _collect()
                     return
+                if c.commit_due:
+                    # the game's last turn recorded and the game over (left by
+                    # Controller.on_settled on the Pico), after that collection; its
+                    # events go out, then a collection and the write as for any turn
+                    self.stats.quiet += 1
+                    c.commit_due_now(now)
+                    return
                 self.unwritten = False
                 svc = _services
                 if svc is not None and svc.recorder is not None and svc.recorder.flush():

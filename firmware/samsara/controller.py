@@ -73,7 +73,8 @@ class Controller:
         self.now = 0
         self.wait_settle = False
         self.split = False        # the Pico: a game's last turn recorded in a later tick
-        self.commit_due = False   # ... which is due (Board.tick calls commit_due_now)
+        self.commit_due = False   # ... which is due (the loop's quiet moment, Board.tick
+        self.due_ms = 0           # 2 s after this at the latest: commit_due_now)
         self.clean = False        # the frame is the accepted position minus `lifted`
         self.turn_note = ""
         self.guide = None         # samsara.vsplay.Guide: the board's player or a hint
@@ -533,18 +534,21 @@ class Controller:
         g = self.game.pos
         if (t.a == 6 and g.a < 6) or (t.b == 6 and g.b < 6) or self.game.final_turn:
             if self.split:
-                # on the Pico the turn's record and the game's end (4-5 ms) come in a
-                # tick of their own, once the turn_complete line went out
+                # on the Pico the turn's record and the game's end (4-5 ms and 1-2 KB
+                # of garbage) come at the loop's next quiet moment, after its
+                # collection (mainloop.Loop._quiet; Board.tick after 2 s without one):
+                # not within 300 ms of the last placement, nor on its garbage
                 # (docs/performance.md "Sixth round")
                 self.commit_due = True
+                self.due_ms = now_ms
                 return
             self.commit()
         self._show()
 
     def commit_due_now(self, now_ms):
-        """The commit on_settled left for a later tick (`split`, the Pico): the game's
-        last turn recorded, the game over.  Also done first by a settled change or a
-        press that comes before that tick."""
+        """The commit on_settled left for later (`split`, the Pico): the game's last
+        turn recorded, the game over.  Done at the loop's quiet moment, or first thing
+        by a settled change or a press that comes before it."""
         self.now = now_ms
         self.commit()
         self._show()

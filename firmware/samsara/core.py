@@ -101,8 +101,9 @@ class Board:
             # in that change's own tick, which already carries its acceptance), and on
             # the Pico not before that acceptance went out (hold)
             self.controller.on_settled(now_ms)
-        elif self.controller.commit_due and not self.hold:
-            # (the Pico) the game's last turn recorded after its turn_complete went out
+        elif self.controller.commit_due and ticks_diff(now_ms, self.controller.due_ms) >= 2000:
+            # (the Pico) the game's last turn, left for the loop's quiet moment: a board
+            # that never gets quiet (a flickering sensor) records it after 2 s
             self.controller.commit_due_now(now_ms)
         elif self.lazy and self.debounce.t_change == self.debounce.now and self.debounce.busy:
             # a raw change seen (on the Pico): a lift's targets ahead of its commit

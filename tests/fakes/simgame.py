@@ -169,10 +169,12 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
 
 
 def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
-         watchdog_ms=1000, start=None, link=False):
+         watchdog_ms=1000, start=None, link=False, split=False):
     """Boot and play one game to its end; returns the Result of boot() with players
-    and virtual_ms added."""
+    and virtual_ms added.  split: the game's last turn recorded at the loop's quiet
+    moment, as on the Pico (samsara.controller.Controller.split)."""
     res = boot(seed, build, cal_path, log, watchdog_ms, start, link)
+    res.board.controller.split = split
     try:
         res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
                                              res.cfg.PIN_BTN_ROLL, seed)

@@ -62,6 +62,26 @@ def test_complete_game_analog_build_from_a_late_position():
     assert res.hw.cal_status == "loaded"
 
 
+def test_the_games_end_at_the_loops_quiet_moment_as_on_the_pico():
+    # Controller.split (the Pico): the last turn's record and game_over come at the
+    # loop's quiet moment (QUIET_MS after the last change), not in the placement's
+    # ticks; the game ends as it does without it.
+    res = simgame.play(seed=2, start=LATE, split=True)
+    _check_game(res)
+    evs = res.events
+    k = [i for i, e in enumerate(evs) if e["ev"] == "game_over"][0]
+    assert [e["ev"] for e in evs[k - 2:k + 1]] == ["turn_complete", "turn", "game_over"]
+    # the last placement's raw change: its place event's settle earlier
+    last = [e["t"] for e in evs[:k] if e["ev"] == "place"][-1] - res.board.config.settle_place_ms
+    assert main.QUIET_MS <= evs[k]["t"] - last < 2000, (last, evs[k]["t"])
+    plain = simgame.play(seed=2, start=LATE)
+    # (the scripted player, seeing the turn complete, may press roll before the quiet
+    # moment: the press records the game's end first, then its roll is refused as
+    # after any game's end)
+    assert [e["ev"] for e in plain.events] == [e["ev"] for e in evs[:k + 1]]
+    assert [e["ev"] for e in evs[k + 1:]] in ([], ["reject"])
+
+
 def test_idle_iteration_allocates_nothing():
     res = simgame.boot(seed=3)
     try:
