@@ -167,6 +167,12 @@ try:
     for a, b in FINAL:
         measure("final: %s-%s" % (a, b), settle(a, b))
     print("HEAP state", board.controller.state)
+    ticks(70)()       # (a loop's quiet moment: the end recorded on the Pico, its lines out)
+    print("HEAP state", board.controller.state, "pending", len(services.recorder.pending))
+    measure("end write (flush)", services.recorder.flush)
+    measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
+    measure("import logends", lambda: __import__("samsara.storage.logends"))
+    measure("status line", line('{"cmd": "status", "id": %d}'))
     # How much the last step passes through the allocator, freed call frames included
     # (they count towards gc.threshold but not in mem_alloc): the smallest threshold
     # that lets it run without an automatic collection.
