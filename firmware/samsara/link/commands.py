@@ -18,7 +18,7 @@ Runs unchanged on MicroPython and CPython.
 
 import json
 
-from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE, MAX_SMALL, MAX_ID_STR
+from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE, MAX_SMALL, is_dice, is_id
 
 
 # Argument kinds: (kind, default).  A default of REQUIRED means the key must be given.
@@ -92,12 +92,8 @@ def _check_id(obj, name):
     rid = obj["id"]
     if isinstance(rid, bool):
         raise _error("idbool", name)
-    if isinstance(rid, int):
-        if 0 <= rid < MAX_SMALL:
-            return rid
-    elif isinstance(rid, str):
-        if len(rid) <= MAX_ID_STR:
-            return rid
+    if is_id(rid):
+        return rid
     raise _error("id", name)
 
 
@@ -110,11 +106,7 @@ def _check_arg(name, key, kind, v, rid):
     if kind == "bool":
         ok = isinstance(v, bool)
     elif kind == "dice":
-        ok = isinstance(v, list) and len(v) == 2
-        if ok:
-            for d in v:
-                if not _is_int(d) or d < 1 or d > 6:
-                    ok = False
+        ok = is_dice(v)
     elif kind == "side":
         ok = v == "A" or v == "B"
     elif kind == "text":

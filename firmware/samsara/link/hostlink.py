@@ -457,15 +457,13 @@ class HostLink:
         if "id" in obj:
             k -= 1
             rid = obj["id"]
-            if isinstance(rid, bool) or not (
-                    (isinstance(rid, int) and 0 <= rid < P.MAX_SMALL) or
-                    (isinstance(rid, str) and len(rid) <= P.MAX_ID_STR)):
+            if not P.is_id(rid):
                 return None
         if (name == "position" or name == "status") and not k:
             return name, rid, {}
         if name == "set_dice" and k == 1 and "dice" in obj:
             d = obj["dice"]
-            if isinstance(d, list) and len(d) == 2 and _die(d[0]) and _die(d[1]):
+            if P.is_dice(d):
                 return name, rid, {"dice": d}
         return None
 
@@ -528,11 +526,6 @@ def _resident(name):
     if name == "status":
         return status
     return None
-
-
-def _die(v):
-    # A die's value as a command takes it: an int (not a bool) 1..6.
-    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
 
 
 # ---- the commands of every roll and of a game's start and end (resident: _quick) -------

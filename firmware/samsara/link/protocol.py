@@ -92,6 +92,27 @@ class ProtocolError(ValueError):
         self.req_id = req_id
 
 
+def is_id(v):
+    """True when v is a request id a command takes: an int (not a bool) 0..MAX_SMALL-1
+    or a string of at most MAX_ID_STR characters."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return 0 <= v < MAX_SMALL
+    return isinstance(v, str) and len(v) <= MAX_ID_STR
+
+
+def is_dice(v):
+    """True when v is dice as a command takes them (`set_dice`): a list of two ints
+    (not bools) 1..6."""
+    if not isinstance(v, list) or len(v) != 2:
+        return False
+    for d in v:
+        if not isinstance(d, int) or isinstance(d, bool) or d < 1 or d > 6:
+            return False
+    return True
+
+
 class CmdError(Exception):
     """A command failed: code (protocol error code) and msg (the board's command
     handlers raise it; samsara.link.hostlink.CmdError is this class)."""
