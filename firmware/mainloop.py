@@ -320,7 +320,7 @@ class Loop:
         us = getattr(time, "ticks_us", None)
         self._us = us if BUDGET and us is not None else _zero
         board.lazy = self._us is not _zero   # the redraw is part of the LED piece
-        board.controller.split = board.lazy  # a game's end in a tick of its own
+        board.controller.split = board.lazy  # a game's end at the quiet moment (_quiet)
         self._scan = hw.scanner.scan
         self._poll = hw.buttons.poll
         self._leds = hw.leds

@@ -72,7 +72,7 @@ class Controller:
         self.winner = -2          # game over: 0 A, 1 B, -1 draw
         self.now = 0
         self.wait_settle = False
-        self.split = False        # the Pico: a game's last turn recorded in a later tick
+        self.split = False        # the Pico: a game's last turn recorded at a quiet moment
         self.commit_due = False   # ... which is due (the loop's quiet moment, Board.tick
         self.due_ms = 0           # 2 s after this at the latest: commit_due_now)
         self.clean = False        # the frame is the accepted position minus `lifted`

@@ -231,7 +231,7 @@ class Guide:
     def _roll_due(self, c):
         side = self.side
         if side < 0 or self.plan is not None or c.commit_due:
-            return False     # (commit_due: the game may be over, a tick later)
+            return False     # (commit_due: the game may be over once it is recorded)
         st = c.state
         t = c.turn
         if not ((st == WAITING and t.mover == side and not t.d1) or
