@@ -271,6 +271,13 @@ class _Loop:
         return self.still
 
 
+def _replies(link, st, t0, t1):
+    # Poll the link every 4 ms from t0 to t1; the (re, id) of the replies it sent.
+    for t in range(t0, t1, 4):
+        link.poll(t)
+    return [(o["re"], o["id"]) for o in st.lines() if "re" in o]
+
+
 def test_a_line_waits_for_the_loops_calm_moment_at_most_hold_ms():
     # The Pico's loop: a complete host line waits until the loop has collected the
     # garbage of its last events (Loop.calm), at most hostlink._HOLD_MS (1 s).
@@ -280,23 +287,13 @@ def test_a_line_waits_for_the_loops_calm_moment_at_most_hold_ms():
     link.loop = loop
     st.lines()
     st.feed(b'{"cmd": "status", "id": 1}\n')
-    for t in range(1000, 1400, 4):
-        link.poll(t)
-    assert [o for o in st.lines() if "re" in o] == []
+    assert _replies(link, st, 1000, 1400) == []
     loop.still = True
-    for t in range(1404, 1444, 4):    # the reply goes out in pieces
-        link.poll(t)
-    got = [o for o in st.lines() if "re" in o]
-    assert [(o["re"], o["id"]) for o in got] == [("status", 1)]
+    assert _replies(link, st, 1404, 1444) == [("status", 1)]   # (it goes out in pieces)
     loop.still = False
     st.feed(b'{"cmd": "position", "id": 2}\n')
-    for t in range(2000, 2996, 4):
-        link.poll(t)
-    assert [o for o in st.lines() if "re" in o] == []
-    for t in range(2996, 3040, 4):
-        link.poll(t)
-    got = [o for o in st.lines() if "re" in o]
-    assert [(o["re"], o["id"]) for o in got] == [("position", 2)]
+    assert _replies(link, st, 2000, 2996) == []
+    assert _replies(link, st, 2996, 3040) == [("position", 2)]
 
 
 def test_a_held_status_waits_for_the_write_and_the_calm_after_it():
@@ -312,19 +309,12 @@ def test_a_held_status_waits_for_the_write_and_the_calm_after_it():
     st.lines()
     rec.pending.append({"ev": "roll", "t": 1, "player": "A", "dice": [1, 2]})
     st.feed(b'{"cmd": "status", "id": 5}\n')
-    for t in range(1000, 1100, 4):
-        link.poll(t)
-    assert [o for o in st.lines() if "re" in o] == []       # records waiting
-    rec.pending = []                                          # the quiet moment's write
-    loop.still = False                                        # ... its garbage not collected
-    for t in range(1100, 1200, 4):
-        link.poll(t)
-    assert [o for o in st.lines() if "re" in o] == []
+    assert _replies(link, st, 1000, 1100) == []          # records waiting
+    rec.pending = []                                      # the quiet moment's write
+    loop.still = False                                    # ... its garbage not collected
+    assert _replies(link, st, 1100, 1200) == []
     loop.still = True
-    for t in range(1200, 1260, 4):
-        link.poll(t)
-    got = [o for o in st.lines() if "re" in o]
-    assert [(o["re"], o["id"]) for o in got] == [("status", 5)]
+    assert _replies(link, st, 1200, 1260) == [("status", 5)]
 
 
 def test_random_bytes_on_this_vm():
