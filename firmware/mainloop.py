@@ -67,11 +67,6 @@ GC_THRESHOLD = 12288    # bytes allocated between automatic collections (gc.thre
                         # placement met an automatic collection (docs/performance.md
                         # "Sixth round").  The board's engine sets 8 KB while it thinks
                         # (samsara.vsplay: its garbage has no quiet moment to go in).
-WORK_GC = 3072          # ... and this low while planned work that no lift or placement
-                        # waits on runs (the log write at a quiet moment, a roll press
-                        # in a game without the board's engine): an automatic collection
-                        # there costs that work a few ms and keeps its garbage off the
-                        # lowest free heap (docs/performance.md "Sixth round")
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 BOOT_ONLY_MODULES = ("mainboot", "samsara.storage.logresume", "samsara.rules.notation_read")
@@ -441,8 +436,7 @@ class Loop:
                     return
                 self.unwritten = False
                 svc = _services
-                rec = svc.recorder if svc is not None else None
-                if rec is not None and rec.pending and _tight(rec.flush):
+                if svc is not None and svc.recorder is not None and svc.recorder.flush():
                     self.stats.quiet += 1
                     svc.dispatch(now)
                     self.dirty = True      # the collection in the next iteration
@@ -451,7 +445,7 @@ class Loop:
         if svc is not None and svc.flight is not None and svc.flight.due:
             self.stats.quiet += 1
             from samsara.link.flightcmds import save
-            _tight(save, svc, now)   # the ring to flash (a long repair, two rejects in a row)
+            save(svc, now)   # the ring to flash (a long repair, two rejects in a row)
             self.dirty = True      # the collection in the next iteration
             return
         if self.dirty:
@@ -477,10 +471,7 @@ class Loop:
             self.flight.press(now, b[0], b[1])
         if b[1] and b[0] == "undo" and vs_gesture(self.board, now):
             return
-        if b[0] == "roll" and self.board.controller.guide is None:
-            _tight(self.board.press, now, "roll", b[1])
-        else:
-            self.board.press(now, b[0], b[1])
+        self.board.press(now, b[0], b[1])
         self.stats.presses += 1
 
     def _show(self):
@@ -549,17 +540,6 @@ def boot(*args, **kw):
     imported for it and dropped again at its end (BOOT_ONLY_MODULES)."""
     import mainboot
     return mainboot.boot(*args, **kw)
-
-
-def _tight(fn, *args):
-    # fn(*args) with gc.threshold at WORK_GC (MicroPython), GC_THRESHOLD again after it.
-    if not _UPY:
-        return fn(*args)
-    gc.threshold(WORK_GC)
-    try:
-        return fn(*args)
-    finally:
-        gc.threshold(GC_THRESHOLD)
 
 
 def _collect():
