@@ -1,6 +1,7 @@
 """Run a device script (default tools/upy_profile_moves.py) on the emulated Pico and
 print what it prints: the rig is served on --port (control --port + 1), the script runs
-at the board's REPL as `samsara bench` runs its benchmark (host/samsara_host/bench_cmd).
+at the board's REPL as `samsara bench` runs its benchmark (host/samsara_host/bench_cmd),
+after tools/upy_devkit.py (the boot and the fake scanner the scripts share).
 
     python -m tools.profile_device [--script tools/upy_profile_moves.py] [--port 7855]
         [--cycles 6] [--scenario moves|goal|final]
@@ -25,8 +26,10 @@ def main(argv=None):
         return 2
     from mpremote.transport import TransportError  # noqa: F401
     from samsara_host.deploy_cmd import enter_repl, open_transport
+    with open(os.path.join(rigmod.ROOT, "tools", "upy_devkit.py")) as f:
+        kit = f.read()      # the boot, Feed, bench_end() the scripts share
     with open(os.path.join(rigmod.ROOT, a.script)) as f:
-        code = "CYCLES = %d\nSCENARIO = %r\n" % (a.cycles, a.scenario) + f.read()
+        code = "CYCLES = %d\nSCENARIO = %r\n" % (a.cycles, a.scenario) + kit + f.read()
     with rigmod.Serve(rig, a.port, control=a.port + 1) as srv:
         if not srv.wait_ready():
             print(srv.log()[-1500:])

@@ -12,53 +12,15 @@ quiet moment, so each loads the command module again) and a turn's end.  Used fo
 docs/performance.md "Sixth round".
 """
 import gc
-import sys
 
 import mainloop as _NS
-import mainboot as _BOOT
 from samsara.frame import from_position, position_index, put
 
-BENCH_LOG = "heaplog"
-
-
-def _rmtree(d):
-    import os
-    try:
-        names = os.listdir(d)
-    except OSError:
-        return
-    for n in names:
-        try:
-            os.remove(d + "/" + n)
-        except OSError:
-            _rmtree(d + "/" + n)
-    try:
-        os.rmdir(d)
-    except OSError:
-        pass
-
-
-_BOOT.LOG_DIR = BENCH_LOG
-_rmtree(BENCH_LOG)
-board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
-services = _NS._services
+# (tools/upy_devkit.py, sent before this text: board, hw, clock, services, loop, feed,
+# bench_end)
 link = services.link
-loop = _NS.Loop(board, hw, clock)
 link.loop = None            # no waiting for calm(): the probe collects itself
 period = loop.period
-
-
-class Feed:
-    def __init__(self):
-        self.f = bytearray(8)
-
-    def scan(self, buf):
-        f = self.f
-        for i in range(8):
-            buf[i] = f[i]
-
-
-feed = Feed()
 loop._scan = feed.scan
 now = 100000
 rid = 0
@@ -191,7 +153,5 @@ try:
         print("HEAP threshold %2d KB: last step net %5d -> %s" % (
             kb, a1 - a0, "collected" if a1 - a0 < 1000 else "no collection"))
 finally:
-    services.recorder.close()
-    _BOOT.LOG_DIR = "logs"
-    _rmtree(BENCH_LOG)
+    bench_end()
     print("BENCH done 0")

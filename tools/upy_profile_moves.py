@@ -21,33 +21,9 @@ ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 
 import mainloop as _NS
-import mainboot as _BOOT
 
-BENCH_LOG = "proflog"
-
-
-def _rmtree(d):
-    import os
-    try:
-        names = os.listdir(d)
-    except OSError:
-        return
-    for n in names:
-        try:
-            os.remove(d + "/" + n)
-        except OSError:
-            _rmtree(d + "/" + n)
-    try:
-        os.rmdir(d)
-    except OSError:
-        pass
-
-
-_BOOT.LOG_DIR = BENCH_LOG
-_rmtree(BENCH_LOG)
-board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
-services = _NS._services
-loop = _NS.Loop(board, hw, clock)
+# (tools/upy_devkit.py, sent before this text: board, hw, clock, services, loop, feed,
+# bench_end; its log folder is BENCH_LOG)
 period = loop.period
 acc = {}
 order = []
@@ -102,17 +78,6 @@ wrap(loop, "_quiet", "quiet")
 wrap(loop, "_poll", "buttons")
 
 
-class Feed:
-    def __init__(self):
-        self.f = bytearray(8)
-
-    def scan(self, buf):
-        f = self.f
-        for i in range(8):
-            buf[i] = f[i]
-
-
-feed = Feed()
 try:
     SCENARIO
 except NameError:
@@ -219,8 +184,5 @@ try:
             med.append("%s=%d" % (cols[i], xs[len(xs) // 2]))
         print("MEDIAN", kind, " ".join(med))
 finally:
-    if services is not None and services.recorder is not None:
-        services.recorder.close()
-    _BOOT.LOG_DIR = "logs"
-    _rmtree(BENCH_LOG)
+    bench_end()
     print("BENCH done 0")
