@@ -77,12 +77,12 @@ ON_DEMAND_MODULES = ("samsara.link.commands", "samsara.link.cmderrors", "samsara
                      "mainhooks", "samsara.misread", "samsara.link.flightcmds",
                      "samsara.flighthealth", "samsara.vsplay", "samsara.rules.engine",
                      "samsara.storage.logdisk", "samsara.storage.logrecord",
-                     "samsara.storage.logends")
+                     "samsara.storage.logstart")
 """Modules of host commands (the command table, its checks and the commands a game uses
 all the time: each host line; hello, new_game, sensors, calibrate, the log transfer),
 the drivers' hooks (the board id at boot), the explanations of a wrong placement or a
-repair (samsara.misread) and the game log's boot scan, transfer, a game's start and
-end (samsara.storage.logends): imported on first use, dropped again by
+repair (samsara.misread) and the game log's boot scan, transfer and a game's start
+(samsara.storage.logstart): imported on first use, dropped again by
 boot() and at every quiet moment (Loop._quiet), so their code is on the heap only
 while a host uses them (docs/performance.md).  The same for the board's player and the
 engine (samsara.vsplay: a game against the board, a hint): a running Guide keeps
@@ -212,7 +212,7 @@ class Services:
             if vs is not None and _UPY:
                 # the log's start code and its garbage gone before the board's engine
                 # is loaded (the lowest free heap of a game against the board)
-                drop_modules(("samsara.storage.logends",))
+                drop_modules(("samsara.storage.logstart",))
                 gc.collect()
             self.board.new_game(position=pos, match=match, starter=starter, vs=vs)
         finally:
@@ -436,7 +436,9 @@ class Loop:
                     return
                 self.unwritten = False
                 svc = _services
-                if svc is not None and svc.recorder is not None and svc.recorder.flush():
+                if svc is not None and svc.recorder is not None and svc.recorder.flush(True):
+                    # (a game's end waits for the next one, after a collection)
+                    self.unwritten = len(svc.recorder.pending) > 0
                     self.stats.quiet += 1
                     svc.dispatch(now)
                     self.dirty = True      # the collection in the next iteration

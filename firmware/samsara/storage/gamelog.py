@@ -5,8 +5,8 @@ one job is the files; the bytes of a record are samsara.storage.logrecord's
 and when a game starts and ends is samsara.storage.recorder's.
 
 The boot scan of the folder and the host's side of the store (list, info, read,
-replay, mark_pulled, delete) are samsara.storage.logdisk's, a game's start and end
-(start_game, end_game, the rotation) samsara.storage.logends's, both loaded on demand:
+replay, mark_pulled, delete) are samsara.storage.logdisk's, a game's start (start_game,
+the rotation) samsara.storage.logstart's, both loaded on demand:
 the methods here call into them, so their code is on the Pico's heap only while it
 runs.
 
@@ -20,7 +20,8 @@ digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
 from samsara.link.protocol import crc16
-from samsara.storage.logwrite import OVERHEAD, MAX_PAYLOAD, T_MAX, T_ROLL, T_TURN, event_record
+from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, T_ROLL, T_TURN, T_END,
+                                      event_record, encode_record, _dumps)
 
 try:
     from micropython import const
@@ -196,8 +197,8 @@ class GameLog:
 
     def _rotate(self, need):
         """Delete pulled games, oldest first, until `need` bytes can be reserved.
-        Returns True when there is room.  (samsara.storage.logends, loaded for it.)"""
-        from samsara.storage.logends import rotate
+        Returns True when there is room.  (samsara.storage.logstart, loaded for it.)"""
+        from samsara.storage.logstart import rotate
         return rotate(self, need)
 
     # -- a game ------------------------------------------------------------------------
@@ -209,12 +210,12 @@ class GameLog:
         as JSON.  games: how many games' reservations must fit now (2 for a match, so
         its second game always logs).  Returns the game number.  Raises LogFull, or
         LogError(state) while a game is running.
-        (samsara.storage.logends, loaded for it: a game starts rarely.)"""
-        from samsara.storage.logends import start_game
+        (samsara.storage.logstart, loaded for it: a game starts rarely.)"""
+        from samsara.storage.logstart import start_game
         return start_game(self, header, games)
 
     def _write(self, rec):
-        # (a game runs: _h is the handle logends.start_game opened)
+        # (a game runs: _h is the handle logstart.start_game opened)
         n = len(rec)
         self._h.write(rec)   # pyright: ignore[reportAttributeAccessIssue]
         if not self.lazy:
@@ -264,9 +265,29 @@ class GameLog:
     def end_game(self, info=None):
         """Write the end record (info: a dict such as {"how": "end", "result": ...} or
         {"how": "abandoned"}) and close the game's file.  Returns the game number or
-        None when no game was running.  (samsara.storage.logends, loaded for it.)"""
-        from samsara.storage.logends import end_game
-        return end_game(self, info)
+        None when no game was running.  (Here, not loaded on demand as the start is:
+        on the Pico the module's import would pass 1.8-2.7 KB through the heap at the
+        game's end, its lowest point; docs/performance.md "Seventh round".)"""
+        gid = self.run_gid
+        if gid is None:
+            return None
+        d = {"how": "end"}
+        if info:
+            for k in info:
+                d[k] = info[k]
+        p = _dumps(d).encode()
+        if len(p) > MAX_PAYLOAD:
+            p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
+        self._write(encode_record(T_END, p))
+        self._h.close()   # pyright: ignore[reportOptionalMemberAccess]
+        self._h = None
+        while self._crc is None:
+            self.crc_step(4096)
+        crc = self._crc
+        self.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
+        self.games[gid] = _finished(self._size, crc, False)
+        self.run_gid = None
+        return gid
 
     def sync(self):
         """Make the running game's records durable (after writes with `lazy` set)."""

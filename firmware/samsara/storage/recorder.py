@@ -7,6 +7,7 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
     rec.start_game(position, match, starter)   # before board.new_game (new_game command)
     rec.on_event(ev)                 # every board event, from the main loop
     rec.flush()                      # with rec.defer: write the waiting events now
+    rec.flush(piece=True)            # ... the end of a game in a flush of its own
     rec.after_pull()                 # a host pulled or deleted a log: room again?
     if rec.busy: rec.step()          # background work (the resumed file's CRC)
 
@@ -162,13 +163,26 @@ class Recorder:
             return
         self._record(ev)
 
-    def flush(self):
+    def flush(self, piece=False):
         """Write the events waiting since the last flush (defer), in order.  Returns
-        how many there were."""
+        how many were written.  piece: stop before a game's end event (END_EVENTS)
+        that has others before it, which stay in `pending` for the next flush: the
+        main loop's quiet moment collects the garbage of the turn's records before the
+        end's records come onto the heap (docs/performance.md "Seventh round")."""
         p = self.pending
         if not p:
             return 0
-        self.pending = []
+        n = len(p)
+        if piece:
+            for i in range(1, n):
+                if p[i].get("ev") in END_EVENTS:
+                    n = i
+                    break
+        if n < len(p):
+            self.pending = p[n:]
+            p = p[:n]
+        else:
+            self.pending = []
         log = self.log
         log.lazy = True          # one sync for the batch: fewer page programs and erases
         try:

@@ -1,16 +1,15 @@
-"""The start and the end of a game's log file (docs/gamelog.md): reserving a new
-game (rotating out pulled games), its number and header, and closing it with its end
-record.  Its one job is those two moments; samsara.storage.gamelog's methods call into
-it, so its code is on the Pico's heap only while a game starts or ends (the main loop
-drops it again at its next quiet moment, mainloop.ON_DEMAND_MODULES).
+"""The start of a game's log file (docs/gamelog.md): reserving a new game (rotating
+out pulled games), its number and its header record.  Its one job is that moment;
+samsara.storage.gamelog's methods call into it, so its code is on the Pico's heap only
+while a game starts (the main loop drops it again at its next quiet moment,
+mainloop.ON_DEMAND_MODULES).  The end of a game is gamelog's own (GameLog.end_game).
 
 Runs on MicroPython and CPython; integers stay below 2**30.
 """
 
 from samsara.link.protocol import crc16
-from samsara.storage.logwrite import (MAX_PAYLOAD, FMT, T_HEADER, T_END, encode_record,
-                                      _dumps)
-from samsara.storage.gamelog import (LogError, LogFull, _gname, _finished, _RUNNING)
+from samsara.storage.logwrite import MAX_PAYLOAD, FMT, T_HEADER, encode_record, _dumps
+from samsara.storage.gamelog import LogError, LogFull, _gname, _RUNNING
 
 
 def start_game(log, header=None, games=1):
@@ -45,32 +44,6 @@ def start_game(log, header=None, games=1):
     log._h = log.fs.open_append(_gname(gid, 0, ".run"))
     log._write(rec)
     log._win = 0
-    return gid
-
-
-def end_game(log, info=None):
-    """GameLog.end_game of `log`: write the end record (info: a dict such as {"how": "end", "result": ...} or
-    {"how": "abandoned"}) and close the game's file.  Returns the game number or
-    None when no game was running."""
-    gid = log.run_gid
-    if gid is None:
-        return None
-    d = {"how": "end"}
-    if info:
-        for k in info:
-            d[k] = info[k]
-    p = _dumps(d).encode()
-    if len(p) > MAX_PAYLOAD:
-        p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
-    log._write(encode_record(T_END, p))
-    log._h.close()
-    log._h = None
-    while log._crc is None:
-        log.crc_step(4096)
-    crc = log._crc
-    log.fs.rename(_gname(gid, 0, ".run"), _gname(gid, crc, ".end"))
-    log.games[gid] = _finished(log._size, crc, False)
-    log.run_gid = None
     return gid
 
 
