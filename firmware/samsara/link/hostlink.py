@@ -64,11 +64,14 @@ _TX_PER_POLL = const(128)
 _HOLD_MS = const(1000)
 """Longest a `status` waits for the game log's waiting records to be written at a quiet
 moment (the recorder's `defer`, on the Pico) before it writes them itself."""
-_TX_RING = const(2048)
-"""Size of the board's output ring in bytes: four lines of protocol.MAX_OUT, or 16 loop
-iterations (80 ms) of output at _TX_PER_POLL; a host that reads keeps it nearly empty,
-one that does not makes the board drop lines (counted, then reported) rather than
-block.  4096 until the firmware's heap was measured (docs/performance.md "Firmware")."""
+_TX_RING = const(1024)
+"""Size of the board's output ring in bytes: two lines of protocol.MAX_OUT, or 8 loop
+iterations (32 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
+reads keeps it nearly empty (a game's largest burst, its end with a `status` reply,
+is about 700 bytes), one that does not makes the board drop event lines (counted, then
+reported) rather than block; a reply always has its room (a command waits for it).
+4096 until the firmware's heap was measured (docs/performance.md "Firmware"), 2048
+until the heap row's seventh round ("Seventh round")."""
 
 
 if sys.implementation.name == "micropython":
