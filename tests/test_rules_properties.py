@@ -107,3 +107,25 @@ def test_origin_filter_matches_full_generation(p, d1, d2, origin):
             if m[1] == origin]
     only = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover, (d1, d2), origin)
     assert sorted(full) == sorted(only)
+
+
+def _position_text(r, s, a, b, mover):
+    # docs/rules.md §5 written out the plain way: the reference for format_position
+    lanes = ["".join("o" if (m >> i) & 1 else "." for i in range(24)) for m in (r, s)]
+    return "%s/%s %d-%d %s" % (lanes[0], lanes[1], a, b, "AB"[mover])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 24) - 1), st.integers(0, (1 << 24) - 1), st.integers(0, 6),
+       st.integers(0, 6), st.integers(0, 1))
+def test_position_text_is_the_rules_format_and_reads_back(r, s, a, b, mover):
+    from samsara.rules.position import format_position
+    text = format_position(r, s, a, b, mover)
+    assert text == _position_text(r, s, a, b, mover)
+    assert isinstance(text, str) and len(text) == 55
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions)
+def test_reached_positions_format_and_parse_back(p):
+    assert Position.parse(p.format()) == p

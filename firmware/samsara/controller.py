@@ -559,7 +559,9 @@ class Controller:
         self.commit_due = False
         g = self.game
         t = self.turn
-        note = g.apply(t.d1, t.d2, t.played, (t.r, t.s, t.a, t.b))
+        # (turn_note: the notation on_settled made for turn_complete, if this turn's)
+        note = g.apply(t.d1, t.d2, t.played, (t.r, t.s, t.a, t.b),
+                       self.turn_note or None)
         self.emit({"ev": "turn", "t": self.now, "turn": note, "player": PLAYER[t.mover],
                    "position": g.pos.format()})
         if g.over():

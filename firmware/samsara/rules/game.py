@@ -69,14 +69,17 @@ class Game:
         dice, moves, key = read_turn(p.r, p.s, p.a, p.b, p.mover, text, self.og)
         return self.apply(dice[0], dice[1], moves, key)
 
-    def apply(self, d1, d2, moves, key):
+    def apply(self, d1, d2, moves, key, note=None):
         """Record a checked turn: roll (d1, d2), sub-move tuples `moves` (empty for a
         Moksha roll) and the position parts `key` = (r, s, a, b) after it.  Flips the
-        mover and settles the game end (docs/rules.md §3, §4).  Returns the notation."""
+        mover and settles the game end (docs/rules.md §3, §4).  note: the turn's
+        notation when the caller has it already (format_turn of the same turn), else
+        None.  Returns the notation."""
         if self.result is not None:
             raise GameOverError("the game is over")
         p = self.pos
-        note = format_turn(d1, d2, moves)
+        if note is None:
+            note = format_turn(d1, d2, moves)
         self.record.append(note)
         player = p.mover
         if not moves:

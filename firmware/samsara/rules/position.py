@@ -130,15 +130,25 @@ class Position:
         return "Position(%r)" % self.format()
 
 
+_EMPTY = b"......................../........................ 0-0 A"
+"""The position string of an empty board, 0-0, A to move: format_position's pattern."""
+
+
 def format_position(r, s, a, b, mover):
-    """Position string of raw parts: lane masks r, s (24-bit), scores a, b, mover 0/1."""
-    out = []
-    for m in (r, s):
-        for i in range(24):
-            out.append("o" if (m >> i) & 1 else ".")
-        out.append("/")
-    out[-1] = " "
-    return "".join(out) + "%d-%d %s" % (a, b, "AB"[mover])
+    """Position string of raw parts: lane masks r, s (24-bit), scores a, b (0..6),
+    mover 0/1.  Filled into one 55-byte buffer (on the Pico 160 bytes through the heap
+    instead of 512: the string goes into every `turn` event and `position` reply,
+    docs/performance.md "Seventh round")."""
+    out = bytearray(_EMPTY)
+    for i in range(24):
+        if (r >> i) & 1:
+            out[i] = 0x6F            # "o"
+        if (s >> i) & 1:
+            out[25 + i] = 0x6F
+    out[50] = 0x30 + a
+    out[52] = 0x30 + b
+    out[54] = 0x41 + mover       # "A" or "B"
+    return str(out, "ascii")
 
 
 # The start position (docs/rules.md §5): R1..R6 and S1..S6, 0-0, A to move, and its
