@@ -129,12 +129,125 @@ try:
     for a, b in FINAL:
         measure("final: %s-%s" % (a, b), settle(a, b))
     print("HEAP state", board.controller.state)
-    ticks(70)()       # (a loop's quiet moment: the end recorded on the Pico, its lines out)
+    # The game's end tick by tick, the automatic collections off (the quiet moments'
+    # own collections still run): free heap after each tick that changed it, with what
+    # the loop did in it (the rig samples this every 100 ms: its lowest point is here).
+    gc.collect()
+    gc.disable()
+    try:
+        for k in range(90):
+            f0 = gc.mem_free()
+            n0 = len(services.recorder.pending)
+            q0 = loop.stats.quiet
+            now += period
+            loop.once(now)
+            f1 = gc.mem_free()
+            if f1 != f0 or loop.stats.quiet != q0:
+                print("HEAP end tick %2d: %6d -> %6d (%+5d) pending %d->%d quiet %d state %s" % (
+                    k, f0, f1, f1 - f0, n0, len(services.recorder.pending),
+                    loop.stats.quiet - q0, board.controller.state))
+    finally:
+        gc.enable()
     print("HEAP state", board.controller.state, "pending", len(services.recorder.pending))
-    measure("end write (flush)", services.recorder.flush)
     measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
-    measure("import logends", lambda: __import__("samsara.storage.logends"))
+    measure("import logstart", lambda: __import__("samsara.storage.logstart"))
     measure("status line", line('{"cmd": "status", "id": %d}'))
+    # The final turn again at a hand's pace (lift, 300 ms, place, 400 ms), tick by tick
+    # with the automatic collections off: each tick that moved the free heap by more
+    # than 256 B, what the loop was doing, and the turn's lowest point.
+    import time
+
+    def walk(a, b, lift_ms=300, rest_ms=400):
+        global now
+        lo = gc.mem_free()
+        for k, (pos, on, ms) in enumerate(((a, 0, lift_ms), (b, 1, rest_ms))):
+            put(feed.f, position_index(pos), on)
+            t0 = now
+            while now - t0 < ms:
+                f0 = gc.mem_free()
+                q0 = loop.stats.quiet
+                now += period
+                u0 = time.ticks_us()
+                loop.once(now)
+                us = time.ticks_diff(time.ticks_us(), u0)
+                f1 = gc.mem_free()
+                if f1 < lo:
+                    lo = f1
+                if abs(f1 - f0) > 256 or us > 7500:
+                    print("HEAP walk %s-%s %s+%3d ms: %6d -> %6d (%+5d) %5.1f ms quiet %d %s" % (
+                        a, b, "lift" if k == 0 else "place", now - t0, f0, f1, f1 - f0,
+                        us / 1000, loop.stats.quiet - q0, board.controller.state))
+        return lo
+
+    # The last turn of the rig's seed-1 game of tools/heap_timeline.py (its lowest
+    # point came in the air of R22-GR): B to play 4:S13-R5 3:R22-GR*R1.
+    board.new_game(position=".oo.........o......o.o../o..o........ooooo....... 4-5 B",
+                   now_ms=now)
+    f = from_position(board.controller.game.pos)
+    for i in range(8):
+        feed.f[i] = f[i]
+    ticks(100)()
+    board.set_dice(3, 4)
+    board.press(now, "roll")
+    ticks(70)()
+    gc.collect()
+    gc.disable()
+    try:
+        low = gc.mem_free()
+        for a, b in (("S13", "R5"), ("R22", "GR"), ("GR", "R1"), ("B5", "BC")):
+            low = min(low, walk(a, b))
+    finally:
+        gc.enable()
+    gc.collect()
+    print("HEAP walk (rig's last turn) lowest %d, after %d, state %s" % (
+        low, gc.mem_free(), board.controller.state))
+
+    # A turn in the game's middle at a hand's pace: its quiet moment's log write.
+    board.new_game(now_ms=now)
+    f = from_position(board.controller.game.pos)
+    for i in range(8):
+        feed.f[i] = f[i]
+    ticks(100)()
+    for d, moves in (((3, 1), (("R3", "S16"), ("R4", "R7"))),
+                     ((2, 5), (("R1", "R3"), ("R2", "S19"))),
+                     ((4, 2), (("R3", "S17"), ("R5", "R9")))):
+        board.set_dice(d[0], d[1])
+        measure("roll press (commit, roll)", lambda: board.press(now, "roll"), drop=False)
+        measure("its events out", ticks(3), drop=False)
+        gc.collect()
+        gc.disable()
+        try:
+            for a, b in moves:
+                walk(a, b)
+            for k in range(150):
+                f0 = gc.mem_free()
+                q0 = loop.stats.quiet
+                now += period
+                loop.once(now)
+                f1 = gc.mem_free()
+                if abs(f1 - f0) > 256:
+                    print("HEAP walk turn's end +%3d ms: %6d -> %6d (%+5d) quiet %d state %s" % (
+                        (k + 1) * period, f0, f1, f1 - f0, loop.stats.quiet - q0,
+                        board.controller.state))
+        finally:
+            gc.enable()
+
+    final_game()
+    gc.collect()
+    gc.disable()
+    try:
+        low = gc.mem_free()
+        for a, b in FINAL:
+            low = min(low, walk(a, b))
+        for _ in range(300):
+            now += period
+            loop.once(now)
+            low = min(low, gc.mem_free())
+    finally:
+        gc.enable()
+    gc.collect()
+    print("HEAP walk lowest %d, after %d, state %s" % (low, gc.mem_free(), board.controller.state))
+
     # How much the last step passes through the allocator, freed call frames included
     # (they count towards gc.threshold but not in mem_alloc): the smallest threshold
     # that lets it run without an automatic collection.
