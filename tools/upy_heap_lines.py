@@ -8,8 +8,17 @@ For each step it prints
 measured with the automatic collections off (gc.disable()), after a collection and the
 on-demand modules dropped (as at the loop's quiet moment).  The steps are the ones the
 rig's played games meet at a roll (`set_dice`, `roll`, `position` lines, each after a
-quiet moment, so each loads the command module again) and a turn's end.  Used for
-docs/performance.md "Sixth round".
+quiet moment, so each loads the command module again) and a turn's end.  Then, tick by
+tick with the automatic collections off (the loop's own quiet collections still run):
+
+    HEAP end tick K: <free before> -> <free after> ...   a game's end, each quiet piece
+    HEAP walk A-B lift|place+MS: ... <tick's ms> ...      turns at a hand's pace (lift,
+                                                         300 ms, place, 400 ms): every
+                                                         tick that moved the heap by
+                                                         more than 256 B or took 7.5 ms
+    HEAP roll press (commit, roll) alloc=...             a roll press with its commit
+
+Used for docs/performance.md "Sixth round" and "Seventh round".
 """
 import gc
 
