@@ -279,7 +279,7 @@ class GameLog:
         if len(p) > MAX_PAYLOAD:
             p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
         self._write(encode_record(T_END, p))
-        self._h.close()   # pyright: ignore[reportOptionalMemberAccess]
+        self._h.close()   # pyright: ignore[reportAttributeAccessIssue]
         self._h = None
         while self._crc is None:
             self.crc_step(4096)
