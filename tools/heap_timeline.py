@@ -136,14 +136,33 @@ def latch_gaps(srv):
     return [(a - t0, b - a) for a, b in zip(lat, lat[1:]) if b - a > 7.5]
 
 
-def lows(samples, lines, n=8, window=400.0):
+def board_offset(hands, lines):
+    """Board clock minus rig time (ms): the board's `t` counts from its power-on, the
+    rig's from its boot line.  The median, over the hand's lifts, of the board's lift
+    line `t` less the lift's rig time and the lift's 4 ms settle; 0 when none match."""
+    diffs = []
+    k = 0
+    lifts = [x for x in lines if x.get("ev") == "lift" and isinstance(x.get("t"), (int, float))]
+    for t, kind, name in hands:
+        if kind != "lift":
+            continue
+        while k < len(lifts) and lifts[k].get("pos") != name:
+            k += 1
+        if k < len(lifts):
+            diffs.append(lifts[k]["t"] - t - 4)
+            k += 1
+    diffs.sort()
+    return diffs[len(diffs) // 2] if diffs else 0
+
+
+def lows(samples, lines, n=8, window=400.0, offset=0):
     """The n lowest samples, at least `window` ms apart, each with the board's lines
-    (those with a "t") in the window before it."""
+    (those with a "t", moved to the rig's time by `offset`) in the window before it."""
     out = []
     for t, free in sorted(samples, key=lambda s: s[1]):
         if all(abs(t - u) > window for u, _f, _l in out):
             near = [x for x in lines if isinstance(x.get("t"), (int, float))
-                    and t - window <= x["t"] <= t + 5]
+                    and t - window <= x["t"] - offset <= t + 5]
             out.append((t, free, near))
         if len(out) >= n:
             break
@@ -185,13 +204,15 @@ def main(argv=None):
     print("%d turns, %s" % (turns, json.dumps(over) if over else "no game_over"))
     print("%d heap samples, median gap %.1f ms, max gap %.1f ms" % (
         len(s), gaps[len(gaps) // 2] if gaps else 0, gaps[-1] if gaps else 0))
-    print("(times: the rig's ms from the board's boot line; the lines' own t is the board's clock)")
+    off = board_offset(hands, link.lines)
+    print("(times: the rig's ms from the board's boot line; a line's own t is the board's"
+          " clock, %d ms ahead)" % off)
     print("free heap: min %d B (%.1f KB), max %d B" % (
         min(f for _t, f in s), min(f for _t, f in s) / 1024.0, max(f for _t, f in s)))
-    for t, free, near in lows(s, link.lines, a.lows):
+    for t, free, near in lows(s, link.lines, a.lows, offset=off):
         print("\n%9.1f ms  %d B (%.1f KB)" % (t, free, free / 1024.0))
         for x in near:
-            print("    %9.1f  %s" % (x["t"], json.dumps(x)[:120]))
+            print("    %9.1f  %s" % (x["t"] - off, json.dumps(x)[:120]))
         for h0, kind, name in hands:
             if t - 400 <= h0 <= t + 5:
                 print("    %9.1f  (rig) %s %s" % (h0, kind, name))
@@ -200,7 +221,8 @@ def main(argv=None):
                 print("    %9.1f  latch gap %.1f ms" % (g0, g))
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"samples": s, "lines": link.lines, "gaps": gaps_long, "hands": hands}, f)
+            json.dump({"samples": s, "lines": link.lines, "gaps": gaps_long, "hands": hands,
+                       "board_offset_ms": off}, f)
     return 0
 
 
