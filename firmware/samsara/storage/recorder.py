@@ -31,6 +31,10 @@ from samsara.link.protocol import END_EVENTS, NOT_LOGGED
 
 from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
+_PIECE = 4
+"""Records at most per flush(piece) of a game's last turn (each E record of a goal, a
+reinsertion, a score passes about 350 B through the Pico's heap)."""
+
 
 class Recorder:
     """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
@@ -166,9 +170,11 @@ class Recorder:
     def flush(self, piece=False):
         """Write the events waiting since the last flush (defer), in order.  Returns
         how many were written.  piece: stop before a game's end event (END_EVENTS)
-        that has others before it, which stay in `pending` for the next flush: the
-        main loop's quiet moment collects the garbage of the turn's records before the
-        end's records come onto the heap (docs/performance.md "Seventh round")."""
+        that has others before it, and write at most _PIECE of those others; the rest
+        stays in `pending` for the next flush: the main loop's quiet moment collects
+        the garbage of each piece of the last turn's records before the next, and
+        before the end's records come onto the heap (docs/performance.md "Seventh
+        round")."""
         p = self.pending
         if not p:
             return 0
@@ -176,7 +182,7 @@ class Recorder:
         if piece:
             for i in range(1, n):
                 if p[i].get("ev") in END_EVENTS:
-                    n = i
+                    n = i if i < _PIECE else _PIECE
                     break
         if n < len(p):
             self.pending = p[n:]
