@@ -480,16 +480,14 @@ def analysed_text(rec, analysis):
     """The text record with the analysis: an [Analysis "..."] tag per player (flags,
     loss, luck) and each turn's verdict as a `{...}` comment after it."""
     from samsara_host.analysis import comment
+    from samsara_host.analyze_cmd import summary_line
     saved = dict(rec.tags)
     try:
         rec.tags["Analysis"] = "%s engine, loss in %s" % (analysis["engine"],
                                                           analysis["units"])
         for n in "AB":
             s = analysis["summary"][n]
-            rec.tags["Analysis" + n] = (
-                "%d doubtful, %d mistakes, %d blunders, loss %.3f, luck %+.3f"
-                % (s["doubtful"], s["mistake"], s["blunder"], s["equity_loss"],
-                   analysis["luck"][n]))
+            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n])
         return rec.to_text({t["turn"]: comment(t) for t in analysis["turns"]})
     finally:
         rec.tags = saved
