@@ -129,6 +129,61 @@ def test_rename_and_delete_with_confirmation(served):
     assert not (logs / (gid + ".log.tags")).exists()
 
 
+def raw(url, method, data=b"", headers=None):
+    """(status, JSON answer) of a request with exactly these bytes and headers."""
+    req = urllib.request.Request(url, method=method, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read().decode())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read().decode())
+
+
+def test_other_pages_cannot_drive_the_app(served):
+    # A page of another site (its Origin), a text/plain or form post (a cross-site
+    # "simple request"): refused, nothing changed.  The app's own origin with JSON works.
+    url, logs, gid = served
+    base = url.rstrip("/")
+    evil = {"Origin": "http://evil.example", "Content-Type": "application/json"}
+    names = json.dumps({"players": ["Eve", "Mallory"]}).encode()
+
+    def players():
+        games = json.loads(get(url + "api/library")[1])["games"]
+        return [x for x in games if x["id"] == gid][0]["players"]
+
+    before = players()
+    code, out = raw(url + "api/game/" + gid, "POST", names, evil)
+    assert code == 403 and "evil.example" in out["error"]
+    code, out = raw(url + "api/game/" + gid + "?confirm=yes", "DELETE", None, evil)
+    assert code == 403 and (logs / (gid + ".log")).exists()
+    code, out = raw(url + "api/board/deploy", "POST", b'{"confirm":"yes"}',
+                    {"Origin": "http://evil.example", "Content-Type": "text/plain"})
+    assert code == 403
+    assert json.loads(get(url + "api/board/deploy")[1])["state"] == "none"
+    for ctype in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": ctype} if ctype else {}
+        code, out = raw(url + "api/game/" + gid, "POST", names, headers)
+        assert code == 415 and "application/json" in out["error"], (ctype, out)
+    code, out = raw(url + "api/board/deploy", "POST", b"confirm=yes",
+                    {"Content-Type": "application/x-www-form-urlencoded"})
+    assert code == 415
+    code, out = raw(url + "api/library/pull", "POST", b"",
+                    {"Content-Type": "application/x-www-form-urlencoded"})
+    assert code == 415
+    assert players() == before
+    for origin in (base, base.replace("127.0.0.1", "localhost")):
+        code, out = raw(url + "api/game/" + gid, "POST",
+                        json.dumps({"players": ["Anna", origin[-5:]]}).encode(),
+                        {"Origin": origin, "Content-Type": "application/json; charset=utf-8"})
+        assert code == 200, out
+        assert players() == ["Anna", origin[-5:]]
+    code, out = raw(url + "api/play/new", "POST", b"{}",
+                    {"Origin": base, "Content-Type": "application/json"})
+    assert code == 200 and out["id"]
+    code, out = raw(url + "api/play/%s/roll" % out["id"], "POST", None, {"Origin": base})
+    assert code == 200                                   # no body, no type: fine
+
+
 def wait_analysis(url, gid, timeout=180.0):
     end = time.monotonic() + timeout
     while True:

@@ -139,6 +139,27 @@ def test_analyze_cli_text_and_json(logged):
     assert "luck" in r.stdout.splitlines()[-1]
 
 
+def test_summary_words_use_the_singular_for_one():
+    from samsara_host.analyze_cmd import summary_line
+    s = {"doubtful": 1, "mistake": 1, "blunder": 1, "equity_loss": 0.05}
+    assert summary_line(s, 0.01) == ("1 doubtful, 1 mistake, 1 blunder, loss 0.050, "
+                                     "luck +0.010")
+    s.update(mistake=0, blunder=2)
+    assert summary_line(s, -0.2).startswith("1 doubtful, 0 mistakes, 2 blunders, ")
+
+
+def test_a_file_that_is_no_game_is_named_once(tmp_path):
+    junk = tmp_path / "rand.bin"
+    junk.write_bytes(b"\xff\xfe\x00 random bytes \x80\x81")
+    for cmd in (["analyze"], ["logs", "export"], ["logs", "show"]):
+        r = run(*(cmd + [str(junk)]))
+        assert r.returncode == 2 and r.stderr.count("rand.bin") == 1, r.stderr
+        assert "neither a game log" in r.stderr
+        r = run(*(cmd + [str(tmp_path / "missing.log")]))
+        assert r.returncode == 2 and r.stderr.count("missing.log") == 1, r.stderr
+        assert "cannot read the file" in r.stderr
+
+
 def test_export_analysis_comments_and_marks(logged, tmp_path):
     path, _data, game = logged
     r = run("logs", "export", path, "--analysis")

@@ -55,7 +55,7 @@ def test_ctrl_c_in_monitor_says_it_keeps_nothing(tmp_path):
     finally:
         board.unplug()
     lines = [l for l in err.splitlines() if l.strip()]
-    assert rc == 0 and len(lines) == 1 and "keeps nothing" in lines[0], err
+    assert rc == 130 and len(lines) == 1 and "keeps nothing" in lines[0], err
 
 
 def test_ctrl_c_in_demo_keeps_the_partial_trace(tmp_path):

@@ -136,6 +136,46 @@ def test_export_pictures(tmp_path, capsys, logged):
     assert "outside" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("fmt", ["json", "text", "svg", "png", "gif", "html"])
+def test_export_refuses_an_out_in_a_missing_folder_or_of_the_wrong_kind(
+        tmp_path, capsys, logged, fmt):
+    # Exit 2 (docs/cli.md "Exit codes": a mistake in what was given), one line naming
+    # the command and the folder; no folder tree made, nothing written.
+    path = str(tmp_path / "g.log")
+    open(path, "wb").write(logged[0])
+    out = str(tmp_path / "no" / "such" / ("x." + fmt))
+    assert cli.main(["logs", "export", path, "--format", fmt, "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("samsara logs export: ") and len(err.strip().splitlines()) == 1
+    assert "no folder %s " % (tmp_path / "no" / "such") in err, err
+    assert not (tmp_path / "no").exists()
+    folder = tmp_path / "somedir"
+    folder.mkdir()
+    argv = ["logs", "export", path, "--format", fmt, "--out", str(folder)]
+    if fmt in ("svg", "png"):
+        argv += ["--strip"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("samsara logs export: --out %s names a folder; give a file "
+                          "name" % folder), err
+    assert os.listdir(folder) == []
+    if fmt in ("svg", "png"):     # one picture per turn: --out is a folder, not a file
+        assert cli.main(["logs", "export", path, "--format", fmt, "--out", path]) == 2
+        assert "is a file; give a folder" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("fmt", ["text", "gif"])
+def test_export_that_cannot_write_says_so_naming_the_command(tmp_path, capsys, logged, fmt):
+    # A write that fails (a full disk): exit 1 (docs/cli.md), one line naming the command.
+    path = str(tmp_path / "g.log")
+    open(path, "wb").write(logged[0])
+    assert cli.main(["logs", "export", path, "--format", fmt, "--out", "/dev/full"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("samsara logs export: cannot write /dev/full: "), err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_show_prints_every_turn_when_not_a_terminal(tmp_path, capsys, logged):
     path = str(tmp_path / "g.log")
     open(path, "wb").write(logged[0])

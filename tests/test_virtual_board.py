@@ -207,6 +207,48 @@ def test_ctrl_c_hands_the_port_to_mpremote_and_the_loop_restarts(vboard):
     cl.close()
 
 
+def _log_events(vb):
+    path = os.path.join(vb.folder, "logs", "g000001.run")
+    with open(path, "rb") as f:
+        return [LR.record_event(t, b) for t, b in LR.parse_records(f.read())[0]]
+
+
+def test_ctrl_c_prints_no_traceback_and_writes_the_waiting_records(vboard):
+    # A sub-move placed, then a marble lifted: its record waits for a quiet moment
+    # (never while a marble is in the air); the Ctrl-C writes it (mainloop.main) and the
+    # virtual drivers' NoWatchdog has feed_in_background like the firmware's.
+    cl = _client(vboard)
+    cl.request("set_dice", timeout=3.0, dice=[3, 1])
+    cl.request("roll", timeout=3.0)
+    st = cl.request("status", timeout=3.0)
+    p = Position.parse(cl.request("position", timeout=3.0)["position"])
+    subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover,
+                                       tuple(st["remaining"]), -1, rules.OWNER_SCORES)
+    m = [x for x in subs if x[0] == 3][0]
+    m2 = [x for x in subs if x[0] == 1 and x[1] != m[1]][0]
+    vboard.feed({"pos": position_name(m[1]), "on": False})
+    time.sleep(WAIT)
+    vboard.feed({"pos": position_name(m[2]), "on": True})
+    time.sleep(WAIT)
+    vboard.feed({"pos": position_name(m2[1]), "on": False})
+    time.sleep(2 * WAIT)
+    assert not [e for e in _log_events(vboard) if e["ev"] == "sub"]   # still waiting
+    cl.close()
+    ser = serial.Serial(vboard.port, timeout=0.1)
+    ser.reset_input_buffer()
+    ser.write(b"\x03")
+    out = b""
+    deadline = time.monotonic() + 20
+    while b">>> " not in out and time.monotonic() < deadline:
+        out += ser.read(4096)
+    ser.close()
+    text = out.decode("utf-8", "replace")
+    assert ">>> " in text, text
+    assert "Traceback" not in text and "Error" not in text, text
+    subs_logged = [e["move"] for e in _log_events(vboard) if e["ev"] == "sub"]
+    assert len(subs_logged) == 1, subs_logged
+
+
 def test_idle_stdio_poll_allocates_nothing_on_micropython(tmp_path):
     """StdioStream (the Pico's and the virtual board's port) polls an idle port with no
     allocation, checked under heap_lock with stdin a pseudo-terminal."""

@@ -15,6 +15,16 @@ def add_parser(sub, name, help_text):
     p.set_defaults(func=cmd_analyze)
 
 
+def summary_line(s, luck_value):
+    """A player's summary in words from the analysis's summary dict `s` (doubtful,
+    mistake, blunder, equity_loss) and luck, e.g. '1 doubtful, 1 mistake, 2 blunders,
+    loss 0.120, luck +0.050' (singular for one)."""
+    def n(k):
+        return "%d %s%s" % (s[k], k, "" if s[k] == 1 else "s")
+    return "%d doubtful, %s, %s, loss %.3f, luck %+.3f" % (
+        s["doubtful"], n("mistake"), n("blunder"), s["equity_loss"], luck_value)
+
+
 def text_report(res):
     """The analysis dict as lines of text for people (one per turn, then the sums)."""
     from samsara_host.analysis import comment
@@ -31,9 +41,7 @@ def text_report(res):
     for n in "AB":
         who = n if names[n] in ("", "?") else "%s (%s)" % (n, names[n])
         s = res["summary"][n]
-        lines.append("%s: %d doubtful, %d mistakes, %d blunders, loss %.3f, luck %+.3f"
-                     % (who, s["doubtful"], s["mistake"], s["blunder"], s["equity_loss"],
-                        res["luck"][n]))
+        lines.append("%s: %s" % (who, summary_line(s, res["luck"][n])))
     return lines
 
 

@@ -352,10 +352,30 @@ def _turn_range(text, n):
 
 
 def _write(path, data):
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
     with open(path, "wb" if isinstance(data, bytes) else "w") as f:
         f.write(data)
+
+
+def check_out(args):
+    """None, or the one-line problem with --out, checked before any work (exit 2): its
+    parent folder must exist (no folder tree is made); a file output (json, text, gif,
+    html, --strip) must not name a folder, a per-turn picture folder not a file."""
+    out = args.out
+    if not out or (out == "-" and args.format in ("json", "text")):
+        return None
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        return "no folder %s for --out %s" % (folder, out)
+    if args.format in PICTURE_FORMATS and not args.strip:
+        if os.path.exists(out) and not os.path.isdir(out):
+            return "--out %s is a file; give a folder for the pictures (or --strip)" % out
+        return None
+    if os.path.isdir(out):
+        ext = "txt" if args.format == "text" else args.format
+        stem = os.path.splitext(os.path.basename(args.file))[0]
+        return "--out %s names a folder; give a file name, e.g. %s" % (
+            out, os.path.join(out, "%s.%s" % (stem, ext)))
+    return None
 
 
 PICTURE_FORMATS = ("svg", "png")
@@ -381,7 +401,7 @@ def check_export_options(args):
 
 def cmd_export(args):
     from samsara_host import export, gametags, record
-    problem = check_export_options(args)
+    problem = check_export_options(args) or check_out(args)
     if problem:
         _err("export", problem)
         return 2
@@ -409,7 +429,11 @@ def cmd_export(args):
         else:
             text = rec.to_text()
         if args.out and args.out != "-":
-            _write(args.out, text)
+            try:
+                _write(args.out, text)
+            except OSError as e:
+                _err("export", "cannot write %s: %s" % (args.out, e.strerror or e))
+                return 1
             print("wrote %s" % args.out)
         else:
             sys.stdout.write(text)
@@ -444,6 +468,9 @@ def cmd_export(args):
     except export.ExportError as e:
         _err("export", e)
         return 1
+    except OSError as e:
+        _err("export", "cannot write %s: %s" % (e.filename or args.out, e.strerror or e))
+        return 1
     print("wrote %d pictures to %s (turn-%03d .. turn-%03d; turn-000 is the start)"
           % (len(pics), folder, lo, hi))
     return 0
@@ -453,16 +480,14 @@ def analysed_text(rec, analysis):
     """The text record with the analysis: an [Analysis "..."] tag per player (flags,
     loss, luck) and each turn's verdict as a `{...}` comment after it."""
     from samsara_host.analysis import comment
+    from samsara_host.analyze_cmd import summary_line
     saved = dict(rec.tags)
     try:
         rec.tags["Analysis"] = "%s engine, loss in %s" % (analysis["engine"],
                                                           analysis["units"])
         for n in "AB":
             s = analysis["summary"][n]
-            rec.tags["Analysis" + n] = (
-                "%d doubtful, %d mistakes, %d blunders, loss %.3f, luck %+.3f"
-                % (s["doubtful"], s["mistake"], s["blunder"], s["equity_loss"],
-                   analysis["luck"][n]))
+            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n])
         return rec.to_text({t["turn"]: comment(t) for t in analysis["turns"]})
     finally:
         rec.tags = saved

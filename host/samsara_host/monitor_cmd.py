@@ -237,6 +237,7 @@ def run(args, console=None, clock=time.monotonic):
         print("samsara monitor: stopped; it keeps nothing (`--plain | tee FILE` keeps the "
               "events); the board plays on and its game is in its own log "
               "(`samsara logs pull`)", file=sys.stderr)
+        return 130     # Ctrl-C, as every command (docs/cli.md "Exit codes")
     finally:
         if live:
             live.stop()

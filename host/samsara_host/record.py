@@ -390,12 +390,12 @@ def load(path, board=None):
     form, told apart by content.  A pulled log's [Board] is its header's (`board`
     when the header has none, else "unknown"); a torn log gives the turns of its valid
     records and says so in the record's `torn`.  Raises RecordError (also for a
-    missing file)."""
+    missing file); its words do not name the file (the caller puts it in front)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise RecordError("cannot read %s: %s" % (path, e.strerror or e))
+        raise RecordError("cannot read the file: %s" % (e.strerror or e))
     if not data:
         raise RecordError("the file is empty: a game log or record has at least its "
                           "header (pull it again: `samsara logs pull --all`)")
@@ -405,7 +405,7 @@ def load(path, board=None):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("%s is neither a game log, a JSON record nor a text record" % path)
+        raise RecordError("neither a game log, a JSON record nor a text record")
     if looks_like_trace(text):
         raise RecordError("this looks like a sensor trace: use samsara trace replay")
     if text.lstrip().startswith("{"):

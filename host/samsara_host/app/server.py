@@ -25,6 +25,12 @@ sensors' guided calibration),
 409 while one runs or without a board; GET: the job's progress, deployjob.Deploys).
 An unknown game is a 404 page (or {"error"} with 404 for the API); a bad request is
 400 with {"error": words}; nothing a page sends raises past a handler.
+
+Other web pages cannot drive the app (docs/app.md "Only the app's own pages"): a
+request that changes something (POST, PUT, PATCH, DELETE) is refused with 403 when it
+carries an Origin header that is not the app's own (http://127.0.0.1:PORT or
+http://localhost:PORT), and with 415 when it has a body or a Content-Type that is not
+application/json (no cross-site form or text post is a "simple request").
 """
 import asyncio
 import html
@@ -47,6 +53,9 @@ MAX_PLAY_GAMES = 32
 BOARD_SETTINGS = ("opponent_goal", "dice", "budget_ma", "scan_ms", "settle_place_ms",
                   "settle_lift_ms")
 """The firmware's settings (samsara.config.Config) the board page shows."""
+
+CHANGING = ("POST", "PUT", "PATCH", "DELETE")
+"""The methods that change something: checked by AppServer._guard."""
 
 PAGES = {"/": "live.html", "/library": "library.html", "/play": "play.html",
          "/board": "board.html"}
@@ -109,6 +118,7 @@ class AppServer:
         self.runner = None
         self.thread = None
         self.url = None
+        self.origins = ()
         self._ready = threading.Event()
         self._error = None
 
@@ -140,6 +150,7 @@ class AppServer:
             loop.run_until_complete(site.start())
             real = self.runner.addresses[0][1]
             self.url = "http://%s:%d/" % (host, real)
+            self.origins = own_origins(host, real)
         except OSError as e:
             self._error = e
             self._ready.set()
@@ -164,7 +175,7 @@ class AppServer:
 
     # -- the application -----------------------------------------------------------
     def make_app(self):
-        app = web.Application(middlewares=[self._errors])
+        app = web.Application(middlewares=[self._errors, self._guard])
         r = app.router
         for path in PAGES:
             r.add_get(path, self.page)
@@ -203,6 +214,21 @@ class AppServer:
             raise
         except Exception as e:  # a handler's bug: words, not a dropped connection
             return _error(500, "the app failed: %s" % e)
+
+    @web.middleware
+    async def _guard(self, request, handler):
+        # Only the app's own pages change things (module docstring).
+        if request.method in CHANGING:
+            origin = request.headers.get("Origin")
+            if origin is not None and origin.rstrip("/").lower() not in self.origins:
+                return _error(403, "refused: a request from %s, not from the app's own "
+                              "page (%s)" % (origin, self.url))
+            ctype = request.headers.get("Content-Type")
+            if (ctype is not None or request.body_exists) and \
+                    request.content_type != "application/json":
+                return _error(415, "send the request as JSON (Content-Type: "
+                              "application/json), not %s" % (ctype or "no Content-Type"))
+        return await handler(request)
 
     def _not_found(self, words="There is no such page."):
         with open(os.path.join(STATIC, "404.html"), encoding="utf-8") as f:
@@ -474,6 +500,13 @@ the exports and the analysis."""
 
 CALIBRATE_STEPS = ("start", "empty", "occupied", "save", "cancel")
 """The steps of the `calibrate` command (docs/protocol.md), in the order a user takes them."""
+
+
+def own_origins(host, port):
+    """The Origin headers of the app's own pages served on host:port (lower case, no
+    trailing slash): 127.0.0.1 and localhost, and `host` itself."""
+    names = {"127.0.0.1", "localhost", host.lower()}
+    return tuple(sorted("http://%s:%d" % (n, port) for n in names))
 
 
 def led_settings(default_budget):

@@ -8,7 +8,7 @@ Started by samsara_host.virtual_board as
 with the virtual board's folder as the working directory: the game logs live in
 `logs/` there and the "physical" board is `feed.jsonl` (vdrivers.py).  `-i` gives the
 REPL the port after a Ctrl-C, as on a Pico; `import main; main.main()` restarts the
-loop (the patched drivers stay in place).
+loop (the patched drivers stay in place).  A Ctrl-C prints one line, no traceback.
 
 Environment: SAMSARA_BOARD_ID (the board id of `hello`), SAMSARA_VBOARD_SETTLE
 ("lift,place" settle times in ms, default the firmware's), SAMSARA_VBOARD_DICE
@@ -71,4 +71,9 @@ def boot(*args, **kw):
 
 main.boot = boot
 
-main.main()
+try:
+    main.main()
+except KeyboardInterrupt:
+    # Ctrl-C: mainloop.main has flushed the waiting log records; the REPL (-i) takes
+    # the port with a one-line note instead of a traceback.
+    print("samsara: the loop stopped (Ctrl-C); import main; main.main() restarts it")

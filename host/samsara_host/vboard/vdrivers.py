@@ -107,8 +107,16 @@ class VirtualLeds:
 
 
 class NoWatchdog:
+    """board.watchdog.NoWatchdog's interface (the loop feeds it every iteration and
+    hands it to feed_in_background at the REPL hand-over); does nothing."""
+
+    timeout_ms = 0
+
     def feed(self):
         pass
+
+    def feed_in_background(self):
+        return None
 
 
 class VirtualHardware:
