@@ -20,6 +20,9 @@ START_TEXT = "oooooo................../oooooo.................. 0-0 A"
     ("oooooo................../oooooo..................  0-0 A", "3 parts"),
     ("oooooo..................oooooo.................. 0-0 A", "separated by '/'"),
     ("oooooo................../oooooo.................. 0:0 A", "scores must be"),
+    ("oooooo................../oooooo.................. 00-0 A", "each score is one digit"),
+    ("oooooo................../oooooo.................. \uff11-0 A", "digits 0..6"),
+    ("oooooo................../oooooo.................. -0 A", "scores must be"),
     ("", "3 parts"),
 ])
 def test_bad_position_strings_name_the_problem(text, needle):

@@ -86,11 +86,18 @@ class Position:
         if n != 12:
             raise PositionError("marble count is %d, not 12" % n)
         sc = scores.split("-")
-        if len(sc) != 2 or not sc[0].isdigit() or not sc[1].isdigit():
+        if len(sc) != 2 or not sc[0] or not sc[1]:
             raise PositionError("scores must be '<A>-<B>' with digits, got %r" % scores)
+        for x in sc:
+            for c in x:
+                if c not in "0123456789":    # (str.isdigit takes other scripts' digits)
+                    raise PositionError("scores must be '<A>-<B>' with digits 0..6, got %r"
+                                        % scores)
+        if len(sc[0]) != 1 or len(sc[1]) != 1:
+            raise PositionError("each score is one digit 0..6, got %r" % scores)
         a = int(sc[0])
         b = int(sc[1])
-        if not (0 <= a <= 6 and 0 <= b <= 6) or len(sc[0]) != 1 or len(sc[1]) != 1:
+        if not (0 <= a <= 6 and 0 <= b <= 6):
             raise PositionError("score outside 0..6: %r" % scores)
         if mover == "A":
             mv = 0
