@@ -55,7 +55,7 @@ class Position:
         """Parse a position string (docs/rules.md §5) into a Position.
 
         Raises PositionError naming the problem: wrong length, bad character, marble
-        count not 12, score outside 0..6, unknown mover, missing parts.
+        count not 12, a score not one digit 0..6, unknown mover, missing parts.
         """
         if not isinstance(text, str):
             raise PositionError("position must be a string, not %s" % type(text).__name__)
@@ -86,19 +86,12 @@ class Position:
         if n != 12:
             raise PositionError("marble count is %d, not 12" % n)
         sc = scores.split("-")
-        if len(sc) != 2 or not sc[0] or not sc[1]:
-            raise PositionError("scores must be '<A>-<B>' with digits, got %r" % scores)
-        for x in sc:
-            for c in x:
-                if c not in "0123456789":    # (str.isdigit takes other scripts' digits)
-                    raise PositionError("scores must be '<A>-<B>' with digits 0..6, got %r"
-                                        % scores)
-        if len(sc[0]) != 1 or len(sc[1]) != 1:
-            raise PositionError("each score is one digit 0..6, got %r" % scores)
+        # (one ASCII digit each: str.isdigit and int() take other scripts' digits too)
+        if len(sc) != 2 or len(scores) != 3 or not ("0" <= sc[0] <= "6" and "0" <= sc[1] <= "6"):
+            raise PositionError("scores must be '<A>-<B>', each one digit 0..6, got %r"
+                                % scores)
         a = int(sc[0])
         b = int(sc[1])
-        if not (0 <= a <= 6 and 0 <= b <= 6):
-            raise PositionError("score outside 0..6: %r" % scores)
         if mover == "A":
             mv = 0
         elif mover == "B":
