@@ -1,5 +1,6 @@
-"""Game logs for host tests: a seeded self-play game written through the firmware's
-own log store (samsara.storage.gamelog over an in-memory file system)."""
+"""Game logs for tests: a seeded self-play game written through the firmware's own log
+store (samsara.storage.gamelog over an in-memory file system), and the board a
+samsara.storage.recorder.Recorder needs."""
 from fakes.memfs import MemFs
 from samsara.storage.gamelog import GameLog
 from samsara_host.selfplay import play_game
@@ -31,3 +32,23 @@ def write_log(game, header=None, finish=True, end=None):
                              "score": "%d-%d" % (game.pos.a, game.pos.b)})
     name = [n for n in fs.listdir() if n.startswith("g") and not n.startswith("id")][0]
     return fs.read(name, 0, fs.size(name)), game
+
+
+class RecorderBoard:
+    """The members of samsara.core.Board the recorder touches (config.opponent_goal,
+    emit, set_overlay, clear_overlay); emitted events are kept in `events`."""
+
+    class config:
+        opponent_goal = "owner_scores"
+
+    def __init__(self):
+        self.events = []
+
+    def emit(self, ev):
+        self.events.append(ev)
+
+    def set_overlay(self, name):
+        pass
+
+    def clear_overlay(self, name):
+        pass

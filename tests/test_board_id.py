@@ -14,25 +14,7 @@ from samsara.storage import logrecord  # noqa: E402
 from samsara.storage.gamelog import GameLog  # noqa: E402
 from samsara.storage.osfs import OsFs  # noqa: E402
 from samsara.storage.recorder import Recorder  # noqa: E402
-
-
-class _Board:
-    """The members of samsara.core.Board the recorder touches."""
-
-    class config:
-        opponent_goal = "owner_scores"
-
-    def __init__(self):
-        self.events = []
-
-    def emit(self, ev):
-        self.events.append(ev)
-
-    def set_overlay(self, name):
-        pass
-
-    def clear_overlay(self, name):
-        pass
+from loghelp import RecorderBoard  # noqa: E402
 
 
 def _header(folder):
@@ -57,7 +39,7 @@ def test_real_board_id_is_the_flash_chips_unique_id(monkeypatch):
 def test_the_log_header_records_the_board_id(tmp_path):
     folder = str(tmp_path / "logs")
     os.makedirs(folder)
-    rec = Recorder(GameLog(OsFs(folder)), _Board(), "e660583883292a2b")
+    rec = Recorder(GameLog(OsFs(folder)), RecorderBoard(), "e660583883292a2b")
     rec.start_game()
     rec.close()
     h = _header(folder)
@@ -68,7 +50,7 @@ def test_the_log_header_records_the_board_id(tmp_path):
 def test_the_header_of_a_game_the_board_starts_records_it_too(tmp_path):
     folder = str(tmp_path / "logs")
     os.makedirs(folder)
-    rec = Recorder(GameLog(OsFs(folder)), _Board(), "vb-1")
+    rec = Recorder(GameLog(OsFs(folder)), RecorderBoard(), "vb-1")
     rec.on_event({"ev": "game_start", "position": "oooooo................../oooooo.................. 0-0 A"})
     rec.close()
     assert _header(folder)["board"] == "vb-1"

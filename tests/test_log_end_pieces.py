@@ -16,6 +16,7 @@ from memfs import MemFs  # noqa: E402
 from samsara.storage import logrecord  # noqa: E402
 from samsara.storage.gamelog import GameLog  # noqa: E402
 from samsara.storage.recorder import Recorder  # noqa: E402
+from loghelp import RecorderBoard  # noqa: E402
 
 START = "oooooo................../oooooo.................. 0-0 A"
 LAST = "ooooo.................../oooooo...............o.. 5-0 A"
@@ -40,32 +41,13 @@ TURN = [
 ]
 
 
-class _Board:
-    """The members of samsara.core.Board the recorder touches."""
-
-    class config:
-        opponent_goal = "owner_scores"
-
-    def __init__(self):
-        self.events = []
-
-    def emit(self, ev):
-        self.events.append(ev)
-
-    def set_overlay(self, name):
-        pass
-
-    def clear_overlay(self, name):
-        pass
-
-
 def _files(fs):
     return {n: bytes(fs.files[n]) for n in fs.files if n.startswith("g")}
 
 
 def _recorder(defer):
     fs = MemFs()
-    rec = Recorder(GameLog(fs), _Board(), "vb-1")
+    rec = Recorder(GameLog(fs), RecorderBoard(), "vb-1")
     rec.defer = defer
     return fs, rec
 

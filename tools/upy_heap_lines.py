@@ -21,6 +21,7 @@ tick with the automatic collections off (the loop's own quiet collections still 
 Used for docs/performance.md "Sixth round" and "Seventh round".
 """
 import gc
+import time
 
 import mainloop as _NS
 from samsara.frame import from_position, position_index, put
@@ -95,12 +96,43 @@ def settle(a, b):
     return go
 
 
+LIFT_PLACE = ("lift", "place")
+
+
+def set_up(position=None):
+    # a new game (position text or the start), its frame what the scanner reads
+    board.new_game(position=position, now_ms=now)
+    f = from_position(board.controller.game.pos)
+    for i in range(8):
+        feed.f[i] = f[i]
+
+
+def traced_tick(show, label, p1=0, p2=0, p3=0, p4=0):
+    # One loop iteration; printed (label % p1.. as many as it takes: formatted only
+    # then, and no *args tuple, so the probe's own garbage does not count in the heap
+    # it measures) with its heap change, its time
+    # and the quiet pieces it ran when it moved the free heap by more than `show`
+    # bytes, ran a quiet piece or took over 7.5 ms.  Returns the free heap after it.
+    global now
+    f0 = gc.mem_free()
+    n0 = len(services.recorder.pending)
+    q0 = loop.stats.quiet
+    now += period
+    u0 = time.ticks_us()
+    loop.once(now)
+    us = time.ticks_diff(time.ticks_us(), u0)
+    f1 = gc.mem_free()
+    dq = loop.stats.quiet - q0
+    if abs(f1 - f0) > show or dq or us > 7500:
+        print("HEAP %s: %6d -> %6d (%+5d) %5.1f ms pending %d->%d quiet %d state %s" % (
+            label % (p1, p2, p3, p4)[:label.count("%")], f0, f1, f1 - f0, us / 1000, n0, len(services.recorder.pending), dq,
+            board.controller.state))
+    return f1
+
+
 try:
     for cyc in range(2):
-        board.new_game(now_ms=now)
-        f = from_position(board.controller.game.pos)
-        for i in range(8):
-            feed.f[i] = f[i]
+        set_up()
         ticks(3)()
         loop.dirty = False
         loop.unwritten = False
@@ -124,12 +156,7 @@ try:
     FINAL = (("R5", "R6"), ("S22", "GS"), ("GS", "S7"), ("A5", "AC"))
 
     def final_game():
-        global now
-        board.new_game(position="ooooo.................../oooooo...............o.. 5-0 A",
-                       now_ms=now)
-        f = from_position(board.controller.game.pos)
-        for i in range(8):
-            feed.f[i] = f[i]
+        set_up("ooooo.................../oooooo...............o.. 5-0 A")
         board.set_dice(1, 3)
         board.press(now, "roll")
         ticks(8)()
@@ -145,16 +172,7 @@ try:
     gc.disable()
     try:
         for k in range(90):
-            f0 = gc.mem_free()
-            n0 = len(services.recorder.pending)
-            q0 = loop.stats.quiet
-            now += period
-            loop.once(now)
-            f1 = gc.mem_free()
-            if f1 != f0 or loop.stats.quiet != q0:
-                print("HEAP end tick %2d: %6d -> %6d (%+5d) pending %d->%d quiet %d state %s" % (
-                    k, f0, f1, f1 - f0, n0, len(services.recorder.pending),
-                    loop.stats.quiet - q0, board.controller.state))
+            traced_tick(0, "end tick %2d", k)
     finally:
         gc.enable()
     print("HEAP state", board.controller.state, "pending", len(services.recorder.pending))
@@ -164,37 +182,21 @@ try:
     # The final turn again at a hand's pace (lift, 300 ms, place, 400 ms), tick by tick
     # with the automatic collections off: each tick that moved the free heap by more
     # than 256 B, what the loop was doing, and the turn's lowest point.
-    import time
-
     def walk(a, b, lift_ms=300, rest_ms=400):
-        global now
         lo = gc.mem_free()
         for k, (pos, on, ms) in enumerate(((a, 0, lift_ms), (b, 1, rest_ms))):
             put(feed.f, position_index(pos), on)
             t0 = now
             while now - t0 < ms:
-                f0 = gc.mem_free()
-                q0 = loop.stats.quiet
-                now += period
-                u0 = time.ticks_us()
-                loop.once(now)
-                us = time.ticks_diff(time.ticks_us(), u0)
-                f1 = gc.mem_free()
+                f1 = traced_tick(256, "walk %s-%s %s+%3d ms", a, b, LIFT_PLACE[k],
+                                 now + period - t0)
                 if f1 < lo:
                     lo = f1
-                if abs(f1 - f0) > 256 or us > 7500:
-                    print("HEAP walk %s-%s %s+%3d ms: %6d -> %6d (%+5d) %5.1f ms quiet %d %s" % (
-                        a, b, "lift" if k == 0 else "place", now - t0, f0, f1, f1 - f0,
-                        us / 1000, loop.stats.quiet - q0, board.controller.state))
         return lo
 
     # The last turn of the rig's seed-1 game of tools/heap_timeline.py (its lowest
     # point came in the air of R22-GR): B to play 4:S13-R5 3:R22-GR*R1.
-    board.new_game(position=".oo.........o......o.o../o..o........ooooo....... 4-5 B",
-                   now_ms=now)
-    f = from_position(board.controller.game.pos)
-    for i in range(8):
-        feed.f[i] = f[i]
+    set_up(".oo.........o......o.o../o..o........ooooo....... 4-5 B")
     ticks(100)()
     board.set_dice(3, 4)
     board.press(now, "roll")
@@ -212,10 +214,7 @@ try:
         low, gc.mem_free(), board.controller.state))
 
     # A turn in the game's middle at a hand's pace: its quiet moment's log write.
-    board.new_game(now_ms=now)
-    f = from_position(board.controller.game.pos)
-    for i in range(8):
-        feed.f[i] = f[i]
+    set_up()
     ticks(100)()
     for d, moves in (((3, 1), (("R3", "S16"), ("R4", "R7"))),
                      ((2, 5), (("R1", "R3"), ("R2", "S19"))),
@@ -229,15 +228,7 @@ try:
             for a, b in moves:
                 walk(a, b)
             for k in range(150):
-                f0 = gc.mem_free()
-                q0 = loop.stats.quiet
-                now += period
-                loop.once(now)
-                f1 = gc.mem_free()
-                if abs(f1 - f0) > 256:
-                    print("HEAP walk turn's end +%3d ms: %6d -> %6d (%+5d) quiet %d state %s" % (
-                        (k + 1) * period, f0, f1, f1 - f0, loop.stats.quiet - q0,
-                        board.controller.state))
+                traced_tick(256, "walk turn's end +%3d ms", (k + 1) * period)
         finally:
             gc.enable()
 
