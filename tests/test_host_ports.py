@@ -78,6 +78,36 @@ def test_open_errors_name_the_cause(port, cls, text):
         boardlink.open_port(port)
 
 
+def test_an_unknown_host_is_named():
+    with pytest.raises(boardlink.PortMissing, match="no computer named nosuch.invalid"):
+        boardlink.open_port("socket://nosuch.invalid:7000")
+
+
+@pytest.mark.parametrize("cmd", [["logs", "list"], ["logs", "pull"], ["monitor"], ["doctor"],
+                                 ["deploy"], ["bench"], ["ports"], ["trace", "pull"]])
+@pytest.mark.parametrize("port, piece", [
+    ("bogus://x", "no port URL of that kind (bogus://)"),
+    ("socket://nohost", "socket://HOST:PORT with PORT a number 1..65535"),
+    ("socket://h:0", "socket://HOST:PORT with PORT a number 1..65535"),
+    ("", "empty: give the board's serial port"),
+])
+def test_a_port_that_names_no_port_is_a_mistake_in_what_was_given(capsys, cmd, port, piece):
+    # exit 2 before anything is opened or built, with what a port looks like, never
+    # pyserial's own words ("'<=' not supported between instances ...")
+    with pytest.raises(SystemExit) as e:
+        cli.main(cmd + ["--port", port])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and piece in err and "usage: samsara " + cmd[0] in err
+    assert "not supported between" not in err
+
+
+def test_a_port_of_a_known_form_passes_the_check():
+    from samsara_host.argtypes import port_arg
+    for port in ("/dev/ttyACM0", "COM5", "socket://127.0.0.1:7000", "socket://[::1]:7000",
+                 "rfc2217://board.local:2217", "loop://"):
+        assert port_arg(port) == port
+
+
 class _ReplayPort:
     """A serial port that first replays lines printed before we connected (like the
     emulated Pico's socket), then answers one hello."""

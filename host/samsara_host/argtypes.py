@@ -1,4 +1,4 @@
-"""argparse types that check an option's range and name it in the error
+"""argparse types that check an option (its range, a port's form) and name it in the error
 (`samsara ... --columns 0` says "must be a whole number 1 or more, not 0")."""
 import argparse
 import math
@@ -49,3 +49,32 @@ def folder_problem(path, option):
     if not os.access(path, os.W_OK | os.X_OK):
         return "%s %s: cannot write into the folder" % (option, path)
     return None
+
+
+def port_arg(text):
+    """argparse type of --port: `text` itself when it can name a port (a device path,
+    or a pyserial URL of a scheme pyserial has, socket:// and rfc2217:// with
+    HOST:PORT); else argparse.ArgumentTypeError saying what a port looks like (exit
+    2, before anything is opened).  Whether the port exists is open_port's to say."""
+    import importlib.util
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty: give the board's serial port "
+                                         "(e.g. /dev/ttyACM0, COM5) or a URL such as "
+                                         "socket://127.0.0.1:7000")
+    if not "://" in text:
+        return text
+    scheme, rest = text.split("://", 1)
+    known = scheme.isidentifier() and importlib.util.find_spec(
+        "serial.urlhandler.protocol_%s" % scheme.lower()) is not None
+    if not known:
+        raise argparse.ArgumentTypeError(
+            "%s: no port URL of that kind (%s://); a board is a serial device "
+            "(e.g. /dev/ttyACM0, COM5) or socket://HOST:PORT (the emulated Pico, a "
+            "network bridge)" % (text, scheme))
+    if scheme.lower() in ("socket", "rfc2217"):
+        host, _, num = rest.split("?", 1)[0].rpartition(":")
+        if not host or not num.isdigit() or not 0 < int(num) < 65536:
+            raise argparse.ArgumentTypeError(
+                "%s: a %s:// URL is %s://HOST:PORT with PORT a number 1..65535, "
+                "e.g. %s://127.0.0.1:7000" % (text, scheme, scheme, scheme))
+    return text

@@ -16,6 +16,7 @@ import os
 import sys
 
 from samsara_host.deploy_cmd import DeployError, enter_repl, open_transport, repo_root
+from samsara_host.argtypes import port_arg
 
 DEVICE_SCRIPT = os.path.join("tools", "upy_bench_device.py")
 PARTS = ("scan", "tick", "buttons", "leds", "sinks")
@@ -158,7 +159,7 @@ def report_lines(figs):
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     p.add_argument("--idle-s", type=int, default=60,
                    help="seconds of idle loop for the collection count (default 60)")
     p.add_argument("--cases", type=int, default=200, help="rules cases (default 200)")

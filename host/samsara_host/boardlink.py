@@ -146,6 +146,10 @@ def classify_open_error(port, e):
             and "Could not configure port" in text):
         return PortError("%s is no serial port (a plain file or another device): give the "
                          "board's port, `samsara ports` lists them" % port)
+    if "Name or service not known" in text or "nodename nor servname" in text \
+            or "getaddrinfo failed" in text:
+        return PortMissing("no computer named %s is known here: check the host name "
+                           "in %s" % (port.split("://", 1)[-1].rsplit(":", 1)[0], port))
     if code == errno.ECONNREFUSED or "refused" in text.lower():
         return PortMissing("nothing listens at %s: is the virtual board running?" % port)
     return PortError("could not open %s: %s" % (port, text))

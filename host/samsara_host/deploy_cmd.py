@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+from samsara_host.argtypes import port_arg
 
 MIN_VERSION = (1, 22)  # .mpy files from mpy-cross 1.29 load on 1.22 and later
 
@@ -342,7 +343,7 @@ def _cut_words(seen, n):
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     p.add_argument("--bundle", help="firmware bundle folder (default: build/firmware)")
     p.add_argument("--no-build", action="store_true", help="deploy the bundle as it is")
     p.add_argument("--force", action="store_true",

@@ -21,6 +21,7 @@ The checks, in order, each stopping at the first failure:
 import sys
 
 from samsara_host import boardlink
+from samsara_host.argtypes import port_arg
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -293,7 +294,7 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     p.add_argument("--sensors", action="store_true",
                    help="map the sensor health per hole since boot, suspicious holes named")
     p.add_argument("--svg", metavar="FILE", help="with --sensors: also write the map as SVG")

@@ -8,7 +8,7 @@ import os
 import sys
 
 from samsara_host import boardlink
-from samsara_host.argtypes import seconds, whole
+from samsara_host.argtypes import port_arg, seconds, whole
 
 DEFAULT_DEST = "samsara-logs"
 
@@ -18,7 +18,7 @@ def add_parser(sub, name, help_text):
     lsub = p.add_subparsers(dest="logs_command", metavar="ACTION")
 
     ls = lsub.add_parser("list", help="the game logs on the board")
-    ls.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    ls.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     ls.add_argument("--dest", default=DEFAULT_DEST, help="folder of pulled logs (to mark "
                     "those already here; default %(default)s)")
     ls.add_argument("--json", action="store_true", help="the listing as JSON")
@@ -28,7 +28,7 @@ def add_parser(sub, name, help_text):
     pl.add_argument("games", nargs="*", type=int, metavar="GAME",
                     help="game numbers (default: every log not yet pulled)")
     pl.add_argument("--all", action="store_true", help="also logs already pulled")
-    pl.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    pl.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     pl.add_argument("--dest", default=DEFAULT_DEST, help="folder to store logs in "
                     "(default %(default)s/<board>/game-NNNN.log)")
     pl.add_argument("--wait", type=seconds, default=30.0,

@@ -14,6 +14,7 @@ import time
 from samsara_host.hostproto import event_table, LOGGED
 from samsara_host import boardlink
 from samsara.states import ENDED
+from samsara_host.argtypes import port_arg
 
 REFRESH = tuple([name for name, _fields, flags in event_table() if flags & LOGGED]) + (
     "turn_complete", "boot", "resume")
@@ -147,7 +148,7 @@ def view(model, hint=True):
 def add_parser(sub, name, help_text):
     from samsara_host.argtypes import seconds
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--port", help="serial port or pyserial URL (default: auto-detect)")
+    p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
     p.add_argument("--plain", action="store_true",
                    help="one line per event, the board after each turn (also when not "
                         "a terminal)")

@@ -4,11 +4,12 @@ import json
 import sys
 
 from samsara_host import boardlink
+from samsara_host.argtypes import port_arg
 
 
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
-    p.add_argument("--port", help="check this port (device or pyserial URL) with hello")
+    p.add_argument("--port", type=port_arg, help="check this port (device or pyserial URL) with hello")
     p.add_argument("--hello", action="store_true",
                    help="confirm each Pico port by asking the firmware `hello`")
     p.add_argument("--all", action="store_true", help="also list ports that are no Pico")

@@ -3,6 +3,7 @@ import json
 import sys
 
 from samsara.rules import moves as rules
+from samsara_host.argtypes import port_arg
 
 
 def add_parser(sub, name, help_text):
@@ -34,7 +35,7 @@ def add_parser(sub, name, help_text):
                          "changes, presses and dice of its last turns) and write it as a "
                          "trace that replays from the roll of the oldest whole turn "
                          "(docs/traces.md \"Flight recorder\").")
-    pp.add_argument("--port", help="serial port or socket:// URL (default: the one board found)")
+    pp.add_argument("--port", type=port_arg, help="serial port or socket:// URL (default: the one board found)")
     pp.add_argument("--out", metavar="FILE",
                     help="trace file (default trace-<board id>-<n>.jsonl here)")
     pp.add_argument("--saved", nargs="?", const=0, type=int, metavar="COPY",
