@@ -331,3 +331,16 @@ def test_a_pulled_trace_given_to_analyze_or_export_says_so(tmp_path):
         '{"t_ms": 0, "dice": [5, 3]}\n{"t_ms": 0, "button": "roll"}\n')
     for argv in (["analyze", str(trace)], ["logs", "export", str(trace)]):
         _one_line_error(run(*argv), "this looks like a sensor trace: use samsara trace replay")
+
+
+@pytest.mark.parametrize("cmd", [["logs", "show"], ["logs", "export", "--format", "text"]])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(logfile, cmd):
+    # `samsara logs show G | head -1`: rich's console met the closed pipe with exit 1
+    # and no word; a reader that stops is done: exit 0, nothing on stderr
+    path, _turns = logfile
+    p = subprocess.Popen([SAMSARA, *cmd[:2], path, *cmd[2:]], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 0 and first and err == b"", err

@@ -6,6 +6,7 @@ simulation code it does not need.
 """
 import argparse
 import importlib
+import os
 import sys
 
 # (command, module, one-line help)
@@ -33,6 +34,7 @@ def build_parser():
         epilog="exit codes: 0 done; 2 a mistake in what was given (an option, a value, a "
         "file that is missing or not what the command reads); 1 the board or the work "
         "failed; 130 Ctrl-C (docs/cli.md \"Exit codes\")")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, help_text in COMMANDS:
         try:
@@ -41,6 +43,18 @@ def build_parser():
             continue
         mod.add_parser(sub, name, help_text)
     return parser
+
+
+def _version():
+    """'samsara X (firmware Y)': the host tool's version (the installed package's) and
+    the version of the firmware it deploys (samsara.version)."""
+    from samsara.version import VERSION
+    try:
+        from importlib.metadata import version
+        host = version("samsara-board")
+    except Exception:   # run from the source tree without an install
+        host = VERSION
+    return "samsara %s (firmware %s)" % (host, VERSION)
 
 
 def main(argv=None):
@@ -54,17 +68,46 @@ def main(argv=None):
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    _pipe_closed_is_done()
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # The reader stopped reading (`samsara logs show G | head`): done, exit 0.
+        # stdout goes to devnull so that the interpreter's last flush stays silent.
+        _stdout_to_devnull()
         return 0
     except OSError as e:
         # Last resort: the commands name their own file errors; anything that still
         # escapes is one line, never a traceback.
         print("samsara: %s" % _os_message(e), file=sys.stderr)
         return 1
+
+
+def _stdout_to_devnull():
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):   # no real stdout (a test's capture)
+        pass
+
+
+def _pipe_closed_is_done():
+    """rich's Console meets a closed pipe with SystemExit(1) (Console.on_broken_pipe);
+    in this tool a reader that stops reading ends the command with exit 0, as a
+    print() does: its consoles raise BrokenPipeError instead, which main() answers."""
+    try:
+        from rich.console import Console
+    except ImportError:
+        return
+
+    def on_broken_pipe(self):
+        self.quiet = True
+        raise BrokenPipeError
+
+    Console.on_broken_pipe = on_broken_pipe
 
 
 def _deepest(parser, argv):
