@@ -44,7 +44,7 @@ def test_pull_stamps_the_date_and_the_names(tmp_path, capsys, logged):
     text = capsys.readouterr().out
     assert '[Date "%s"]' % _today() in text
     assert '[PlayerA "Anna"]\n[PlayerB "Ben"]' in text
-    assert GameRecord.parse_text(text).turns == logged[1].record
+    assert GameRecord.parse_text(text).turns == list(logged[1].record)
 
 
 def test_tag_edits_the_tags_and_never_the_log(tmp_path, capsys, logged):
@@ -59,7 +59,7 @@ def test_tag_edits_the_tags_and_never_the_log(tmp_path, capsys, logged):
     rec = gametags.load_tagged(str(path))
     assert (rec.tags["PlayerA"], rec.tags["PlayerB"], rec.tags["Event"], rec.tags["Date"]) \
         == ("Ada", "Bo", "Club night", "2026.12.01")
-    assert rec.turns == logged[1].record
+    assert rec.turns == list(logged[1].record)
     # a second tag keeps what it does not change
     assert cli.main(["logs", "tag", str(path), "--event", "Final"]) == 0
     capsys.readouterr()
@@ -72,6 +72,8 @@ def test_tag_edits_the_tags_and_never_the_log(tmp_path, capsys, logged):
 
 @pytest.mark.parametrize("args, piece", [
     (["--date", "yesterday"], "YYYY.MM.DD"),
+    (["--date", "2026.13.45"], "a day of the calendar"),
+    (["--date", "2026.02.29"], "a day of the calendar"),
     (["--names", "A\"x", "B"], None),
     ([], "nothing to change"),
 ])

@@ -47,14 +47,26 @@ def read(path):
     return {k: str(v) for k, v in obj.items() if k in EDITABLE}
 
 
+def _is_date(v):
+    """True for YYYY.MM.DD naming a real day (2026.02.29 and 2026.13.45 are not)."""
+    if not DATE.match(v):
+        return False
+    try:
+        datetime.date(int(v[:4]), int(v[5:7]), int(v[8:]))
+    except ValueError:
+        return False
+    return True
+
+
 def check(tags):
     """Raise TagError for a tag this file does not keep, a Date not YYYY.MM.DD, an
     empty value or one of more than one line."""
     for k, v in tags.items():
         if k not in EDITABLE:
             raise TagError("%s is not a tag a player sets (%s)" % (k, ", ".join(EDITABLE)))
-        if k == "Date" and not DATE.match(v):
-            raise TagError("the date must be YYYY.MM.DD, e.g. %s, not %r" % (today(), v))
+        if k == "Date" and not _is_date(v):
+            raise TagError("the date must be a day of the calendar as YYYY.MM.DD, e.g. %s, "
+                           "not %r" % (today(), v))
         if "\n" in v or "\r" in v:
             raise TagError("%s: one line only" % k)
         if not v.strip():
