@@ -72,7 +72,7 @@ def test_one_virtual_board_per_folder(tmp_path):
     (tmp_path / "file").write_text("x")
     r = subprocess.run([SAMSARA, "virtual-board", str(tmp_path / "file")],
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1 and "is a file, not a folder" in r.stderr, r.stderr
+    assert r.returncode == 2 and "is a file, not a folder" in r.stderr, r.stderr
 
 
 def _expected_turns(seed, n):
@@ -88,7 +88,7 @@ def _expected_turns(seed, n):
         key = [k for mv, k in rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2,
                                                    game.og) if mv == moves][0]
         game.apply(d1, d2, moves, key)
-    return game.record
+    return list(game.record)
 
 
 def _lines_until(p, want, timeout):

@@ -79,7 +79,8 @@ def _say(text):
 
 def cmd_virtual_board(args):
     """Run the board (module docstring).  Returns 0 after Ctrl-C or SIGTERM, 1 when
-    the board's process died or could not start, 2 for bad options."""
+    the board's process died or could not start or another board runs in DIR, 2 for
+    bad options or a DIR that is no folder for a board (a file, one it cannot make)."""
     from samsara_host.virtual_board import FolderError, VirtualBoard
     if args.turns is not None and args.play is None:
         print("samsara virtual-board: --turns needs --play SEED", file=sys.stderr)
@@ -94,7 +95,10 @@ def cmd_virtual_board(args):
     try:
         try:
             vb = VirtualBoard(folder=args.folder, board_id=args.id, seed=args.play)
-        except (FolderError, OSError, ValueError) as e:
+        except (FolderError, ValueError) as e:
+            print("samsara virtual-board: %s" % e, file=sys.stderr)
+            return 1 if getattr(e, "busy", False) else 2   # taken, or not what it takes
+        except OSError as e:
             print("samsara virtual-board: %s" % e, file=sys.stderr)
             return 1
         play = None

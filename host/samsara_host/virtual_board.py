@@ -96,7 +96,13 @@ the same game logs."""
 
 class FolderError(Exception):
     """The folder cannot hold this virtual board: another one runs there, it is a file,
-    or it cannot be made.  str() says which and what to do."""
+    or it cannot be made.  str() says which and what to do; `busy` is True for the
+    first (the folder is right, but taken: `samsara virtual-board` exits 1), False for
+    the others (the folder given is wrong: exit 2)."""
+
+    def __init__(self, text, busy=False):
+        Exception.__init__(self, text)
+        self.busy = busy
 
 
 def _claim(folder):
@@ -116,7 +122,7 @@ def _claim(folder):
         os.close(fd)
         raise FolderError("another virtual board runs in %s (its port: %s): use that one, "
                           "or stop it first, or give another folder"
-                          % (folder, os.path.join(folder, "ttyVB0")))
+                          % (folder, os.path.join(folder, "ttyVB0")), busy=True)
     return fd
 
 
