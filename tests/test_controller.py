@@ -139,7 +139,7 @@ def test_sub_move_accepted_then_second_die_then_turn_complete():
     assert not b.of("turn")              # recorded at the next roll
     b.roll(4, 2)
     assert b.of("turn")[-1]["turn"] == "53 5:R1-S18 3:R2-S17"
-    assert b.board.controller.game.record == ["53 5:R1-S18 3:R2-S17"]
+    assert list(b.board.controller.game.record) == ["53 5:R1-S18 3:R2-S17"]
     assert b.board.scene[79 * 3] > 0 and b.board.scene[78 * 3] == 0   # B's turn
 
 
@@ -519,7 +519,7 @@ def test_moksha_after_the_roll_ends_the_game_in_a_draw():
     assert b.of("moksha")[-1]["roll"] == "66"
     go = b.of("game_over")[-1]
     assert go["winner"] is None and go["how"] == "moksha"
-    assert b.board.controller.game.record == ["66 Moksha"]
+    assert list(b.board.controller.game.record) == ["66 Moksha"]
 
 
 def test_match_final_turn_then_second_game_with_the_other_starter():

@@ -173,7 +173,7 @@ def test_export_analysis_comments_and_marks(logged, tmp_path):
             assert "{%s -" % t["flag"] in text
     # The commented record reads back as the same game.
     rec = GameRecord.parse_text(text)
-    assert rec.turns == game.record
+    assert rec.turns == list(game.record)
     out = tmp_path / "pics"
     r = run("logs", "export", path, "--analysis", "--format", "svg", "--out", str(out))
     assert r.returncode == 0, r.stderr

@@ -34,6 +34,6 @@ def test_a_torn_log_exports_its_valid_records_with_a_warning(tmp_path, capsys):
     cap = capsys.readouterr()
     assert "torn" in cap.err and "500" in cap.err, cap.err
     rec = record.GameRecord.parse_text(cap.out)
-    assert rec.turns and rec.turns == game.record[:len(rec.turns)]
+    assert rec.turns and rec.turns == list(game.record)[:len(rec.turns)]
     assert cli.main(["logs", "show", path, "--all"]) == 0
     assert "torn" in capsys.readouterr().err

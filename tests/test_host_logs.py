@@ -25,7 +25,7 @@ def logged():
 def test_record_from_log_matches_the_game(logged):
     data, game = logged
     rec = from_log(data)
-    assert rec.turns == game.record
+    assert rec.turns == list(game.record)
     assert rec.final == game.pos and rec.result == game.result
     t = rec.tags
     assert (t["Board"], t["Date"], t["PlayerA"], t["PlayerB"], t["Game"]) == \
@@ -71,12 +71,12 @@ def test_load_tells_formats_apart_and_refuses_garbage(tmp_path, logged):
     (tmp_path / "junk.bin").write_bytes(bytes(range(1, 200)) * 3)
     (tmp_path / "empty.txt").write_text("")
     (tmp_path / "x.json").write_text('{"format": "other"}')
-    assert load(str(tmp_path / "g.log")).turns == logged[1].record
+    assert load(str(tmp_path / "g.log")).turns == list(logged[1].record)
     assert load(str(tmp_path / "g.log")).torn is None
     # a torn log gives its valid records and says it is torn (issue 10 §1)
     torn = load(str(tmp_path / "torn.log"))
     assert "torn record" in torn.torn
-    assert torn.turns == logged[1].record[:len(torn.turns)]
+    assert torn.turns == list(logged[1].record)[:len(torn.turns)]
     for name, msg in [("junk.bin", "neither a game log"),
                       ("empty.txt", "is empty"), ("x.json", "not a samsara-record"),
                       ("missing.log", "cannot read")]:
@@ -106,7 +106,7 @@ def test_logs_list_pull_export_through_the_cli(tmp_path, capsys, logged):
     assert open(path, "rb").read() == logged[0]
     assert cli.main(["logs", "export", path]) == 0
     text = capsys.readouterr().out
-    assert GameRecord.parse_text(text).turns == logged[1].record
+    assert GameRecord.parse_text(text).turns == list(logged[1].record)
     out_json = str(tmp_path / "g.json")
     assert cli.main(["logs", "export", path, "--format", "json", "--out", out_json]) == 0
     assert json.load(open(out_json))["final"] == logged[1].pos.format()
@@ -122,7 +122,7 @@ def test_export_pictures(tmp_path, capsys, logged):
     names = sorted(os.listdir(folder))
     assert names == ["turn-%03d.svg" % k for k in (n - 2, n - 1, n)]
     last = (folder / names[-1]).read_text()
-    assert last.startswith("<svg") and logged[1].record[-1] in last
+    assert last.startswith("<svg") and logged[1].record.tail(1)[0] in last
     assert "wins at the centre" in last
     strip = str(tmp_path / "s.svg")
     assert cli.main(["logs", "export", path, "--format", "svg", "--strip", "--turns",
@@ -183,7 +183,7 @@ def test_show_prints_every_turn_when_not_a_terminal(tmp_path, capsys, logged):
     assert cli.main(["logs", "show", path, "--turn", str(n - 1)]) == 0
     out = capsys.readouterr().out
     assert "[%d/%d]" % (n - 1, n) in out and "[%d/%d]" % (n, n) in out
-    assert logged[1].record[-1] in out and "wins at the centre" in out
+    assert logged[1].record.tail(1)[0] in out and "wins at the centre" in out
 
 
 def test_show_steps_with_keys(tmp_path, logged):
@@ -201,7 +201,7 @@ def test_show_steps_with_keys(tmp_path, logged):
 
     assert logs_cmd.cmd_show(Args, read_key=lambda: next(keys), console=console) == 0
     shown = [line for line in console.export_text().splitlines() if "/%d]" % len(
-        logged[1].record) in line]
+        list(logged[1].record)) in line]
     n = len(logged[1].record)
     assert [s.rsplit("[", 1)[1] for s in shown] == ["0/%d]" % n, "1/%d]" % n, "2/%d]" % n,
                                                     "1/%d]" % n, "%d/%d]" % (n, n)]

@@ -187,7 +187,7 @@ def test_match_score_reaches_six_in_other_players_turn_ends_at_once():
     g = Game(Position.parse(pos), match=True, starter=0)
     g.play_notation("31 3:R22-GR*R6")
     assert g.result == (1, "centre", (0, 4))
-    assert g.record == ["31 3:R22-GR*R6"]
+    assert list(g.record) == ["31 3:R22-GR*R6"]
 
 
 def test_match_moksha_in_final_turn_scores_four_each():

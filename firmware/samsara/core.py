@@ -189,7 +189,8 @@ class Board:
         """The running game as the recorder logs it late: (turns, dice, subs,
         match_game): the complete turns in turn notation, [d1, d2] of the turn being
         played or None before its roll, that turn's sub-moves so far (notation), the
-        game's number in its match (0: a single game).  None when the game is over."""
+        game's number in its match (0: a single game).  turns is the game's own
+        TurnRecord (iterate it; no copy).  None when the game is over."""
         c = self.controller
         g = c.game
         if g is None or c.state in ENDED:
@@ -202,7 +203,7 @@ class Board:
             if subs == ["Moksha"]:
                 subs = []
         m = c.match
-        return list(g.record), dice, subs, 0 if m is None else len(m.games)
+        return g.record, dice, subs, 0 if m is None else len(m.games)
 
     def limited_scene(self):
         """The scene with its overlay after the power limiter (a bytearray(240) owned by

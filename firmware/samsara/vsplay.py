@@ -424,7 +424,7 @@ def gesture_side(c):
         if c.match is not None and not c.match.over():
             return None
         return cur if cur >= 0 else 1
-    if st == WAITING and not c.turn.d1 and not c.game.record and c.match is None:
+    if st == WAITING and not c.turn.d1 and len(c.game.record) == 0 and c.match is None:
         return 1 if cur < 0 else (0 if cur == 1 else -1)
     return None
 

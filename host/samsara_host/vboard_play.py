@@ -131,5 +131,5 @@ class TablePlay:
                 self._wait(("game_over",) if game.over() else ("turn_complete",))
             done += 1
             if on_turn:
-                on_turn(done, game.record[-1])
+                on_turn(done, game.record.tail(1)[0])
         return done, game.over()

@@ -164,7 +164,7 @@ def test_short_game_on_this_vm():
     assert k.b.controller.position().format() == \
         "..oooo................../oooooo..........oo...... 0-0 B"
     k.roll(4, 2)
-    assert k.b.controller.game.record == ["53 5:R1-S18 3:R2-S17"]
+    assert list(k.b.controller.game.record) == ["53 5:R1-S18 3:R2-S17"]
     assert k.state() == states.MOVING and k.b.controller.mover == 1
 
 

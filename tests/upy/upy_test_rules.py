@@ -5,7 +5,7 @@ from samsara.rules.geometry import position_name
 from samsara.rules.position import Position, PositionError, START
 from samsara.rules.notation import (read_turn, format_turn, parse_sub_move, NotationError,
                               IllegalMoveError, AmbiguousMoveError)
-from samsara.rules.game import Game, Match, side_counts
+from samsara.rules.game import Game, Match, TurnRecord, side_counts
 
 START_TEXT = "oooooo................../oooooo.................. 0-0 A"
 MOKSHA_66 = ".o.....o.....o.....o.o.o/.o.....o.....o.....oo..o 0-0 A"
@@ -116,6 +116,19 @@ def test_match_scoring():
     m.current().apply(6, 6, [], None)
     m.next_game().apply(6, 6, [], None)
     assert m.totals() == (8, 8) and m.winner() is None
+
+
+def test_turn_record():
+    # Game.record on MicroPython: len, iteration (a generator), indexing, tail.
+    rec = TurnRecord()
+    want = []
+    for i in range(19):
+        t = "%d%d %d:R%d-S%d" % (1 + i % 6, 1 + i % 5, 1 + i % 6, i + 1, i + 2)
+        rec.append(t)
+        want.append(t)
+        assert len(rec) == i + 1 and rec.tail(1) == [t]
+    assert list(rec) == want and rec.tail(10) == want[-10:] and rec.tail(30) == want
+    assert len(rec.chunks) == 3 and rec.tail(0) == []
 
 
 def test_golden_subset():

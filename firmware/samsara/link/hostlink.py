@@ -554,9 +554,10 @@ def status(link, a):
 def position(link, a):
     """`position`: the position text, state, turns so far and the last 10 turns."""
     c = link.board.controller
-    rec = c.game.record if c.game is not None else []   # (read only: no copy)
+    rec = c.game.record if c.game is not None else None
     return {"position": c.position().format(), "state": c.state,
-            "turns": len(rec), "record": rec[-10:]}
+            "turns": 0 if rec is None else len(rec),
+            "record": [] if rec is None else rec.tail(10)}
 
 
 def set_dice(link, a):

@@ -24,13 +24,54 @@ def side_counts(r, s):
     return (na, nb)
 
 
+class TurnRecord:
+    """A game's turns in turn notation (docs/rules.md §5), in play order, kept in
+    little memory: eight turns to a str, joined by "\n" (a turn's notation holds no
+    newline).  A list of str spent ~57 bytes of the Pico's heap per turn (a str's
+    header and its data, each in 16-byte blocks, and the list's slot); eight turns in
+    one str spend ~24.
+
+    Sized (len) and iterable in play order; tail(k) is a list of the last k turns
+    (tail(1)[0] the last one).  Not a list (no indexing: it would cost the bundle
+    ~95 bytes): compare list(rec).  Iteration and tail allocate (the chunks are
+    split); append makes one new str (the chunk grown by one turn)."""
+
+    def __init__(self):
+        self.chunks = []
+        self.n = 0
+
+    def append(self, note):
+        """Add turn notation `note` (a str without newline) at the end."""
+        if self.n & 7:
+            self.chunks[-1] += "\n" + note
+        else:
+            self.chunks.append(note)
+        self.n += 1
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        for c in self.chunks:
+            for t in c.split("\n"):
+                yield t
+
+    def tail(self, k):
+        """The last k turns (fewer when the game has fewer) as a list of str."""
+        i = max(0, self.n - k)
+        out = []
+        for c in self.chunks[i >> 3:]:
+            out.extend(c.split("\n"))
+        return out[i & 7:]
+
+
 class Game:
     """One game from `position` (default: the start with `starter` to move).
 
     og: rule option opponent_goal (rules.OWNER_SCORES or rules.FORBIDDEN).
     match: True for a game under the competition rules (final turn, side counts,
     points, Moksha 4-4); False for a single game (the first score of 6 wins).
-    Attributes: pos (Position), record (turn notations in play order),
+    Attributes: pos (Position), record (a TurnRecord: turn notations in play order),
     final_turn (True while the starter's opponent plays the final turn), result.
     """
 
@@ -43,7 +84,7 @@ class Game:
         self.starter = position.mover if starter is None else starter
         self.final_turn = False
         self.result = None
-        self.record = []
+        self.record = TurnRecord()
 
     def over(self):
         """True once the game has a result."""
