@@ -124,6 +124,7 @@ def open_services(board, hw, now_ms):
         bid = board_id(hw)
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
         rec.defer = True   # records are written at quiet moments (Loop._quiet)
+        rec.trim = 3       # a logged game keeps its last 17-24 turns in memory
         link = HostLink(StdioStream(), board, None, rec, None, bid, board.config.scan_ms)
         link.hooks = mainloop.start_services(board, rec, link, hw)   # mainhooks on demand
         from samsara.flight import Flight

@@ -24,23 +24,31 @@ def main(argv=None):
     if rig is None:
         print("no emulated Pico at %s (set PICO_RIG)" % rigmod.rig_dir())
         return 2
-    from mpremote.transport import TransportError  # noqa: F401
+    with open(os.path.join(rigmod.ROOT, a.script)) as f:
+        return run_on_rig(rig, "CYCLES = %d\nSCENARIO = %r\n" % (a.cycles, a.scenario),
+                          f.read(), a.port)
+
+
+def run_on_rig(rig, head, script, port, out=None):
+    """Serve the rig on `port` (control port + 1) and run `head` (settings), the kit
+    (tools/upy_devkit.py) and `script` at the board's REPL, its output to out(text)
+    (default: stdout) as it comes.  Returns 0, or 1 when the rig did not come up."""
     from samsara_host.deploy_cmd import enter_repl, open_transport
+    out = out or sys.stdout.write
     with open(os.path.join(rigmod.ROOT, "tools", "upy_devkit.py")) as f:
         kit = f.read()      # the boot, Feed, bench_end() the scripts share
-    with open(os.path.join(rigmod.ROOT, a.script)) as f:
-        code = "CYCLES = %d\nSCENARIO = %r\n" % (a.cycles, a.scenario) + kit + f.read()
-    with rigmod.Serve(rig, a.port, control=a.port + 1) as srv:
+    code = head + kit + script
+    with rigmod.Serve(rig, port, control=port + 1) as srv:
         if not srv.wait_ready():
             print(srv.log()[-1500:])
             return 1
-        t = open_transport("socket://127.0.0.1:%d" % a.port)
+        t = open_transport("socket://127.0.0.1:%d" % port)
         try:
             enter_repl(t, 15)
             t.exec_raw_no_follow(code)
-            _out, err = t.follow(3600, lambda d: sys.stdout.write(d.decode("utf-8", "replace")))
+            _out, err = t.follow(3600, lambda d: out(d.decode("utf-8", "replace")))
             if err:
-                print(err.decode("utf-8", "replace"))
+                out(err.decode("utf-8", "replace") + "\n")
         finally:
             t.close()
     return 0

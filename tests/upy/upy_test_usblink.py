@@ -523,3 +523,63 @@ def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
     assert rp.turns == want and rp.header["late"] == 2
     st_ = rp.state()
     assert st_["roll"] == [6, 4] and len(st_["subs"]) == 1
+
+
+def _play_turns(link, board, n, seed=7):
+    # n committed turns (fewer if the game ends) by a seeded clean player; returns the
+    # turns' notations from the board's turn events
+    pl = CleanPlayer(board, now=link.link.now + 10, on_tick=link.poll)
+    x = [seed]
+
+    def rnd(k):
+        x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (x[0] >> 8) % k
+
+    c = board.controller
+    while len(c.game.record) < n and not c.game.over():
+        pl.play_turn(rnd, 1 + rnd(6), 1 + rnd(6))
+    return list(c.game.record) if not c.game.record.keep else None
+
+
+def test_a_logged_game_keeps_only_its_last_turns_in_memory():
+    # With Recorder.trim (3 on the Pico) a game whose log holds it keeps its last 17
+    # to 24 turns in memory (docs/gamelog.md "The record in the board's memory"):
+    # `position` still shows the last 10 and the count, the log every turn.
+    link, st, board = _link()
+    link.recorder.trim = 3
+    assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
+    _play_turns(link, board, 30)
+    rec = board.controller.game.record
+    n = len(rec)
+    assert n >= 26, n
+    assert rec.keep == 3 and rec.chunks[0] is None
+    assert 1 <= len([c for c in rec.chunks if c is not None]) <= 3
+    turns = [e["turn"] for e in st.lines() if e.get("ev") == "turn"]   # (read: gone)
+    pos = _ask(link, st, b'{"cmd":"position"}\n')[0]
+    assert len(turns) == n and pos["turns"] == n
+    assert pos["record"] == turns[-10:] == rec.tail(10)
+    link.recorder.flush()
+    assert link.recorder.log.replay(link.recorder.log.run_gid).turns == turns
+
+
+def test_an_unlogged_game_keeps_every_turn_for_its_log_after_a_pull():
+    # The log was full when the game started: the record is all there is, so it keeps
+    # every turn (trim or not), and a pull brings the whole game into the log.
+    fs = MemFs()
+    link, st, board = _link(fs, capacity=6 * 4096, max_turns=4, turn_budget=256)
+    link.recorder.trim = 3
+    for i in range(2):
+        assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
+    link.recorder.log.end_game()
+    board.new_game(now_ms=link.link.now)
+    for t in range(10):
+        link.poll(link.link.now + 1)
+    assert link.recorder.unlogged
+    want = _play_turns(link, board, 26)
+    assert want is not None and len(want) >= 26
+    for e in _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]:
+        _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
+                        % (e["game"], e["crc"], e["size"])).encode())
+    assert not link.recorder.unlogged
+    rp = link.recorder.log.replay(link.recorder.log.run_gid)
+    assert rp.turns == want and rp.header["late"] == len(want)

@@ -34,7 +34,16 @@ class TurnRecord:
     Sized (len) and iterable in play order; tail(k) is a list of the last k turns
     (tail(1)[0] the last one).  Not a list (no indexing: it would cost the bundle
     ~95 bytes): compare list(rec).  Iteration and tail allocate (the chunks are
-    split); append makes one new str (the chunk grown by one turn)."""
+    split); append makes one new str (the chunk grown by one turn).
+
+    keep: 0 (all turns, the default) or K, set when the game log holds every turn
+    (samsara.storage.recorder.Recorder.trim, on the board): then only the last K
+    chunks stay (8K-7 to 8K turns), the older ones become None as each new chunk
+    starts, so a long game's record stops growing (docs/gamelog.md "The record in
+    the board's memory").  len() still counts every turn and tail(k) works for k up
+    to 8K-7; iterating a record that dropped chunks raises AttributeError."""
+
+    keep = 0     # (a class attribute until set: no slot in each record's own map)
 
     def __init__(self):
         self.chunks = []
@@ -42,10 +51,14 @@ class TurnRecord:
 
     def append(self, note):
         """Add turn notation `note` (a str without newline) at the end."""
+        c = self.chunks
         if self.n & 7:
-            self.chunks[-1] += "\n" + note
+            c[-1] += "\n" + note
         else:
-            self.chunks.append(note)
+            c.append(note)
+            if self.keep:
+                for j in range(len(c) - self.keep):
+                    c[j] = None
         self.n += 1
 
     def __len__(self):

@@ -42,7 +42,12 @@ class Recorder:
     written into every game's header as "board" ("" writes none).  Attributes: log,
     log_full_sent (the log_full hint is shown), last_gid (the last game whose log was
     closed), unlogged (a game runs that the full log could not take), busy (step() has
-    work), defer (events wait in `pending` for flush())."""
+    work), defer (events wait in `pending` for flush()), trim (0, or K: a game
+    whose log starts, or resumes, keeps only the last K chunks of its record in
+    memory, samsara.rules.game.TurnRecord.keep; the log holds the rest.  The Pico's
+    boot sets 3; 0 keeps every turn, for a board whose owner reads the record)."""
+
+    trim = 0     # (the default; the Pico's boot sets its recorder's own)
 
     def __init__(self, log, board, board_id=""):
         self.log = log
@@ -225,6 +230,11 @@ class Recorder:
                     self._announce_full(e.space)
                     return
             log.log_event(ev)
+            if name == "game_start" and self.trim:
+                # the log holds this game from its start: its record may forget
+                so_far = self.board.game_so_far()
+                if so_far is not None:
+                    so_far[0].keep = self.trim
             if name in END_EVENTS:
                 info = {"how": "end"}
                 for k in ("winner", "how", "score", "points"):
