@@ -34,6 +34,18 @@ def seconds(text):
     return v
 
 
+def positive_seconds(text):
+    """An argparse type: a finite number of seconds > 0 (a timeout, a measuring time)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError("must be a finite number of seconds above 0, "
+                                         "not %s" % text)
+    return v
+
+
 def folder_problem(path, option):
     """Make the output folder `path` (given with `option`, e.g. "--dest") now, before any
     work; None when it is a writable folder, else the one-line problem naming the
