@@ -44,16 +44,6 @@ def _position_and_dice(args, action):
     return pos
 
 
-def _game_over(pos):
-    """True (after saying so) for a position at 6-6: legal as a position (scores 0..6,
-    a match's final turn starts from a 6), but the game has ended there (docs/rules.md
-    section 4), so neither `legal` nor `best` has a turn to give."""
-    if pos.a == 6 and pos.b == 6:
-        print("Game over: both scores are 6 (both scoring pieces on the centre), no turn to play")
-        return True
-    return False
-
-
 def cmd_legal(args):
     og = rules.option_code(args.opponent_goal)
     if args.batch:
@@ -68,8 +58,6 @@ def cmd_legal(args):
     pos = _position_and_dice(args, "legal")
     if pos is None:
         return 2
-    if _game_over(pos):
-        return 0
     game = Game(pos, og)
     turns = game.legal_turns(args.dice[0], args.dice[1])
     if not turns:
@@ -121,7 +109,7 @@ def play_record(seed, og):
     game = play_game(seed, og)
     rec = GameRecord({"Event": "self-play", "Seed": str(seed), "PlayerA": "random",
                       "PlayerB": "random", "OpponentGoal": rules.OPTION_NAMES[og],
-                      "Match": "no", "Final": ""}, turns=list(game.record))
+                      "Match": "no", "Final": ""}, turns=game.record)
     rec.replay()
     return rec
 
@@ -158,7 +146,10 @@ def cmd_best(args):
     pos = _position_and_dice(args, "best")
     if pos is None:
         return 2
-    if _game_over(pos):
+    if pos.a == 6 and pos.b == 6:
+        # Legal as a position (scores 0..6: a match's final turn starts from a 6), but
+        # at 6-6 the game has ended (docs/rules.md section 4): no turn to find.
+        print("Game over: both scores are 6 (both scoring pieces on the centre), no turn to play")
         return 0
     res = best_turn(pos, args.dice[0], args.dice[1], args.engine,
                     rules.option_code(args.opponent_goal), args.seed)
