@@ -141,3 +141,18 @@ def test_best_on_a_6_6_position_says_the_game_is_over(engine):
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == ("Game over: both scores are 6 (both scoring pieces on the "
                                 "centre), no turn to play")
+
+
+def test_legal_lists_the_turns_of_a_6_6_position_as_its_reference_answers_do():
+    # `legal` is the move generator (docs/cli.md): at 6-6 it lists turns like anywhere
+    # else, as tests/golden/turns.jsonl.gz does; only `best` says the game is over
+    import gzip
+    here = os.path.dirname(os.path.abspath(__file__))
+    with gzip.open(os.path.join(here, "golden", "turns.jsonl.gz"), "rt") as f:
+        e = next(e for e in map(json.loads, f)
+                 if " 6-6 " in e["position"] and not e["moksha"]
+                 and e["opponent_goal"] == "owner_scores")
+    r = run("rules", "legal", "--position", e["position"], "--dice", *map(str, e["dice"]))
+    assert r.returncode == 0, r.stderr
+    got = sorted(set(line.split("\t")[1] for line in r.stdout.splitlines()))
+    assert got == sorted(e["results"]) and got

@@ -74,6 +74,8 @@ def test_tag_edits_the_tags_and_never_the_log(tmp_path, capsys, logged):
     (["--date", "yesterday"], "YYYY.MM.DD"),
     (["--date", "2026.13.45"], "a day of the calendar"),
     (["--date", "2026.02.29"], "a day of the calendar"),
+    (["--date", "\uff12\uff10\uff12\uff16.\uff10\uff11.\uff10\uff15"], "YYYY.MM.DD"),
+    (["--date", "\u0968\u0966\u0968\u0966.\u0966\u0967.\u0966\u096b"], "YYYY.MM.DD"),
     (["--names", "A\"x", "B"], None),
     ([], "nothing to change"),
 ])

@@ -15,7 +15,7 @@ import re
 
 EDITABLE = ("Event", "Site", "Date", "PlayerA", "PlayerB")
 SUFFIX = ".tags"
-DATE = re.compile(r"\d{4}\.\d{2}\.\d{2}$")
+DATE = re.compile(r"[0-9]{4}\.[0-9]{2}\.[0-9]{2}$")   # ASCII digits (\d takes any script's)
 
 
 class TagError(ValueError):
