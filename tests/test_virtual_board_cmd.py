@@ -142,6 +142,17 @@ def test_play_two_turns_then_pull_the_log_through_the_free_port(tmp_path, capsys
             p.wait(5)
     assert p.returncode == 0
     assert os.path.isdir(os.path.join(folder, "logs"))
+    # again in the same folder: the board resumes the game (one turn logged), which
+    # --play refuses instead of rolling into it (the resume line may come after boot)
+    p = subprocess.Popen([SAMSARA, "virtual-board", folder, "--play", "7", "--turns", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = _lines_until(p, "play stopped:", 60)
+        assert lines[-1] == ("play stopped: the board resumed game 1 with 1 turn: --play "
+                             "needs a fresh game (start the board in a new folder)"), lines
+    finally:
+        p.send_signal(signal.SIGINT)
+        p.wait(20)
 
 
 @pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")

@@ -50,13 +50,7 @@ class TablePlay:
         self.seed = seed
         self.wait_s = wait_s
         self.q = queue.Queue()
-        self.resumed = None       # the board's resume event, if it resumed a game
-        vb.listen(self._on_event)
-
-    def _on_event(self, ev):
-        if ev.get("ev") == "resume":
-            self.resumed = ev
-        self.q.put(ev)
+        vb.listen(self.q.put)
 
     def _wait(self, names):
         deadline = time.monotonic() + self.wait_s
@@ -92,10 +86,14 @@ class TablePlay:
         game).  on_turn(number, notation): told after each turn.  Returns (turns
         played, game over).  Raises PlayError; ValueError when the board resumed a
         game that already has turns (play needs a fresh game: a new folder)."""
-        if self.resumed is not None and self.resumed.get("turns"):
-            raise ValueError("the board resumed game %s with %s turns: --play needs a "
+        # The boot's game first: a new one (game_start) or one resumed from the log,
+        # whose event may come after the boot line that ended wait_ready().
+        first = self._wait(("game_start", "resume"))
+        if first["ev"] == "resume" and first.get("turns"):
+            n = first["turns"]
+            raise ValueError("the board resumed game %s with %s turn%s: --play needs a "
                              "fresh game (start the board in a new folder)"
-                             % (self.resumed.get("game"), self.resumed.get("turns")))
+                             % (first.get("game"), n, "" if n == 1 else "s"))
         time.sleep(0.3)           # the boot's events are in
         self._drain()
         game = Game()
