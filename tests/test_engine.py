@@ -191,3 +191,23 @@ def test_cli_match_text_says_one_game(capsys):
     assert main(["engine", "match", "random", "greedy", "--games", "1"]) == 0
     out = capsys.readouterr().out
     assert "random (A) vs greedy (B): 1 game, seed 1" in out
+
+
+def test_ctrl_c_in_a_match_on_two_jobs_is_one_line_and_exit_130():
+    # the terminal sends Ctrl-C to the whole process group: the pool's workers ignore
+    # it (they printed "Process ForkPoolWorker-1:" and a traceback each), the parent
+    # says it stopped in one line
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    exe = os.path.join(os.path.dirname(sys.executable), "samsara")
+    p = subprocess.Popen([exe, "engine", "match", "greedy", "greedy", "--games", "50000",
+                          "--seed", "3", "--jobs", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(4)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert err == "samsara engine match: stopped (Ctrl-C)\n" and out == ""

@@ -72,6 +72,10 @@ def main(argv=None):
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
+        # (the commands that keep something say what in their own line and return
+        # 130 themselves; this is every other command's one line)
+        name = _deepest(parser, sys.argv[1:] if argv is None else argv).prog
+        print("%s: stopped (Ctrl-C)" % name, file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader stopped reading (`samsara logs show G | head`): done, exit 0.

@@ -114,6 +114,11 @@ def wilson(p, n, z=1.96):
     return [max(0.0, centre - half), min(1.0, centre + half)]
 
 
+def _ignore_sigint():
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_match(a_name, b_name, games, seed, jobs=1, og=rules.OWNER_SCORES):
     """Play `games` games (play_game 0..games-1) on `jobs` processes, merged in game
     order; returns the summary dict of `samsara engine match --json` (docs/engine.md).
@@ -124,7 +129,9 @@ def run_match(a_name, b_name, games, seed, jobs=1, og=rules.OWNER_SCORES):
     work = [(a_name, b_name, seed, i, og) for i in range(games)]
     if jobs > 1 and games > 1:
         import multiprocessing
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        # (the workers ignore Ctrl-C: the terminal sends it to the whole group, and
+        # only the parent answers it, with one line, not a traceback per worker)
+        with multiprocessing.get_context("fork").Pool(jobs, _ignore_sigint) as pool:
             results = pool.map(_play_star, work, chunksize=max(1, games // (jobs * 8)))
     else:
         results = [_play_star(w) for w in work]
