@@ -126,7 +126,8 @@ def logfile(tmp_path_factory):
     (["--format", "svg", "--strip", "--columns", "-2"], ["--columns", "1 or more", "-2"]),
     (["--format", "svg", "--turns", "5-3"], ["--turns 5-3", "first turn"]),
     (["--format", "text", "--strip"], ["--strip", "svg", "png"]),
-    (["--format", "json", "--turns", "1-2"], ["--turns", "svg", "png"]),
+    (["--format", "json", "--turns", "1-2"], ["--turns", "svg, png, gif or html"]),
+    (["--format", "text", "--strip"], ["--strip is for pictures (--format svg or png)"]),
 ])
 def test_export_options_are_checked(logfile, args, pieces):
     r = run("logs", "export", logfile[0], *args)
@@ -189,7 +190,7 @@ def test_pull_into_a_dest_that_is_a_file_names_the_problem(tmp_path):
         r = run("logs", "pull", "--port", board.port, "--dest", str(dest))
     finally:
         board.unplug()
-    assert r.returncode == 1
+    assert r.returncode == 2
     assert "Traceback" not in r.stderr + r.stdout
     assert "--dest %s is a file, not a folder" % dest in r.stderr
     assert r.stdout.strip() == "" and not r.stderr.startswith("\n")
@@ -265,7 +266,8 @@ def test_no_serial_port_and_empty_log_are_named_plainly(tmp_path):
     plain = tmp_path / "notes.txt"
     plain.write_text("hello\n")
     r = run("logs", "list", "--port", str(plain))
-    _one_line_error(r, "is no serial port", "samsara ports")
+    _one_line_error(r, "is a plain file, no serial port", "samsara ports")
+    assert r.returncode == 2     # it names no port: a mistake in what was given
     assert "ioctl" not in r.stderr and "(25," not in r.stderr, r.stderr
     empty = tmp_path / "empty.log"
     empty.write_bytes(b"")
@@ -344,3 +346,24 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(logfile, cmd):
     p.stdout.close()
     err = p.stderr.read()
     assert p.wait(timeout=60) == 0 and first and err == b"", err
+
+
+def test_one_picture_is_one_picture(logfile, tmp_path):
+    r = run("logs", "export", logfile[0], "--format", "svg", "--turns", "3",
+            "--out", str(tmp_path / "one"))
+    assert r.returncode == 0 and r.stdout.startswith("wrote 1 picture to "), r.stdout
+
+
+def test_a_folder_or_a_plain_file_given_as_port_is_a_mistake_in_what_was_given(tmp_path):
+    # exit 2 (it names no port); was pyserial's "[Errno 21] could not open port" twice
+    r = run("logs", "list", "--port", str(tmp_path))
+    assert r.returncode == 2 and "is a folder, no serial port" in r.stderr, r.stderr
+    assert "Errno" not in r.stderr
+
+
+def test_a_dangling_link_as_a_folder_is_named(tmp_path):
+    link = tmp_path / "gone"
+    os.symlink(str(tmp_path / "nowhere"), str(link))
+    r = run("logs", "pull", "--port", "/dev/samsara-no-such-port", "--dest", str(link))
+    assert r.returncode == 2 and "is a link to nothing, not a folder" in r.stderr, r.stderr
+    assert "File exists" not in r.stderr

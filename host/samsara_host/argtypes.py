@@ -52,8 +52,9 @@ def folder_problem(path, option):
     option: a file in the way, a folder that cannot be made, or one not writable."""
     if not path.strip():
         return "%s is empty: name a folder" % option
-    if os.path.exists(path) and not os.path.isdir(path):
-        return "%s %s is a file, not a folder" % (option, path)
+    if os.path.lexists(path) and not os.path.isdir(path):
+        return "%s %s is a %s, not a folder" % (
+            option, path, "file" if os.path.exists(path) else "link to nothing")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
@@ -64,16 +65,22 @@ def folder_problem(path, option):
 
 
 def port_arg(text):
-    """argparse type of --port: `text` itself when it can name a port (a device path,
-    or a pyserial URL of a scheme pyserial has, socket:// and rfc2217:// with
-    HOST:PORT); else argparse.ArgumentTypeError saying what a port looks like (exit
-    2, before anything is opened).  Whether the port exists is open_port's to say."""
+    """argparse type of --port: `text` itself when it can name a port (a device path
+    that is neither a folder nor a plain file, or a pyserial URL of a scheme pyserial
+    has, socket:// and rfc2217:// with HOST:PORT); else argparse.ArgumentTypeError
+    saying what a port looks like (exit 2, before anything is opened).  Whether the
+    port exists and answers is open_port's to say."""
     import importlib.util
     if not text.strip():
         raise argparse.ArgumentTypeError("empty: give the board's serial port "
                                          "(e.g. /dev/ttyACM0, COM5) or a URL such as "
                                          "socket://127.0.0.1:7000")
-    if not "://" in text:
+    if "://" not in text:
+        if os.path.isdir(text) or os.path.isfile(text):
+            raise argparse.ArgumentTypeError(
+                "%s is a %s, no serial port: give the board's port (`samsara ports` lists "
+                "them; a virtual board's is its folder's ttyVB0)"
+                % (text, "folder" if os.path.isdir(text) else "plain file"))
         return text
     scheme, rest = text.split("://", 1)
     known = scheme.isidentifier() and importlib.util.find_spec(

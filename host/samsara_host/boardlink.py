@@ -151,7 +151,8 @@ def classify_open_error(port, e):
         return PortMissing("no computer named %s is known here: check the host name "
                            "in %s" % (port.split("://", 1)[-1].rsplit(":", 1)[0], port))
     if code == errno.ECONNREFUSED or "refused" in text.lower():
-        return PortMissing("nothing listens at %s: is the virtual board running?" % port)
+        return PortMissing("nothing listens at %s: is the emulated Pico (or the network "
+                           "bridge to the board) running?" % port)
     return PortError("could not open %s: %s" % (port, text))
 
 

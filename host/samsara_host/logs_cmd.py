@@ -146,7 +146,7 @@ def cmd_pull(args):
     problem = check_dest(args.dest)
     if problem:
         _err("pull", problem)
-        return 1
+        return 2    # an output that cannot be: docs/cli.md "Exit codes"
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
@@ -389,13 +389,14 @@ def check_export_options(args):
         if args.columns is not None and not args.strip:
             return "--columns is for --strip"
         return None
-    checks = [("--strip", args.strip), ("--columns", args.columns is not None)]
+    checks = [("--strip", args.strip, PICTURE_FORMATS),
+              ("--columns", args.columns is not None, PICTURE_FORMATS)]
     if args.format not in GAME_FORMATS:
-        checks.append(("--turns", args.turns))
-    for flag, given in checks:
+        checks.append(("--turns", args.turns, PICTURE_FORMATS + GAME_FORMATS))
+    for flag, given, formats in checks:
         if given:
-            return "%s is for pictures (--format %s), not --format %s" % (
-                flag, " or ".join(PICTURE_FORMATS), args.format)
+            return "%s is for pictures (--format %s or %s), not --format %s" % (
+                flag, ", ".join(formats[:-1]), formats[-1], args.format)
     return None
 
 
@@ -451,14 +452,15 @@ def cmd_export(args):
             path = args.out or os.path.join(base, "%s.%s" % (stem, args.format))
             _write(path, export.gif(pics) if args.format == "gif"
                    else export.html(rec, pics))
-            print("wrote %s (%d %s, turns %d-%d)" % (
-                path, len(pics), "frames" if args.format == "gif" else "pictures", lo, hi))
+            print("wrote %s (%s, turns %d-%d)" % (
+                path, _pictures(len(pics), "frame" if args.format == "gif" else "picture"),
+                lo, hi))
             return 0
         if args.strip:
             svg = export.strip([s for _t, s in pics], columns=args.columns or 4)
             path = args.out or os.path.join(base, "%s-strip.%s" % (stem, args.format))
             _write(path, svg if args.format == "svg" else export.svg_to_png(svg))
-            print("wrote %s (%d pictures, turns %d-%d)" % (path, len(pics), lo, hi))
+            print("wrote %s (%s, turns %d-%d)" % (path, _pictures(len(pics)), lo, hi))
             return 0
         folder = args.out or os.path.join(base, "%s-%s" % (stem, args.format))
         os.makedirs(folder, exist_ok=True)
@@ -471,9 +473,13 @@ def cmd_export(args):
     except OSError as e:
         _err("export", "cannot write %s: %s" % (e.filename or args.out, e.strerror or e))
         return 1
-    print("wrote %d pictures to %s (turn-%03d .. turn-%03d; turn-000 is the start)"
-          % (len(pics), folder, lo, hi))
+    print("wrote %s to %s (turn-%03d .. turn-%03d; turn-000 is the start)"
+          % (_pictures(len(pics)), folder, lo, hi))
     return 0
+
+
+def _pictures(n, word="picture"):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
 def analysed_text(rec, analysis):

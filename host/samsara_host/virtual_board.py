@@ -109,8 +109,9 @@ def _claim(folder):
     """Make `folder` and lock its LOCK_FILE; returns the open lock file's descriptor.
     Raises FolderError."""
     import fcntl
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise FolderError("%s is a file, not a folder: give a folder for the board" % folder)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise FolderError("%s is a %s, not a folder: give a folder for the board" % (
+            folder, "file" if os.path.exists(folder) else "link to nothing"))
     try:
         os.makedirs(folder, exist_ok=True)
         fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)

@@ -104,12 +104,11 @@ def cmd_app(args):
     if not 0 <= args.http_port <= 65535:
         print("samsara app: --http-port is 0..65535", file=sys.stderr)
         return 2
-    try:
-        os.makedirs(args.logs, exist_ok=True)
-    except OSError as e:
-        print("samsara app: cannot use the library folder %s: %s" % (args.logs, e.strerror),
-              file=sys.stderr)
-        return 1
+    from samsara_host.argtypes import folder_problem
+    problem = folder_problem(args.logs, "--logs")
+    if problem:
+        print("samsara app: %s" % problem, file=sys.stderr)
+        return 2    # the library folder given cannot be: docs/cli.md "Exit codes"
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _interrupt)
