@@ -55,6 +55,8 @@ def test_ports_command(monkeypatch, capsys, tmp_path):
     assert "No Pico found" in capsys.readouterr().out
     assert cli.main(["ports", "--json"]) == 1
     assert capsys.readouterr().out == "[]\n"
+    assert cli.main(["ports", "--all"]) == 1     # the other ports listed; still no board
+    assert "/dev/ttyS0" in capsys.readouterr().out
 
 
 def test_a_stray_file_system_error_is_one_line_not_a_traceback(monkeypatch, capsys):

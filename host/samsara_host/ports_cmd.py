@@ -81,4 +81,6 @@ def run(args):
             print(line.rstrip())
     if args.hello and out and not any(r.get("samsara") for r in out):
         return 1
+    if not args.port and not any(r["pico"] for r in out):
+        return 1        # --all listed other ports, but no board was found
     return 0
