@@ -367,3 +367,10 @@ def test_a_dangling_link_as_a_folder_is_named(tmp_path):
     r = run("logs", "pull", "--port", "/dev/samsara-no-such-port", "--dest", str(link))
     assert r.returncode == 2 and "is a link to nothing, not a folder" in r.stderr, r.stderr
     assert "File exists" not in r.stderr
+
+
+def test_trace_pull_checks_its_out_before_asking_the_board(tmp_path):
+    # (it asked the board first: a board that answered "no roll yet" hid a bad --out)
+    r = run("trace", "pull", "--port", "/dev/samsara-no-such-port",
+            "--out", str(tmp_path / "no" / "t.jsonl"))
+    assert r.returncode == 2 and "no folder" in r.stderr and "does not exist" not in r.stderr

@@ -178,6 +178,10 @@ def default_out(board, folder="."):
 def cmd_pull(args):
     from samsara_host import boardlink
     from samsara_host.flightpull import fetch, to_trace, FlightError
+    problem = check_writable(args.out) if args.out else None
+    if problem:       # a given --out is checked before the board is asked
+        print("samsara trace pull: %s" % problem, file=sys.stderr)
+        return 2
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
