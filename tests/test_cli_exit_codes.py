@@ -46,3 +46,18 @@ def test_the_convention_is_written_once_in_the_cli_doc_and_named_in_the_help(cap
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "exit codes: 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--idle-s", "0"), ("--idle-s", "-1"), ("--idle-s", "1.5"), ("--idle-s", "x"),
+    ("--cases", "0"), ("--cases", "-5"), ("--cycles", "0"), ("--cycles", "-2"),
+])
+def test_bench_refuses_numbers_out_of_range_before_the_port_opens(capsys, option, value):
+    # --idle-s 0 was a ZeroDivisionError traceback from the board (exit 1), -1 nonsense
+    # figures with exit 0; --cases/--cycles 0 or below were taken
+    with pytest.raises(SystemExit) as e:
+        cli.main(["bench", "--port", "/dev/samsara-no-such-port", option, value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2, err
+    assert option in err and "whole number 1 or more" in err, err
+    assert "Traceback" not in err and "does not exist" not in err

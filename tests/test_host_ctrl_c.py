@@ -1,6 +1,6 @@
 """Ctrl-C (SIGINT to the command's process) in `logs pull`, `demo` and `monitor`
 prints one line that says what was kept (issue 10 §1); `deploy`'s is in
-tests/test_host_deploy.py."""
+tests/test_host_deploy.py.  `monitor --seconds 0` stops without Ctrl-C."""
 import os
 import pty
 import select
@@ -56,6 +56,20 @@ def test_ctrl_c_in_monitor_says_it_keeps_nothing(tmp_path):
         board.unplug()
     lines = [l for l in err.splitlines() if l.strip()]
     assert rc == 130 and len(lines) == 1 and "keeps nothing" in lines[0], err
+
+
+def test_monitor_seconds_0_stops_once_the_state_is_shown_without_ctrl_c(tmp_path):
+    # --seconds 0 was taken for "no --seconds": the monitor ran until Ctrl-C
+    board = FakeBoard(str(tmp_path))
+    try:
+        t0 = time.monotonic()
+        r = subprocess.run([SAMSARA, "monitor", "--port", board.port, "--plain",
+                            "--seconds", "0"], capture_output=True, text=True, timeout=30)
+    finally:
+        board.unplug()
+    assert r.returncode == 0, r.stderr
+    assert "Samsara board fake-1" in r.stdout, r.stdout
+    assert time.monotonic() - t0 < 20 and "Traceback" not in r.stderr
 
 
 def test_ctrl_c_in_demo_keeps_the_partial_trace(tmp_path):

@@ -197,6 +197,10 @@ def test_real_micropython_without_firmware(tmp_path):
     (["--sensors", "--self-test"], "give one of them"),
     (["--svg", "x.svg"], "--svg is for --sensors"),
     (["--sensors", "--holes", "R1"], "--holes is for --self-test"),
+    (["--sensors", "--svg", "/nonexistent/x.svg"], "--svg: no folder /nonexistent"),
+    (["--sensors", "--svg", "/"], "--svg / is a folder; name a file"),
+    (["--sensors", "--svg", " "], "--svg is empty"),
+    (["--svg", ""], "--svg is for --sensors"),
 ])
 def test_bad_sensor_options_are_refused_before_the_port_opens(capsys, argv, words):
     # a bad hole name used to light the holes before it and wait 15 s at each,
@@ -219,3 +223,16 @@ def test_sensor_checks_without_a_board_say_so_on_stderr(capsys, mode):
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("samsara doctor: ") and "does not exist" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "nan", "inf", "-inf", "1e400", "x"])
+def test_a_hole_timeout_that_is_no_time_is_refused(capsys, value):
+    # -3 and 0 failed every hole at once, nan, inf and 1e400 waited at a hole forever
+    from samsara_host import cli
+    with pytest.raises(SystemExit) as e:
+        cli.main(["doctor", "--port", "/dev/samsara-no-such-port", "--self-test",
+                  "--holes", "R1", "--hole-timeout=" + value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2, err
+    assert "--hole-timeout" in err and "above 0" in err, err
+    assert "does not exist" not in err

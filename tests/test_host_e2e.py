@@ -1,7 +1,8 @@
 """End to end, no hardware: a simulated game played on the virtual board (the firmware
 under the `micropython` command behind a pseudo-terminal), its log pulled with the host
 tool, exported and compared with the game; the cable pulled out mid-pull and plugged in
-again; monitor, doctor, ports and deploy against the same virtual board."""
+again; monitor, doctor, ports and deploy against the same virtual board; bench on a
+virtual board of its own."""
 import json
 import os
 import threading
@@ -160,3 +161,34 @@ def test_doctor_restarts_a_virtual_board_left_in_the_repl(played, tmp_path, caps
     out = capsys.readouterr().out
     assert "firmware missing" not in out
     assert "sat in the REPL" in out and "All good" in out
+
+
+def test_bench_on_the_virtual_board_leaves_it_running(tmp_path, capsys):
+    """A soft reset (Ctrl-D) at the Unix port's REPL ends the virtual board's process:
+    bench used to end with one, kill the board and still report success.  Now the
+    board's loop is started again in place and the board answers `hello`."""
+    import time
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="virtual-bench")
+    vb.start()
+    try:
+        vb.wait_ready(30)
+        assert cli.main(["bench", "--port", vb.port, "--idle-s", "1", "--cases", "1",
+                         "--cycles", "1"]) == 0, vb.output_tail()
+        cap = capsys.readouterr()
+        assert "idle Loop.once()" in cap.out
+        assert "its loop was started again in place" in cap.err, cap.err
+        state = boardlink.State(vb.port)
+        try:
+            deadline = time.monotonic() + 15
+            while True:  # the restarted loop boots again: hello answers once it runs
+                try:
+                    assert state.hello(timeout=1.0)["board"] == "virtual-bench"
+                    break
+                except boardlink.NoReply:
+                    assert vb.alive(), vb.output_tail()
+                    assert time.monotonic() < deadline, vb.output_tail()
+        finally:
+            state.close()
+        assert vb.alive(), vb.output_tail()
+    finally:
+        vb.stop()

@@ -4,19 +4,23 @@ The benchmark body is tools/upy_bench_device.py (device side, not in the firmwar
 bundle).  This module prepends its parameters (rules cases from tools/bench_rules.py,
 packed as hex; idle seconds; lift/placement cycles), stops main.py's loop with mpremote's
 raw REPL (Ctrl-C, no soft reset), runs the text there, reads its `BENCH name v ...` lines
-and soft-resets the board so main.py runs again.  Works against a Pico and the emulated
-Pico (`--port socket://127.0.0.1:PORT`).  Figures are device time (time.ticks_us on the
-board); docs/performance.md "Device figures (emulated Pico)" explains each.
+and soft-resets the board so main.py runs again.  Works against a Pico, the emulated
+Pico (`--port socket://127.0.0.1:PORT`) and the virtual board (MicroPython's Unix port,
+docs/virtual-board.md): there a soft reset (Ctrl-D) would end the board's process, so
+its loop is started again in place (deploy_cmd.CMD_RESET, as `samsara deploy` does).
+Figures are device time (time.ticks_us on the board); docs/performance.md "Device
+figures (emulated Pico)" explains each.
 
-    run_bench(port, idle_s=60, cases=200, cycles=10, restart=True, echo=None)
+    run_bench(port, idle_s=60, cases=200, cycles=10, restart=True, echo=None, note=None)
         -> {name: [int, ...]}          raises DeployError / boardlink.LinkError
     report_lines(figures) -> [str]     the human table
 """
 import os
 import sys
 
-from samsara_host.deploy_cmd import DeployError, enter_repl, open_transport, repo_root
-from samsara_host.argtypes import port_arg
+from samsara_host.deploy_cmd import (CMD_RESET, DeployError, enter_repl, is_unix_port,
+                                     open_transport, read_implementation, repo_root)
+from samsara_host.argtypes import port_arg, whole
 
 DEVICE_SCRIPT = os.path.join("tools", "upy_bench_device.py")
 PARTS = ("scan", "tick", "buttons", "leds", "sinks")
@@ -75,10 +79,34 @@ def parse_lines(text):
     return figs
 
 
+VIRTUAL_RESTART = ("the virtual board (MicroPython's Unix port) has no soft reset: its "
+                   "loop was started again in place")
+SOFT_RESET = "board soft-reset: main.py runs again"
+
+
+def restart_board(transport):
+    """Start the board's loop again after the benchmark; the transport is in the raw
+    REPL.  A Pico (and the emulated Pico): leave the raw REPL and soft-reset (Ctrl-D),
+    so main.py runs.  The virtual board (sys.implementation._machine names the Unix
+    port, deploy_cmd.is_unix_port): Ctrl-D at its REPL ends its process, so the loop is
+    started in place with deploy_cmd.CMD_RESET.  Returns the line that says which."""
+    try:
+        unix = is_unix_port(read_implementation(transport)[2])
+    except Exception:
+        unix = False
+    if unix:
+        transport.exec_raw_no_follow(CMD_RESET)
+        return VIRTUAL_RESTART
+    transport.exit_raw_repl()
+    transport.serial.write(b"\x04")   # soft reset: main.py runs again
+    return SOFT_RESET
+
+
 def run_bench(port, idle_s=60, cases=200, cycles=10, restart=True, echo=None,
-              timeout=3600):
+              timeout=3600, note=None):
     """Run the device benchmark on the board at `port`; returns {name: [ints]}.
-    echo(str) receives the board's output as it comes (None: kept quiet).  Raises
+    echo(str) receives the board's output as it comes (None: kept quiet); note(str)
+    the one line that says how the board was restarted (restart_board).  Raises
     DeployError when the benchmark fails on the board (with its traceback)."""
     from mpremote.transport import TransportError
     from samsara_host import boardlink
@@ -101,10 +129,11 @@ def run_bench(port, idle_s=60, cases=200, cycles=10, restart=True, echo=None,
             raise boardlink.PortError("the board did not answer at its REPL: %s" % e)
         if restart:
             try:
-                transport.exit_raw_repl()
-                transport.serial.write(b"\x04")   # soft reset: main.py runs again
+                said = restart_board(transport)
             except Exception:
-                pass
+                said = None
+            if said and note is not None:
+                note(said)
     finally:
         try:
             transport.close()
@@ -160,13 +189,17 @@ def report_lines(figs):
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
-    p.add_argument("--idle-s", type=int, default=60,
-                   help="seconds of idle loop for the collection count (default 60)")
-    p.add_argument("--cases", type=int, default=200, help="rules cases (default 200)")
-    p.add_argument("--cycles", type=int, default=10,
-                   help="lift/placement cycles per pass (default 10)")
+    p.add_argument("--idle-s", type=whole(1), default=60, metavar="S",
+                   help="whole seconds of idle loop for the collection count, 1 or more "
+                        "(default 60)")
+    p.add_argument("--cases", type=whole(1), default=200,
+                   help="rules cases, 1 or more (default 200)")
+    p.add_argument("--cycles", type=whole(1), default=10,
+                   help="lift/placement cycles per pass, 1 or more (default 10)")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    p.add_argument("--no-restart", action="store_true", help="leave the board in the REPL")
+    p.add_argument("--no-restart", action="store_true",
+                   help="leave the board in the REPL (default: restart its loop: a soft "
+                        "reset, on the virtual board the loop started in place)")
     p.add_argument("--verbose", action="store_true", help="show the board's output")
     p.set_defaults(func=run)
 
@@ -180,7 +213,8 @@ def run(args):
         print("running the device benchmark on %s (about %d s of device time) ..." % (
             port, args.idle_s + 30), file=sys.stderr)
         figs = run_bench(port, args.idle_s, args.cases, args.cycles,
-                         restart=not args.no_restart, echo=echo)
+                         restart=not args.no_restart, echo=echo,
+                         note=lambda line: print(line, file=sys.stderr))
     except (DeployError, boardlink.LinkError) as e:
         print("samsara bench: %s" % e, file=sys.stderr)
         return 1

@@ -18,10 +18,11 @@ The checks, in order, each stopping at the first failure:
 
 `diagnose()` returns Findings so that tests can check the words without a terminal.
 """
+import os
 import sys
 
 from samsara_host import boardlink
-from samsara_host.argtypes import port_arg
+from samsara_host.argtypes import port_arg, positive_seconds
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -302,8 +303,9 @@ def add_parser(sub, name, help_text):
                    help="guided self-test: each hole lit in turn, drop a marble in and lift it")
     p.add_argument("--holes", metavar="NAMES",
                    help="with --self-test: comma-separated holes (default: every track hole)")
-    p.add_argument("--hole-timeout", type=float, default=15.0, metavar="S",
-                   help="with --self-test: seconds to wait at each hole (default 15)")
+    p.add_argument("--hole-timeout", type=positive_seconds, default=15.0, metavar="S",
+                   help="with --self-test: seconds to wait at each hole, above 0 "
+                        "(default 15)")
     p.set_defaults(func=run)
 
 
@@ -323,15 +325,26 @@ def report(findings, write=print):
 
 def option_problem(args):
     """The words of a bad combination of doctor's options (None when they fit):
-    --sensors and --self-test are two runs, --svg belongs to --sensors, --holes to
+    --sensors and --self-test are two runs, --svg belongs to --sensors and must name a
+    file that can be written (trace_cmd.check_writable, as `trace record`), --holes to
     --self-test and must name holes of the board (checked before anything is lit)."""
     from samsara.rules.geometry import position_index
+    from samsara_host.trace_cmd import check_writable
     sensors = getattr(args, "sensors", False)
     selftest = getattr(args, "self_test", False)
     if sensors and selftest:
         return "--sensors and --self-test are two runs: give one of them"
-    if getattr(args, "svg", None) and not sensors:
+    svg = getattr(args, "svg", None)
+    if svg is not None and not sensors:
         return "--svg is for --sensors"
+    if svg is not None and not svg.strip():
+        return "--svg is empty: name a file, e.g. sensors.svg"
+    if svg is not None and os.path.isdir(svg):
+        return "--svg %s is a folder; name a file, e.g. %s" % (
+            svg, os.path.join(svg, "sensors.svg"))
+    problem = check_writable(svg) if svg is not None else None
+    if problem:
+        return "--svg: %s" % problem
     holes = getattr(args, "holes", None)
     if holes is not None and not selftest:
         return "--holes is for --self-test"

@@ -152,8 +152,9 @@ def add_parser(sub, name, help_text):
     p.add_argument("--plain", action="store_true",
                    help="one line per event, the board after each turn (also when not "
                         "a terminal)")
-    p.add_argument("--seconds", type=seconds, default=0,
-                   help="stop after this many seconds (default: until Ctrl-C)")
+    p.add_argument("--seconds", type=seconds, default=None,
+                   help="stop after this many seconds, 0: once the board's state is "
+                        "shown (default: until Ctrl-C)")
     p.set_defaults(func=run)
 
 
@@ -176,7 +177,7 @@ def run(args, console=None, clock=time.monotonic):
         print("samsara monitor: %s" % boardlink.explain(e), file=sys.stderr)
         return 1
     plain = args.plain or not console.is_terminal
-    end = clock() + args.seconds if args.seconds else None
+    end = clock() + args.seconds if args.seconds is not None else None
     live = None
     if plain:
         console.print(view(model, hint=console.is_terminal))
