@@ -304,3 +304,21 @@ def test_deploy_without_board_or_bundle(tmp_path, capsys):
     assert cli.main(["deploy", "--port", "/dev/samsara-no-such-port", "--bundle",
                      str(tmp_path)]) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change, piece", [
+    ({"version": 99}, "version 99: this tool reads samsara-record version 1"),
+    ({"tags": []}, "tags must be an object"),
+    ({"tags": {"Event": {"a": 1}}}, "tag Event must be text"),
+    ({"turns": {}}, "turns must be a list"),
+])
+def test_a_json_record_is_read_strictly(tmp_path, capsys, logged, change, piece):
+    # (a version 99, tags as a list, turns as an object were taken; an Event object
+    # was exported as [Event "{'a': 1}"])
+    from samsara_host.record import from_log
+    obj = from_log(logged[0]).to_json()
+    obj.update(change)
+    p = tmp_path / "g.json"
+    p.write_text(json.dumps(obj))
+    assert cli.main(["logs", "export", str(p)]) == 2
+    assert piece in capsys.readouterr().err

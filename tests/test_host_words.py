@@ -374,3 +374,10 @@ def test_trace_pull_checks_its_out_before_asking_the_board(tmp_path):
     r = run("trace", "pull", "--port", "/dev/samsara-no-such-port",
             "--out", str(tmp_path / "no" / "t.jsonl"))
     assert r.returncode == 2 and "no folder" in r.stderr and "does not exist" not in r.stderr
+
+
+def test_logs_list_with_a_dest_that_is_a_file_says_so(tmp_path):
+    f = tmp_path / "plain.txt"
+    f.write_text("x")
+    r = run("logs", "list", "--port", "/dev/samsara-no-such-port", "--dest", str(f))
+    assert r.returncode == 2 and "--dest %s is a file, not a folder" % f in r.stderr

@@ -102,6 +102,10 @@ def _warn_torn(cmd, path, rec):
 # ---- list ----------------------------------------------------------------------------
 
 def cmd_list(args):
+    if os.path.lexists(args.dest) and not os.path.isdir(args.dest):
+        # (read only: a missing folder is fine, nothing pulled yet; a file is a slip)
+        _err("list", "--dest %s is a file, not a folder of pulled logs" % args.dest)
+        return 2
     state = boardlink.State(args.port)
     try:
         hello = state.hello()

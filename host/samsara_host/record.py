@@ -265,14 +265,21 @@ class GameRecord:
                                   "of a game, `samsara logs tag`): give the game file "
                                   "beside it")
             raise RecordError("not a samsara-record JSON file")
-        tags = obj.get("tags") or {}
+        version = obj.get("version", 1)
+        if version != 1 or isinstance(version, bool):
+            raise RecordError("version %s: this tool reads samsara-record version 1"
+                              % json.dumps(version))
+        tags = obj.get("tags", {})
         if not isinstance(tags, dict):
             raise RecordError("tags must be an object")
+        for k, v in tags.items():
+            if not isinstance(v, (str, int, float)) or isinstance(v, bool):
+                raise RecordError("tag %s must be text, not %s" % (k, json.dumps(v)))
         try:
             start = Position.parse(obj.get("start", START))
         except PositionError as e:
             raise RecordError("start: %s" % e)
-        turns = obj.get("turns") or []
+        turns = obj.get("turns", [])
         if not isinstance(turns, list) or not all(isinstance(t, dict) and
                                                   isinstance(t.get("turn"), str)
                                                   for t in turns):
