@@ -133,15 +133,22 @@ def test_deploy_to_the_virtual_board_then_its_loop_answers_again(played, tmp_pat
     assert "once the board runs the new files" not in out, out
     assert "Unix port (the virtual board)" in out and "source tree" in out, out
     assert open(os.path.join(vb.folder, "extra", "note.txt")).read().startswith("deployed")
+    _answers_hello(vb, "virtual-1")
+
+
+def _answers_hello(vb, board_id, within_s=15):
+    """The virtual board `vb`, its loop restarted, answers hello as `board_id` within
+    `within_s` (the restarted loop boots again first; its process must stay alive)."""
+    import time
     state = boardlink.State(vb.port)
     try:
-        import time
-        deadline = time.monotonic() + 15
-        while True:  # the restarted loop boots again: hello answers once it runs
+        deadline = time.monotonic() + within_s
+        while True:
             try:
-                assert state.hello(timeout=1.0)["board"] == "virtual-1"
-                break
+                assert state.hello(timeout=1.0)["board"] == board_id
+                return
             except boardlink.NoReply:
+                assert vb.alive(), vb.output_tail()
                 assert time.monotonic() < deadline, vb.output_tail()
     finally:
         state.close()
@@ -167,7 +174,6 @@ def test_bench_on_the_virtual_board_leaves_it_running(tmp_path, capsys):
     """A soft reset (Ctrl-D) at the Unix port's REPL ends the virtual board's process:
     bench used to end with one, kill the board and still report success.  Now the
     board's loop is started again in place and the board answers `hello`."""
-    import time
     vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="virtual-bench")
     vb.start()
     try:
@@ -177,18 +183,7 @@ def test_bench_on_the_virtual_board_leaves_it_running(tmp_path, capsys):
         cap = capsys.readouterr()
         assert "idle Loop.once()" in cap.out
         assert "its loop was started again in place" in cap.err, cap.err
-        state = boardlink.State(vb.port)
-        try:
-            deadline = time.monotonic() + 15
-            while True:  # the restarted loop boots again: hello answers once it runs
-                try:
-                    assert state.hello(timeout=1.0)["board"] == "virtual-bench"
-                    break
-                except boardlink.NoReply:
-                    assert vb.alive(), vb.output_tail()
-                    assert time.monotonic() < deadline, vb.output_tail()
-        finally:
-            state.close()
+        _answers_hello(vb, "virtual-bench")
         assert vb.alive(), vb.output_tail()
     finally:
         vb.stop()

@@ -7,6 +7,16 @@ the bundle.
     board, hw, clock, services, loop   the booted board (no watchdog, no self-test)
     feed                               Feed(): feed.f is the frame every scan reads
     bench_end()                        closes the log and removes BENCH_LOG
+
+and what the heap probes (tools/upy_heap_lines.py, tools/upy_turn_drift.py) share:
+
+    probe_link()     the loop scans feed.f, a host line is answered at once (no
+                     waiting for calm(): the probe collects itself); returns the link
+    quiet()          what the loop's quiet moment does: on-demand modules dropped,
+                     a collection
+    host_line(text)  one host line ("ID" in it becomes the next request id) through
+                     the link, its reply not written out (no host reads it)
+    run_ticks(n)     n loop iterations on the virtual clock `now` (ms)
 """
 import mainloop as _NS
 import mainboot as _BOOT
@@ -61,3 +71,40 @@ board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
 services = _NS._services
 loop = _NS.Loop(board, hw, clock)
 feed = Feed()
+now = 100000      # the heap probes' virtual clock (ms)
+rid = 0           # their last request id
+
+
+def probe_link():
+    """The heap probes' set-up (module docstring); returns services.link."""
+    link = services.link
+    link.loop = None
+    loop._scan = feed.scan
+    return link
+
+
+def quiet():
+    """The loop's quiet moment: the on-demand modules dropped, a collection."""
+    import gc
+    _NS.drop_modules(_NS.ON_DEMAND_MODULES)
+    gc.collect()
+
+
+def host_line(text):
+    """One host line through the link ("ID" becomes the next request id); the reply
+    is not written out."""
+    global rid
+    rid += 1
+    b = text.replace("ID", str(rid)).encode()
+    link = services.link
+    link.rx[0:len(b)] = b
+    link._line(len(b))
+    link.tx_len = 0
+
+
+def run_ticks(n):
+    """n loop iterations, the virtual clock `now` advanced one period before each."""
+    global now
+    for _ in range(n):
+        now += loop.period
+        loop.once(now)

@@ -27,19 +27,9 @@ import mainloop as _NS
 from samsara.frame import from_position, position_index, put
 
 # (tools/upy_devkit.py, sent before this text: board, hw, clock, services, loop, feed,
-# bench_end)
-link = services.link
-link.loop = None            # no waiting for calm(): the probe collects itself
+# bench_end and the probe helpers)
+probe_link()         # (tools/upy_devkit.py: quiet, host_line, run_ticks, now)
 period = loop.period
-loop._scan = feed.scan
-now = 100000
-rid = 0
-
-
-def quiet():
-    # what the loop's quiet moment does: the on-demand modules dropped, a collection
-    _NS.drop_modules(_NS.ON_DEMAND_MODULES)
-    gc.collect()
 
 
 def measure(label, fn, drop=True):
@@ -62,23 +52,11 @@ def measure(label, fn, drop=True):
 
 
 def line(text):
-    def go():
-        global rid
-        rid += 1
-        b = (text % rid).encode()
-        link.rx[0:len(b)] = b
-        link._line(len(b))
-        link.tx_len = 0          # the reply is not written out (no host reads it)
-    return go
+    return lambda: host_line(text)
 
 
 def ticks(n):
-    def go():
-        global now
-        for _ in range(n):
-            now += period
-            loop.once(now)
-    return go
+    return lambda: run_ticks(n)
 
 
 def settle(a, b):
@@ -140,16 +118,16 @@ try:
         quiet()
         print("HEAP floor free=%d" % gc.mem_free())
         measure("import commands", lambda: __import__("samsara.link.commands"))
-        measure("set_dice line", line('{"cmd": "set_dice", "id": %d, "dice": [2, 2]}'))
-        measure("roll line", line('{"cmd": "roll", "id": %d}'))
-        measure("position line", line('{"cmd": "position", "id": %d}'))
-        measure("status line", line('{"cmd": "status", "id": %d}'))
-        measure("position line (loaded)", line('{"cmd": "position", "id": %d}'), drop=False)
+        measure("set_dice line", line('{"cmd": "set_dice", "id": ID, "dice": [2, 2]}'))
+        measure("roll line", line('{"cmd": "roll", "id": ID}'))
+        measure("position line", line('{"cmd": "position", "id": ID}'))
+        measure("status line", line('{"cmd": "status", "id": ID}'))
+        measure("position line (loaded)", line('{"cmd": "position", "id": ID}'), drop=False)
         measure("sub-move R1-S15", settle("R1", "S15"))
         measure("sub-move R5-R7 + complete", settle("R5", "R7"))
         measure("ticks to quiet write", ticks(70))
-        measure("set_dice line", line('{"cmd": "set_dice", "id": %d, "dice": [3, 1]}'))
-        measure("roll line (commit+roll)", line('{"cmd": "roll", "id": %d}'))
+        measure("set_dice line", line('{"cmd": "set_dice", "id": ID, "dice": [3, 1]}'))
+        measure("roll line (commit+roll)", line('{"cmd": "roll", "id": ID}'))
         measure("events out", ticks(6), drop=False)
         quiet()
     # the game's end: a goal making A's score 6 (tools/upy_profile_moves.py "final")
@@ -178,7 +156,7 @@ try:
     print("HEAP state", board.controller.state, "pending", len(services.recorder.pending))
     measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
     measure("import logstart", lambda: __import__("samsara.storage.logstart"))
-    measure("status line", line('{"cmd": "status", "id": %d}'))
+    measure("status line", line('{"cmd": "status", "id": ID}'))
     # The final turn again at a hand's pace (lift, 300 ms, place, 400 ms), tick by tick
     # with the automatic collections off: each tick that moved the free heap by more
     # than 256 B, what the loop was doing, and the turn's lowest point.

@@ -15,36 +15,10 @@ once the game's record is dropped).
 """
 import gc
 
-import mainloop as _NS
 from samsara.frame import from_position, position_index, put
 
-link = services.link
-link.loop = None            # no waiting for calm(): the probe collects itself
+probe_link()         # (tools/upy_devkit.py: quiet, host_line, run_ticks, now)
 period = loop.period
-loop._scan = feed.scan
-now = 100000
-rid = 0
-
-
-def quiet():
-    _NS.drop_modules(_NS.ON_DEMAND_MODULES)
-    gc.collect()
-
-
-def line(text):
-    global rid
-    rid += 1
-    b = text.replace("ID", str(rid)).encode()
-    link.rx[0:len(b)] = b
-    link._line(len(b))
-    link.tx_len = 0          # the reply is not written out (no host reads it)
-
-
-def ticks(n):
-    global now
-    for _ in range(n):
-        now += period
-        loop.once(now)
 
 
 try:
@@ -52,29 +26,29 @@ try:
     f = from_position(board.controller.game.pos)
     for i in range(8):
         feed.f[i] = f[i]
-    ticks(100)
+    run_ticks(100)
     quiet()
     print("DRIFT start free=%d" % gc.mem_free())
     k = 0
     for s in SEQ:
         if s[0] == "r":
-            line('{"cmd": "set_dice", "id": ID, "dice": [%d, %d]}' % (s[1], s[2]))
-            line('{"cmd": "roll", "id": ID}')
-            line('{"cmd": "position", "id": ID}')
-            ticks(250 // period)
+            host_line('{"cmd": "set_dice", "id": ID, "dice": [%d, %d]}' % (s[1], s[2]))
+            host_line('{"cmd": "roll", "id": ID}')
+            host_line('{"cmd": "position", "id": ID}')
+            run_ticks(250 // period)
         elif s[0] == "l":
             put(feed.f, position_index(s[1]), 0)
-            ticks(300 // period)
+            run_ticks(300 // period)
         elif s[0] == "p":
             put(feed.f, position_index(s[1]), 1)
-            ticks(400 // period)
+            run_ticks(400 // period)
         else:
             k += 1
-            ticks(600 // period)
+            run_ticks(600 // period)
             quiet()
             print("DRIFT turn %d free=%d turns=%d state=%s" % (
                 k, gc.mem_free(), len(board.controller.game.record), board.controller.state))
-    ticks(1500 // period)
+    run_ticks(1500 // period)
     quiet()
     f0 = gc.mem_free()
     g = board.controller.game

@@ -495,16 +495,29 @@ def test_calibrate_steps_through_the_hall_calibrator():
     assert hw.calibrator.calls == ["begin", "step", "step", "skip", "abort"]
 
 
-def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
-    fs = MemFs()
-    link, st, board = _link(fs, capacity=6 * 4096, max_turns=4, turn_budget=256)
+def _game_on_a_full_log(trim=0):
+    # a log with room for two games, both used; then the board starts a game by
+    # itself (as main.py does at boot), which the full log cannot take
+    link, st, board = _link(MemFs(), capacity=6 * 4096, max_turns=4, turn_budget=256)
+    link.recorder.trim = trim
     for i in range(2):
         assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
-    # full now: the board starts a game by itself (as main.py does at boot)
     link.recorder.log.end_game()
     board.new_game(now_ms=link.link.now)
     for t in range(10):
         link.poll(link.link.now + 1)
+    return link, st, board
+
+
+def _ack_all(link, st):
+    # a host pulled every log: log_ack for each (its crc and size from `logs`)
+    for e in _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]:
+        _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
+                        % (e["game"], e["crc"], e["size"])).encode())
+
+
+def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
+    link, st, board = _game_on_a_full_log()
     evs = [x.get("ev") for x in st.lines()]
     assert "log_full" in evs and link.recorder.unlogged and link.recorder.log.run_gid is None
     pl = CleanPlayer(board, now=link.link.now + 10, on_tick=link.poll)
@@ -513,10 +526,7 @@ def test_a_game_started_while_full_is_logged_from_memory_after_a_pull():
     pl.play_turn(lambda n: 0, 6, 4, partial=1)
     want = list(board.controller.game.record)
     assert len(want) == 2
-    logs = _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]
-    for e in logs:
-        _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
-                        % (e["game"], e["crc"], e["size"])).encode())
+    _ack_all(link, st)
     assert not link.recorder.unlogged and link.recorder.log.run_gid is not None
     gid = link.recorder.log.run_gid
     rp = link.recorder.log.replay(gid)
@@ -565,21 +575,11 @@ def test_a_logged_game_keeps_only_its_last_turns_in_memory():
 def test_an_unlogged_game_keeps_every_turn_for_its_log_after_a_pull():
     # The log was full when the game started: the record is all there is, so it keeps
     # every turn (trim or not), and a pull brings the whole game into the log.
-    fs = MemFs()
-    link, st, board = _link(fs, capacity=6 * 4096, max_turns=4, turn_budget=256)
-    link.recorder.trim = 3
-    for i in range(2):
-        assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
-    link.recorder.log.end_game()
-    board.new_game(now_ms=link.link.now)
-    for t in range(10):
-        link.poll(link.link.now + 1)
+    link, st, board = _game_on_a_full_log(trim=3)
     assert link.recorder.unlogged
     want = _play_turns(link, board, 26)
     assert want is not None and len(want) >= 26
-    for e in _ask(link, st, b'{"cmd":"logs"}\n')[0]["logs"]:
-        _ask(link, st, ('{"cmd":"log_ack","game":%d,"crc":"%s","size":%d}\n'
-                        % (e["game"], e["crc"], e["size"])).encode())
+    _ack_all(link, st)
     assert not link.recorder.unlogged
     rp = link.recorder.log.replay(link.recorder.log.run_gid)
     assert rp.turns == want and rp.header["late"] == len(want)

@@ -27,9 +27,9 @@ def side_counts(r, s):
 class TurnRecord:
     """A game's turns in turn notation (docs/rules.md §5), in play order, kept in
     little memory: eight turns to a str, joined by "\n" (a turn's notation holds no
-    newline).  A list of str spent ~57 bytes of the Pico's heap per turn (a str's
+    newline).  A list of str spent 49 bytes of the Pico's heap per turn (a str's
     header and its data, each in 16-byte blocks, and the list's slot); eight turns in
-    one str spend ~24.
+    one str spend 25 (measured by tools/turn_drift.py on the emulated Pico).
 
     Sized (len) and iterable in play order; tail(k) is a list of the last k turns
     (tail(1)[0] the last one).  Not a list (no indexing: it would cost the bundle
