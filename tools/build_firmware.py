@@ -1,4 +1,8 @@
-"""`make firmware`: build the deployable bundle into build/firmware/ and print its size.
+"""`make firmware`: build the development bundle into build/bundle/ and print its size.
+
+A board ships with the firmware image (`make uf2`, tools/build_image.py: the code frozen
+into flash); the bundle is for development: `samsara deploy` copies it onto a board's
+file system with mpremote, where it shadows the image's modules (docs/firmware.md).
 
 Every module under firmware/ is compiled with `mpy-cross -march=armv6m` (Cortex-M0+,
 the RP2040) to a .mpy file at the same relative path; `main.py` is copied as source
@@ -17,11 +21,13 @@ version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py and
 samsara/flight_viper.py, which the Pico compiles at import); the build fails on
 native/viper code anywhere else.
 
-samsara/version.mpy is compiled last with HASH set to the bundle's hash (SHA-256 over
-every other file, `bundle_hash`), so a board running this bundle says so in `hello`.
+samsara/version.mpy is compiled last, stamped with the bundle's hash (SHA-256 over
+every other file, `samsara_host.fwstamp.bundle_hash`) and `KIND = "bundle"`, so a
+board running this bundle says so in `hello`.  Line numbers stay in the bytecode, so a
+traceback from the board names the line.
 
 Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR]
-Exit code 1 when a file fails to compile or the bundle is over the 100 KB budget.
+Exit code 1 when a file fails to compile.
 """
 import hashlib
 import io
@@ -32,15 +38,11 @@ import subprocess
 import sys
 import tokenize
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
+from samsara_host import fwstamp  # noqa: E402
+
 SRC = "firmware"
-OUT = os.path.join("build", "firmware")
-BUDGET = 100 * 1024  # bytes, docs/performance.md "Firmware"
-OPT = "-O3"
-"""mpy-cross optimisation level 3: no line-number tables in the bytecode (asserts and
-`__debug__` code are left out too; the firmware has neither).  It saves about 7.6 KB
-of the bundle and as much of the heap the loaded modules take on the Pico; the price is
-tracebacks without line numbers (they still name the module and the function).
-docs/firmware.md "Build"."""
+OUT = os.path.join("build", "bundle")
 AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py", "samsara/flight_viper.py")  # copied, not compiled (paths relative to firmware/)
 
 
@@ -113,7 +115,7 @@ def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
         else:
             dst = os.path.join(out, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            r = subprocess.run([mpy_cross, "-march=armv6m", OPT, "-o", dst, "-s", rel, path],
+            r = subprocess.run([mpy_cross, "-march=armv6m", "-o", dst, "-s", rel, path],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise RuntimeError("mpy-cross failed on %s:\n%s" % (path, r.stderr.strip()))
@@ -124,45 +126,40 @@ def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
     return made
 
 
-VERSION_MPY = "samsara/version.mpy"
+VERSION_MPY = fwstamp.VERSION_MPY
 
 
 def bundle_hash(out):
-    """12 hex digits naming the bundle in folder `out`: SHA-256 over every file's path
-    and SHA-256, samsara/version.mpy (which carries the hash) left out.  The same as
-    samsara_host.deploy_cmd.bundle_hash."""
+    """12 hex digits naming the bundle in folder `out` (fwstamp.bundle_hash over its
+    files; samsara/version.mpy, which carries the hash, left out)."""
     files = []
-    for root, dirs, names in os.walk(out):
+    for root, _dirs, names in os.walk(out):
         for n in names:
             full = os.path.join(root, n)
-            rel = os.path.relpath(full, out).replace(os.sep, "/")
-            if rel != VERSION_MPY:
-                with open(full, "rb") as f:
-                    files.append((rel, f.read()))
-    h = hashlib.sha256()
-    for rel, data in sorted(files):
-        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()[:12]
+            with open(full, "rb") as f:
+                files.append((os.path.relpath(full, out).replace(os.sep, "/"), f.read()))
+    return fwstamp.bundle_hash(files)
 
 
 def stamp_hash(mpy_cross, src, out):
-    """Compile samsara/version.py again with HASH = bundle_hash(out), so that the
-    board's `hello` names the bundle it runs (docs/protocol.md "Versions").  Returns
-    the hash, or None when the bundle has no version module."""
+    """Compile samsara/version.py again, stamped (fwstamp.stamp) with HASH =
+    bundle_hash(out) and KIND = "bundle", so that the board's `hello` names the bundle
+    it runs (docs/protocol.md "Versions").  Returns the hash, or None when the bundle has
+    no version module."""
     target = os.path.join(out, *VERSION_MPY.split("/"))
     if not os.path.exists(target):
         return None
     digest = bundle_hash(out)
     with open(os.path.join(src, "samsara", "version.py")) as f:
-        text, n = re.subn(r'(?m)^HASH = .*$', 'HASH = "%s"' % digest, f.read())
-    if n != 1:
-        raise RuntimeError("%s has no `HASH = ...` line to stamp"
-                           % os.path.join(src, "samsara", "version.py"))
+        try:
+            text = fwstamp.stamp(f.read(), digest, "bundle")
+        except ValueError as e:
+            raise RuntimeError(str(e))
     stamped = os.path.join(out, "samsara", "version-stamped.py")
     with open(stamped, "w") as f:
         f.write(text)
     try:
-        r = subprocess.run([mpy_cross, "-march=armv6m", OPT, "-o", target, "-s",
+        r = subprocess.run([mpy_cross, "-march=armv6m", "-o", target, "-s",
                             "samsara/version.py", stamped], capture_output=True, text=True)
     finally:
         os.remove(stamped)
@@ -183,8 +180,8 @@ def report(made, out=OUT):
     for top in sorted(groups):
         n, s = groups[top]
         lines.append("  %-10s %3d files %8d bytes" % (top, n, s))
-    lines.append("  %-10s %3d files %8d bytes (%.1f KB of the %d KB budget)"
-                 % ("total", len(made), total, total / 1024.0, BUDGET // 1024))
+    lines.append("  %-10s %3d files %8d bytes (%.1f KB)"
+                 % ("total", len(made), total, total / 1024.0))
     return lines, total
 
 
@@ -206,9 +203,6 @@ def main(argv):
     if any(rel.replace(os.sep, "/") == VERSION_MPY for rel, _size in made):
         print("bundle %s (the hash `hello` reports once it runs on the board)"
               % bundle_hash(out))
-    if total > BUDGET:
-        print("bundle is over the %d KB budget" % (BUDGET // 1024))
-        return 1
     return 0
 
 

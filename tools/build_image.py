@@ -1,0 +1,347 @@
+"""`make uf2`: the Samsara firmware image, built from MicroPython's own source with every
+firmware module frozen into flash (docs/firmware.md "The firmware image").
+
+    python -m tools.build_image [--kit DIR] [--out DIR] [--jobs N] [--no-cache]
+
+Steps, each printed as it runs:
+
+1. **Kit.** MicroPython's source (v1.22.2, the rp2 port, pico-sdk, TinyUSB,
+   micropython-lib) comes from the kit that `MICROPY_KIT` names (default
+   `../shared/micropython-kit` beside the checkout); its `src/` is copied once into
+   `build/micropython/` (the kit is read-only where it is shared, the build writes into
+   its tree).
+2. **mpy-cross** from that same source (`build/micropython/mpy-cross/build/mpy-cross`),
+   so the compiler of the frozen code and of anything still compiled outside the image
+   (`make firmware`'s bundle) cannot drift from the MicroPython the board runs.
+3. **Frozen tree.** Every firmware module except `main.py` and `boot.py` is copied to
+   `build/image/frozen/`, and `samsara/version.py` is stamped with `HASH` = the image id
+   (`image_id`: 12 hex digits of SHA-256 over the frozen files, the manifest, the kit's
+   version and this script's build settings) and `KIND = "image"`; the image's `hello`
+   names both, so `samsara flash` can check that a board runs the image it copied.
+4. **Image.** The rp2 port's Makefile, board `RPI_PICO`, with `FROZEN_MANIFEST` =
+   `build/image/manifest.py` (the stock image's frozen modules plus ours), in a build
+   folder of its own. `SOURCE_DATE_EPOCH` is fixed (the kit's release day) and source
+   paths are mapped away (`-ffile-prefix-map`), so the same checkout gives the same
+   bytes wherever it is built.
+5. **Output.** `build/firmware/samsara-<version>-rpi_pico.uf2` and beside it
+   `build/firmware/fs/` (what the board's file system holds next to the image:
+   `main.py` and `boot.py`); a line with the image's size in flash, the flash left
+   for the file system (and so for game logs), the image id and SHA-256 of the file.
+
+A finished image is kept in a cache (`SAMSARA_IMAGE_CACHE`, default
+`~/.cache/samsara/images`) under its image id: an unchanged checkout is not rebuilt,
+also from a fresh clone.  `--no-cache` builds anyway.
+
+Exit codes: 0 built (or taken from the cache), 1 the build failed (the tail of its
+output is printed), 2 no kit, or no ARM toolchain (`arm-none-eabi-gcc`: Debian's
+`gcc-arm-none-eabi` and `libnewlib-arm-none-eabi`; `.ci/run` installs them).
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
+from samsara_host import fwstamp  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SRC = os.path.join(ROOT, "firmware")
+BUILD = os.path.join(ROOT, "build")
+TREE = os.path.join(BUILD, "micropython")       # the writable copy of the kit's src/
+STAGE = os.path.join(BUILD, "image")            # frozen tree and manifest
+OUT = os.path.join(BUILD, "firmware")           # the .uf2 and fs/
+BOARD = "RPI_PICO"
+PORT_BUILD = "build-samsara"                    # the rp2 build folder inside TREE/ports/rp2
+ON_FS = ("main.py", "boot.py")
+"""Firmware files the board's file system holds beside the image: MicroPython runs
+/boot.py and /main.py from the file system only.  Both are one import away from frozen
+code."""
+MICROPY_VERSION = "v1.22.2"
+SOURCE_DATE_EPOCH = "1706486400"                # 2024-01-29, the day v1.22.2 was released
+BUILD_SETTINGS = "v3 file-prefix-map; frozen opt 0"
+"""Changes whenever this script changes how an image is made (part of the image id)."""
+
+
+def kit_dir():
+    """The kit folder: MICROPY_KIT, default ../shared/micropython-kit beside the checkout."""
+    d = os.environ.get("MICROPY_KIT") or os.path.join(ROOT, "..", "shared", "micropython-kit")
+    return os.path.abspath(d)
+
+
+def version():
+    """The firmware version of samsara/version.py (`VERSION = "x.y.z"`)."""
+    with open(os.path.join(SRC, "samsara", "version.py")) as f:
+        m = re.search(r'(?m)^VERSION = "([^"]+)"', f.read())
+    if not m:
+        raise RuntimeError("firmware/samsara/version.py has no VERSION line")
+    return m.group(1)
+
+
+def image_name(ver=None):
+    """samsara-<version>-rpi_pico.uf2"""
+    return "samsara-%s-rpi_pico.uf2" % (ver or version())
+
+
+def frozen_sources(src=SRC):
+    """Relative paths (with '/') of the firmware modules frozen into the image: every .py
+    under `src` except ON_FS, sorted."""
+    found = []
+    for root, dirs, names in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for n in sorted(names):
+            if n.endswith(".py"):
+                rel = os.path.relpath(os.path.join(root, n), src).replace(os.sep, "/")
+                if rel not in ON_FS:
+                    found.append(rel)
+    return sorted(found)
+
+
+def manifest_text(frozen):
+    """The MicroPython manifest (docs: "MicroPython manifest files") freezing the stock
+    image's modules and every package and top-level module of the frozen tree
+    `frozen` (an absolute folder).  Paths are made relative through `$(MPY_DIR)`-free
+    absolute base paths only at build time; the text itself is what goes into the
+    image id."""
+    lines = ['# Generated by tools/build_image.py: the stock rp2 image plus the Samsara firmware.',
+             'include("$(PORT_DIR)/boards/manifest.py")']
+    for name in sorted(os.listdir(frozen)):
+        full = os.path.join(frozen, name)
+        if os.path.isdir(full):
+            lines.append('package("%s", base_path="%s")' % (name, frozen))
+        elif name.endswith(".py"):
+            lines.append('module("%s", base_path="%s")' % (name, frozen))
+    return "\n".join(lines) + "\n"
+
+
+def stage(src=SRC, stage_dir=STAGE):
+    """Copy the frozen modules into `stage_dir`/frozen, stamp version.py, write the
+    manifest; returns the image id (12 hex digits)."""
+    frozen = os.path.join(stage_dir, "frozen")
+    if os.path.isdir(stage_dir):
+        shutil.rmtree(stage_dir)
+    os.makedirs(frozen)
+    h = hashlib.sha256()
+    h.update(("samsara image|%s|%s|%s\n" % (MICROPY_VERSION, BOARD, BUILD_SETTINGS)).encode())
+    rels = frozen_sources(src)
+    for rel in rels:
+        with open(os.path.join(src, rel), "rb") as f:
+            data = f.read()
+        if rel != "samsara/version.py":
+            h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+        dst = os.path.join(frozen, *rel.split("/"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, "wb") as f:
+            f.write(data)
+    with open(os.path.join(src, "samsara", "version.py")) as f:
+        vtext = f.read()
+    h.update(b"version.py\0" + hashlib.sha256(vtext.encode()).digest())
+    manifest = manifest_text(frozen)
+    # the manifest names the same packages wherever the checkout is: hash its shape
+    h.update(manifest.replace(frozen, "FROZEN").encode())
+    image_id = h.hexdigest()[:12]
+    vtext = fwstamp.stamp(vtext, image_id, "image")
+    with open(os.path.join(frozen, "samsara", "version.py"), "w") as f:
+        f.write(vtext)
+    with open(os.path.join(stage_dir, "manifest.py"), "w") as f:
+        f.write(manifest)
+    return image_id
+
+
+def say(msg):
+    print(msg, flush=True)
+
+
+def run(cmd, log, env=None, cwd=None):
+    """Run `cmd`, its output appended to the file `log`; raises RuntimeError with the
+    tail of the log when it fails."""
+    with open(log, "a") as f:
+        f.write("$ %s\n" % " ".join(cmd))
+        f.flush()
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+    if r.returncode != 0:
+        with open(log) as f:
+            tail = f.read().splitlines()[-25:]
+        raise RuntimeError("%s failed (exit %d); the end of %s:\n%s"
+                           % (cmd[0] if cmd[0] != "make" else "make " + cmd[2],
+                              r.returncode, os.path.relpath(log, ROOT), "\n".join(tail)))
+
+
+def copy_kit(kit):
+    """The writable copy of the kit's src/ in TREE (copied again when the kit changed)."""
+    stamp = os.path.join(TREE, ".kit")
+    kit_id = "%s %s" % (kit, os.path.getmtime(os.path.join(kit, "src", "py", "mpconfig.h")))
+    if os.path.isfile(stamp):
+        with open(stamp) as f:
+            if f.read() == kit_id:
+                return False
+    if os.path.isdir(TREE):
+        shutil.rmtree(TREE)
+    say("copying MicroPython's source from the kit (about 34 MB) ...")
+    shutil.copytree(os.path.join(kit, "src"), TREE, symlinks=True)
+    for root, dirs, names in os.walk(TREE):
+        for n in dirs + names:
+            p = os.path.join(root, n)
+            if not os.path.islink(p):
+                os.chmod(p, os.stat(p).st_mode | 0o200)
+    with open(stamp, "w") as f:
+        f.write(kit_id)
+    return True
+
+
+def build_env():
+    """The environment of a reproducible build: the version named, the date fixed, the
+    build folder's path kept out of the binary."""
+    env = dict(os.environ)
+    env["MICROPY_GIT_TAG"] = MICROPY_VERSION
+    env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    env["LC_ALL"] = "C"
+    env.pop("MAKEFLAGS", None)
+    env.pop("MFLAGS", None)
+    env.pop("MAKELEVEL", None)
+    return env
+
+
+def mpy_cross_path():
+    return os.path.join(TREE, "mpy-cross", "build", "mpy-cross")
+
+
+def build_mpy_cross(jobs, log):
+    """mpy-cross from the kit's source; returns its path."""
+    path = mpy_cross_path()
+    if not os.path.isfile(path):
+        say("building mpy-cross %s from the kit (about 40 s) ..." % MICROPY_VERSION)
+        run(["make", "-C", os.path.join(TREE, "mpy-cross"), "-j%d" % jobs], log, env=build_env())
+    return path
+
+
+def build_port(jobs, log):
+    """The rp2 port with our manifest; returns the path of its firmware.uf2."""
+    port = os.path.join(TREE, "ports", "rp2")
+    bdir = os.path.join(port, PORT_BUILD)
+    if os.path.isdir(bdir):
+        shutil.rmtree(bdir)      # cmake reads the manifest's file list once per folder
+    prefix = "-ffile-prefix-map=%s=micropython -ffile-prefix-map=%s=image" % (TREE, STAGE)
+    env = build_env()
+    env["CFLAGS"] = prefix       # cmake adds these to the toolchain's own flags
+    env["ASMFLAGS"] = prefix
+    say("building the rp2 image (board %s) with the firmware frozen in (about 2-3 min) ..." % BOARD)
+    run(["make", "-C", port, "BOARD=%s" % BOARD, "BUILD=%s" % PORT_BUILD,
+         "FROZEN_MANIFEST=%s" % os.path.join(STAGE, "manifest.py"), "-j%d" % jobs],
+        log, env=env)
+    return os.path.join(bdir, "firmware.uf2")
+
+
+def cache_dir():
+    d = os.environ.get("SAMSARA_IMAGE_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "samsara", "images")
+    return d
+
+
+def write_fs(out):
+    """build/firmware/fs/: main.py and boot.py as the board's file system holds them."""
+    fs = os.path.join(out, "fs")
+    if os.path.isdir(fs):
+        shutil.rmtree(fs)
+    os.makedirs(fs)
+    for name in ON_FS:
+        shutil.copyfile(os.path.join(SRC, name), os.path.join(fs, name))
+    return fs
+
+
+def describe(path, image_id):
+    facts = fwstamp.image_facts(path)
+    fs_start = fwstamp.FS_START
+    lines = [
+        "image %s" % os.path.relpath(path, ROOT),
+        "  image id %s (what `hello` reports as hash), sha256 %s..." % (image_id, facts["sha256"][:16]),
+        "  flash: image %.1f KB of the %d KB before the file system (%.1f KB free); "
+        "file system %d KB for game logs and settings" % (
+            facts["end"] / 1024.0, fs_start // 1024, (fs_start - facts["end"]) / 1024.0,
+            fwstamp.FS_BYTES // 1024),
+    ]
+    return lines, facts
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="build_image", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kit", help="MicroPython kit folder (default: MICROPY_KIT or ../shared/micropython-kit)")
+    ap.add_argument("--out", default=OUT, help="output folder (default build/firmware)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--no-cache", action="store_true", help="build even when the cache has this image")
+    ap.add_argument("--mpy-cross-only", action="store_true",
+                    help="only build the kit's mpy-cross and print its path")
+    ap.add_argument("--install", metavar="PATH",
+                    help="with --mpy-cross-only: copy it to PATH (make: .venv/bin/mpy-cross)")
+    a = ap.parse_args(argv)
+    kit = os.path.abspath(a.kit) if a.kit else kit_dir()
+    if not os.path.isfile(os.path.join(kit, "src", "py", "mpconfig.h")):
+        print("no MicroPython kit at %s: set MICROPY_KIT to the folder holding src/ "
+              "(docs/firmware.md \"The firmware image\")" % kit)
+        return 2
+    log = os.path.join(BUILD, "image-build.log")
+    os.makedirs(BUILD, exist_ok=True)
+    t0 = time.time()
+    if a.mpy_cross_only:
+        try:
+            copy_kit(kit)
+            path = build_mpy_cross(a.jobs, log)
+        except RuntimeError as e:
+            print(e)
+            return 1
+        if a.install:
+            if os.path.lexists(a.install):
+                os.remove(a.install)
+            shutil.copy2(path, a.install)
+            say("mpy-cross %s from the kit: %s" % (MICROPY_VERSION, a.install))
+        else:
+            print(path)
+        return 0
+    if shutil.which("arm-none-eabi-gcc") is None:
+        print("no ARM toolchain (arm-none-eabi-gcc): apt-get install gcc-arm-none-eabi "
+              "libnewlib-arm-none-eabi (docs/firmware.md \"The firmware image\")")
+        return 2
+    image_id = stage()
+    name = image_name()
+    os.makedirs(a.out, exist_ok=True)
+    dst = os.path.join(a.out, name)
+    for old in os.listdir(a.out):
+        if old.endswith(".uf2") and old != name:
+            os.remove(os.path.join(a.out, old))
+    cached = os.path.join(cache_dir(), image_id + ".uf2")
+    if not a.no_cache and os.path.isfile(cached):
+        shutil.copyfile(cached, dst)
+        say("image %s unchanged: taken from the cache" % image_id)
+    else:
+        if os.path.exists(log):
+            os.remove(log)
+        try:
+            copy_kit(kit)
+            build_mpy_cross(a.jobs, log)
+            uf2 = build_port(a.jobs, log)
+        except RuntimeError as e:
+            print(e)
+            return 1
+        shutil.copyfile(uf2, dst)
+        try:
+            os.makedirs(cache_dir(), exist_ok=True)
+            shutil.copyfile(uf2, cached + ".part")
+            os.replace(cached + ".part", cached)
+        except OSError:
+            pass        # a cache that cannot be written only costs the next build's time
+        say("built in %.0f s" % (time.time() - t0))
+    write_fs(a.out)
+    lines, facts = describe(dst, image_id)
+    if facts["image_id"] != image_id:
+        print("the image does not carry its id %s (found %s): the frozen version module "
+              "is missing" % (image_id, facts["image_id"]))
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
