@@ -29,7 +29,7 @@ class FakeMicroPython(Transport):
     """
 
     def __init__(self, impl=PICO_122, raw_repl=True, corrupt=(), files=None, loads=True,
-                 loop_error=None):
+                 loop_error=None, image=None):
         self.impl = impl
         self.raw_repl = raw_repl
         self.corrupt = set(corrupt)
@@ -43,6 +43,7 @@ class FakeMicroPython(Transport):
         self.loads = loads            # the firmware imports on this MicroPython
         self.loop_error = loop_error  # traceback text when main.run() fails at once
         self.restarts = 0
+        self.image = image            # (kind, hash) frozen into the flash, or None
 
     # -- raw REPL --------------------------------------------------------------
     def enter_raw_repl(self, soft_reset=True, timeout_overall=10):
@@ -78,6 +79,14 @@ class FakeMicroPython(Transport):
         self.commands.append(command)
         if command == d.CMD_IMPLEMENTATION:
             return (self.impl + "\r\n").encode()
+        if command == d.CMD_IMAGE:
+            return (("%s %s" % self.image) if self.image else "none").encode() + b"\r\n"
+        if command == d.CMD_REMOVE_BUNDLE:
+            gone = [p for p in self.files if p.split("/")[0] in d.BUNDLE_TOPS
+                    or ("/" not in p and p.endswith(".mpy")) or p == d.MANIFEST]
+            for p in gone:
+                del self.files[p]
+            return b"%d\r\n" % len(gone)
         m = _pattern(d.CMD_MKDIR).match(command)
         if m:
             path = ast.literal_eval(m.group(1))

@@ -104,6 +104,7 @@ class Args:
     no_build = False
     force = False
     no_reset = True
+    remove = False
 
 
 def _args(**kw):
@@ -144,6 +145,34 @@ def test_no_progress_line_before_the_board_answers(monkeypatch, capsys, tmp_path
     assert d.run(_args(port="loop://", bundle=str(tmp_path), no_build=True)) == 0
     out = capsys.readouterr().out
     assert "verified main.py" in out and "1 written and verified" in out
+
+
+def test_deploy_says_it_runs_over_the_image_and_remove_takes_only_the_bundle_off(
+        monkeypatch, capsys, tmp_path):
+    bundle = [("main.py", b"from mainloop import main\n"), ("boot.py", b"pass\n"),
+              ("mainloop.mpy", b"M" * 300), ("samsara/core.mpy", b"C" * 700),
+              ("samsara/rules/moves.mpy", b"R" * 500), ("board/leds.mpy", b"L" * 200)]
+    for path, data in bundle:
+        (tmp_path / "b" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "b" / path).write_bytes(data)
+    board = FakeMicroPython(image=("image", "0123456789ab"),
+                            files={"logs/g0001.log": b"a game", "hallcal.txt": b"cal"})
+    monkeypatch.setattr(d, "open_transport", lambda port: board)
+    assert d.run(_args(port="loop://", bundle=str(tmp_path / "b"), no_build=True)) == 0
+    out = capsys.readouterr().out
+    assert "over its firmware image 0123456789ab" in out
+    assert "`samsara deploy --remove` returns it to the image" in out
+    assert set(p for p, _d in bundle) <= set(board.files)
+    assert d.run(_args(port="loop://", remove=True)) == 0
+    out = capsys.readouterr().out
+    assert "Removed 4 files of the development bundle (game logs untouched)" in out
+    assert sorted(board.files) == ["boot.py", "hallcal.txt", "logs/g0001.log", "main.py"]
+    assert board.commands[-1] == d.CMD_RESET
+    # a board without an image (stock MicroPython) is told how to get one
+    plain = FakeMicroPython()
+    monkeypatch.setattr(d, "open_transport", lambda port: plain)
+    assert d.run(_args(port="loop://", bundle=_bundle(tmp_path), no_build=True)) == 0
+    assert "`samsara flash` puts one on" in capsys.readouterr().out
 
 
 # -- a deploy cut short (issue 10 §1) ---------------------------------------------------

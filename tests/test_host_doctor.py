@@ -115,7 +115,7 @@ def test_protocol_mismatch_says_which_side_to_update(tmp_path):
         f = problem(dr.diagnose(board.port))
     finally:
         board.unplug()
-    assert "samsara deploy" in f.todo
+    assert "samsara flash" in f.todo
 
 
 # -- no answer to hello: the REPL steps on a fake transport ---------------------------

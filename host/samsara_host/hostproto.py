@@ -37,7 +37,7 @@ _EVENTS = (
     "repair_end t L\n"
     "game_over t winner how score points LE\n"
     "match_over t totals winner L\n"
-    "boot proto fw hash board -\n"
+    "boot proto fw hash kind board -\n"
     "resume game records turns dropped -\n"
     "log_full unpulled free need -\n"
     "log_error msg -\n"

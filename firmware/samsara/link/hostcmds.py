@@ -17,9 +17,10 @@ from samsara.frame import to_hex, names
 
 
 def hello(link, a):
-    """`hello`: protocol version, firmware version and hash, board id, command names."""
+    """`hello`: protocol version, firmware version, hash and kind (image, bundle,
+    source: docs/protocol.md "Versions"), board id, command names."""
     return {"proto": P.PROTO, "fw": version.VERSION, "hash": version.HASH,
-            "board": link.board_id, "name": "samsara", "cmds": list(P.COMMAND_NAMES)}
+            "kind": version.KIND, "board": link.board_id, "name": "samsara", "cmds": list(P.COMMAND_NAMES)}
 
 
 def _hook(link, name):

@@ -282,7 +282,7 @@ class HostLink:
         self.t0 = now_ms
         self.last = None
         self.send({"ev": "boot", "proto": P.PROTO, "fw": version.VERSION,
-                   "hash": version.HASH, "board": self.board_id})
+                   "hash": version.HASH, "kind": version.KIND, "board": self.board_id})
 
     def on_event(self, ev):
         """One board event (from the main loop): to the host.  A command waiting for

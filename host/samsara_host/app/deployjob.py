@@ -28,7 +28,7 @@ class DeployRefused(Exception):
 class Deploys:
     """The app's deploys (module docstring).  watch: a started BoardWatch or None;
     bundle: a bundle folder to copy as it is, or None to build one with mpy-cross and
-    stamp its hash (deploy_cmd.build_bundle, stamp_version)."""
+    its hash stamped by the build (deploy_cmd.build_bundle)."""
 
     def __init__(self, watch, bundle=None, reconnect_s=RECONNECT_S):
         self.watch = watch
@@ -93,9 +93,7 @@ class Deploys:
         if self.bundle is not None:
             return deploy_cmd.bundle_files(self.bundle)
         root = deploy_cmd.repo_root()
-        bundle = deploy_cmd.build_bundle(root)
-        deploy_cmd.stamp_version(root, bundle, deploy_cmd.bundle_files(bundle))
-        return deploy_cmd.bundle_files(bundle)
+        return deploy_cmd.bundle_files(deploy_cmd.build_bundle(root))
 
     def _run(self, force):
         seen = {"path": None, "done": 0}
