@@ -1,10 +1,13 @@
-"""The firmware on the emulated Pico (pico-rig, found through PICO_RIG; tools/rig.py).
+"""The firmware on the emulated Pico (pico-rig, found through PICO_RIG; tools/rig.py),
+running the firmware image (`make uf2`: the code frozen into flash, as a board ships).
 
 One short game (`--play --seed 3 --turns 2 --keep-serving`, about 20 s with the build),
 then against the same running board: the smoke checks (boots without a traceback, a
 lift lights its targets, a placement is accepted, the host replay of the recorded trace
 agrees), `samsara logs pull` over socket:// (the log verifies) and `samsara deploy`
-while the loop runs (the board resets and comes back).  Whole games run only in
+while the loop runs (the board resets and comes back running the bundle over its image;
+`deploy --remove` returns it to the image, the game log kept).  tests/test_flash.py
+boots the image `samsara flash` copied.  Whole games run only in
 `make bench-device`.  The deploy runs against a second rig in `--serve` mode, the
 one that reboots on machine.reset().  Without a rig these tests skip, except under CI=true, where a
 missing rig fails.  Select them with `-m rig`.
@@ -110,16 +113,37 @@ def test_deploy_over_socket_while_the_loop_runs(board):
         r = _samsara("deploy", "--port", "socket://127.0.0.1:%d" % port, timeout=240)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "verified" in r.stdout and "board reset" in r.stdout, r.stdout
-        # the board rebooted from its flash and its loop answers again
-        t0 = time.time()
-        while True:
-            st = _samsara("logs", "list", "--port", "socket://127.0.0.1:%d" % port, "--json",
-                          timeout=60)
-            if st.returncode == 0 or time.time() - t0 > 60:
-                break
-            time.sleep(2)
+        assert "over its firmware image" in r.stdout, r.stdout
+        # the board rebooted from its flash and its loop answers again, running the bundle
+        url = "socket://127.0.0.1:%d" % port
+        hello = _hello_when_back(url)
+        assert hello["kind"] == "bundle", hello
+        st = _samsara("logs", "list", "--port", url, "--json", timeout=60)
         assert st.returncode == 0, st.stdout + st.stderr + srv.log()[-1500:]
+        r = _samsara("deploy", "--port", url, "--remove", timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "game logs untouched" in r.stdout, r.stdout
+        hello = _hello_when_back(url)
+        assert hello["kind"] == "image", hello
+        assert _samsara("logs", "list", "--port", url, "--json", timeout=60).stdout == st.stdout
         assert "WATCHDOG" not in srv.log()
+
+
+def _hello_when_back(url, timeout=90):
+    """The board's hello reply once it answers again after a reset."""
+    from samsara_host import boardlink
+    t0 = time.time()
+    while True:
+        try:
+            state = boardlink.State(url)
+            try:
+                return state.client.request("hello", timeout=3.0)
+            finally:
+                state.close()
+        except boardlink.LinkError:
+            if time.time() - t0 > timeout:
+                raise
+            time.sleep(2)
 
 
 def test_flight_pull_replays_the_rig_game(board, tmp_path):

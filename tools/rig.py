@@ -6,8 +6,16 @@ default ../shared/pico-rig relative to the project root.  Used by `make bench-de
 
     ROOT                             the project root
     find_rig() -> folder or None     (a folder holding run_game.sh)
-    play(rig, seed, port, turns=None, extra=()) -> Game   (blocks: whole game or N turns)
-    Serve(rig, port, control=None, extra=())  context manager: the board until stopped
+    image_args() -> [--uf2 FILE, --fs-dir DIR]   the firmware image (make uf2), built first
+    play(rig, seed, port, turns=None, extra=(), firmware="image") -> Game
+                                     (blocks: whole game or N turns)
+    Serve(rig, port, control=None, extra=(), firmware="image")  context manager: the
+                                     board until stopped
+
+`firmware="image"` boots the project's firmware image (tools/build_image.py, the code
+frozen into flash, as a board ships); `"bundle"` the stock MicroPython 1.22 with the
+`.mpy` bundle on its file system (tools/build_firmware.py, as `samsara deploy` leaves a
+board), for comparing the two.
 """
 import os
 import signal
@@ -32,6 +40,35 @@ def free_ports(n):
     finally:
         for s in socks:
             s.close()
+
+
+_IMAGE = []
+
+
+def image_args():
+    """["--uf2", FILE, "--fs-dir", DIR] of the firmware image, built (or taken from the
+    image cache) once per process by tools/build_image.py.  Raises RuntimeError with the
+    build's output when the image cannot be built."""
+    if not _IMAGE:
+        import sys
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build_image.py")],
+                           cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("the firmware image could not be built:\n" + r.stdout + r.stderr)
+        out = os.path.join(ROOT, "build", "firmware")
+        uf2 = [n for n in os.listdir(out) if n.endswith(".uf2")]
+        _IMAGE[:] = ["--uf2", os.path.join(out, uf2[0]), "--fs-dir", os.path.join(out, "fs")]
+    return list(_IMAGE)
+
+
+def firmware_args(firmware):
+    """run_game.sh's arguments for `firmware`: "image", "bundle", or None (the caller's
+    `extra` names an image with --uf2/--fs-dir itself)."""
+    if firmware == "image":
+        return image_args()
+    if firmware in ("bundle", None):
+        return []
+    raise ValueError("firmware is 'image' or 'bundle', not %r" % (firmware,))
 
 
 def rig_dir():
@@ -79,11 +116,11 @@ def _outputs(log):
     return None
 
 
-def play(rig, seed, port, turns=None, extra=(), timeout=1800):
-    """run_game.sh --play --seed SEED --port PORT [--turns N] from the project root;
-    returns the Game when it ends."""
+def play(rig, seed, port, turns=None, extra=(), timeout=1800, firmware="image"):
+    """run_game.sh --play --seed SEED --port PORT [--turns N] from the project root, on
+    the firmware image (or the bundle: firmware_args); returns the Game when it ends."""
     cmd = [os.path.join(rig, "run_game.sh"), "--play", "--seed", str(seed),
-           "--port", str(port), "--project", ROOT]
+           "--port", str(port), "--project", ROOT] + firmware_args(firmware)
     if turns:
         cmd += ["--turns", str(turns)]
     cmd += list(extra)
@@ -97,11 +134,11 @@ class Serve:
     serial at socket://127.0.0.1:port, its control port at `control`.  Stopped (its
     process group) on exit; log() gives what it printed so far."""
 
-    def __init__(self, rig, port, control=None, extra=None, logfile=None):
+    def __init__(self, rig, port, control=None, extra=None, logfile=None, firmware="image"):
         self.rig = rig
         self.port = port
         self.control = control
-        self.extra = ["--serve"] if extra is None else list(extra)
+        self.extra = (["--serve"] if extra is None else list(extra)) + firmware_args(firmware)
         self.logfile = logfile
         self.proc = None
 
