@@ -1,20 +1,30 @@
-"""Check that a refactor kept the board's behaviour: replay every trace in tests/traces/
-and seeded simulated games on an earlier commit and on the working tree, and compare.
+"""Check that a refactor kept the board's behaviour: the same sensor traces give the same
+events, turns, results and LED scenes, the same seeded games record the same traces, and
+the firmware's own loop (main.py on the fake hardware, with the game log and the USB
+link) streams the same event lines.
 
-    python tools/same_behaviour.py REV [--seeds 1-8] [--noise 0,2]
+    python -m tools.same_behaviour --check [FILE]     # against the recorded behaviour
+    python -m tools.same_behaviour --record [FILE]    # record the tree's behaviour
+    python -m tools.same_behaviour REV                # against an earlier commit
 
-For each seed and noise level it records the simulated game as a sensor trace with both
-trees (`samsara trace record`: the traces must be byte-identical), then replays every
-trace file with both trees (`samsara trace replay --json`: turns, result, final scene,
-rejections must be equal).  The earlier commit is checked out into a temporary git
-worktree and run with this project's virtual environment.
+FILE defaults to tests/golden/behaviour.json.gz (`make test` checks it:
+tests/test_same_behaviour.py).  What is compared, per item:
 
-Known intended differences are normalised before comparing and named here:
-  - the dice pips of 2 and 3 (issue 8 fixed scene.PIPS: pip 5 -> pip 6).
-Exit code 0 when everything agrees, 1 otherwise (the differing items are listed).
+    record s<seed> n<noise>  `samsara trace record` of a seeded simulated game (seeds 1-8,
+                             noise 0 and 2): the SHA-256 of the trace's lines
+    replay <trace>           `samsara trace replay --json` of every trace in tests/traces/
+                             and of the recorded ones, plus every event of the replay
+    loop s<seed> <build>     main.py's loop on the fake hardware (tests/fakes/simgame.py
+                             under the `micropython` Unix port): every line it prints
+
+Intended differences are normalised before comparing, and named in INTENDED.  Exit code
+0 when everything agrees, 1 otherwise (the differing items are listed, with the first
+differing event).
 """
 import argparse
 import glob
+import gzip
+import hashlib
 import json
 import os
 import subprocess
@@ -22,78 +32,144 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOLDEN = os.path.join(ROOT, "tests", "golden", "behaviour.json.gz")
+SEEDS = range(1, 9)
+NOISE = (0, 2)
+LOOP_GAMES = ((1, "digital"), (2, "digital"), (3, "digital"), (4, "analog"))
+
+INTENDED = [
+    # (what, function of an item's value): applied to the recorded and the new value alike
+]
+"""Known, intended differences from the recorded behaviour, each normalised away before
+comparing (none yet)."""
 
 
-def _cli(tree, *args):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        os.path.join(tree, d) for d in ("host", "firmware", "hardware")))
-    r = subprocess.run([sys.executable, "-c",
-                        "import sys; from samsara_host.cli import main; sys.exit(main())", *args],
-                       capture_output=True, text=True, env=env)
-    return r.returncode, r.stdout
+def _host_path(tree):
+    return os.pathsep.join(os.path.join(tree, d) for d in ("host", "firmware", "hardware"))
 
 
-def _old_pips(scene):
-    """The scene as today's PIPS would draw it: a die lit on pips {0, 5} (two) or
-    {0, 3, 5} (three) moves its pip 5 to pip 6."""
-    out = dict(scene)
-    for die in ("D1", "D2"):
-        pips = {int(k.split(".")[1]) for k in scene if k.startswith(die + ".")}
-        if pips in ({0, 5}, {0, 3, 5}):
-            out[die + ".6"] = out.pop(die + ".5")
+def _run_items(tree):
+    """Every item of the module docstring for the tree at `tree`: {name: value}.  The
+    Python items run in a child process with the tree's own modules first on the path."""
+    code = r"""
+import glob, hashlib, json, os, sys, tempfile
+from samsara_host.sim.table import Table
+from samsara_host.trace import load, replay
+from samsara_host import trace as T
+out = {}
+tmp = tempfile.mkdtemp(prefix="same-behaviour-")
+traces = sorted(glob.glob(os.path.join(sys.argv[1], "tests", "traces", "*.jsonl")))
+for seed in %r:
+    for noise in %r:
+        tb = Table(seed=seed, noise=noise)
+        tb.run()
+        f = os.path.join(tmp, "s%%d-n%%d.jsonl" %% (seed, noise))
+        T.save(f, tb.trace())
+        with open(f, "rb") as fh:
+            out["record s%%d n%%d" %% (seed, noise)] = hashlib.sha256(fh.read()).hexdigest()
+        traces.append(f)
+for t in traces:
+    rp = replay(load(t))
+    out["replay " + os.path.basename(t)] = {"result": rp.result(),
+                                            "events": [[ms, e] for ms, e in rp.events]}
+print(json.dumps(out))
+""" % (list(SEEDS), list(NOISE))
+    env = dict(os.environ, PYTHONPATH=_host_path(tree))
+    r = subprocess.run([sys.executable, "-c", code, tree], capture_output=True, text=True,
+                       env=env, cwd=tree)
+    if r.returncode != 0:
+        raise RuntimeError("the traces of %s failed:\n%s" % (tree, r.stderr[-3000:]))
+    items = json.loads(r.stdout)
+    upy = os.path.join(ROOT, ".venv", "bin", "micropython")
+    for seed, build in LOOP_GAMES:
+        env = dict(os.environ, MICROPYPATH=":".join(
+            os.path.join(tree, d) for d in ("firmware", "tests/fakes", "host")))
+        r = subprocess.run([upy, os.path.join(tree, "tests", "fakes", "simgame.py"), str(seed),
+                            build, "link"], capture_output=True, text=True, env=env, cwd=tree)
+        items["loop s%d %s" % (seed, build)] = {"exit": r.returncode,
+                                                "lines": _lines(r.stdout)}
+    return items
+
+
+def _lines(text):
+    """The printed lines, JSON lines as objects (key order is not behaviour)."""
+    out = []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            out.append(line)
     return out
 
 
-def _range(text):
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
+def _normal(name, value):
+    for _what, fn in INTENDED:
+        value = fn(name, value)
+    return value
+
+
+def _first_difference(a, b):
+    """Words for where two item values first differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if a.get(k) != b.get(k):
+                return "%s: %s" % (k, _first_difference(a.get(k), b.get(k)))
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return "[%d] %s != %s" % (i, json.dumps(x)[:200], json.dumps(y)[:200])
+        return "lengths %d != %d" % (len(a), len(b))
+    return "%s != %s" % (json.dumps(a)[:200], json.dumps(b)[:200])
+
+
+def compare(old, new):
+    """(compared, [difference lines]) of two {item: value} maps."""
+    diffs = []
+    for name in sorted(set(old) | set(new)):
+        if name not in new:
+            diffs.append("missing now: %s" % name)
+        elif name not in old:
+            diffs.append("new item: %s" % name)
+        else:
+            a, b = _normal(name, old[name]), _normal(name, new[name])
+            if a != b:
+                diffs.append("differs: %s (%s)" % (name, _first_difference(a, b)))
+    return len(set(old) | set(new)), diffs
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("rev", help="the earlier commit to compare with")
-    ap.add_argument("--seeds", default="1-8", help="seeded games, e.g. 1-8 (default)")
-    ap.add_argument("--noise", default="0,2", help="noise levels, e.g. 0,2 (default)")
-    ap.add_argument("--pips-fixed", action="store_true",
-                    help="the earlier commit draws the old pips of 2 and 3 (before issue 8)")
+    ap = argparse.ArgumentParser(prog="same_behaviour", description=__doc__.split("\n\n")[0])
+    ap.add_argument("rev", nargs="?", help="an earlier commit to compare with")
+    ap.add_argument("--record", nargs="?", const=GOLDEN, metavar="FILE",
+                    help="record this tree's behaviour (default %s)" % os.path.relpath(GOLDEN, ROOT))
+    ap.add_argument("--check", nargs="?", const=GOLDEN, metavar="FILE",
+                    help="compare this tree with the recorded behaviour")
     a = ap.parse_args(argv)
-    tmp = tempfile.mkdtemp(prefix="same-behaviour-")
-    old = os.path.join(tmp, "old")
-    subprocess.run(["git", "worktree", "add", "-q", "--detach", old, a.rev], cwd=ROOT, check=True)
-    compared = differ = 0
-    try:
-        traces = sorted(glob.glob(os.path.join(ROOT, "tests", "traces", "*.jsonl")))
-        for seed in _range(a.seeds):
-            for noise in [int(x) for x in a.noise.split(",")]:
-                files = []
-                for tree, tag in ((old, "old"), (ROOT, "new")):
-                    f = os.path.join(tmp, "%s-%d-%d.jsonl" % (tag, seed, noise))
-                    _cli(tree, "trace", "record", "--seed", str(seed), "--noise", str(noise), f)
-                    files.append(f)
-                compared += 1
-                with open(files[0], "rb") as f0, open(files[1], "rb") as f1:
-                    if f0.read() != f1.read():
-                        differ += 1
-                        print("differs: trace record --seed %d --noise %d" % (seed, noise))
-                traces.append(files[0])
-        for t in traces:
-            ra, oa = _cli(old, "trace", "replay", t, "--json")
-            rb, ob = _cli(ROOT, "trace", "replay", t, "--json")
-            compared += 1
-            try:
-                ja, jb = json.loads(oa), json.loads(ob)
-            except ValueError:
-                ja, jb = oa, ob
-            if isinstance(ja, dict) and a.pips_fixed:
-                ja["scene"] = _old_pips(ja.get("scene", {}))
-            if ja != jb or ra != rb:
-                differ += 1
-                keys = [k for k in ja if ja[k] != jb.get(k)] if isinstance(ja, dict) else ["output"]
-                print("differs: trace replay %s (%s)" % (os.path.basename(t), ", ".join(keys)))
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", old], cwd=ROOT)
-    print("%d compared, %d differ" % (compared, differ))
-    return 1 if differ else 0
+    if a.record:
+        items = _run_items(ROOT)
+        with gzip.open(a.record, "wt") as f:
+            json.dump(items, f, sort_keys=True, separators=(",", ":"))
+        print("recorded %d items in %s" % (len(items), a.record))
+        return 0
+    if a.check:
+        with gzip.open(a.check, "rt") as f:
+            old = json.load(f)
+    elif a.rev:
+        tmp = tempfile.mkdtemp(prefix="same-behaviour-")
+        tree = os.path.join(tmp, "old")
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", tree, a.rev], cwd=ROOT,
+                       check=True)
+        try:
+            old = _run_items(tree)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=ROOT)
+    else:
+        ap.error("give REV, --check or --record")
+    n, diffs = compare(old, _run_items(ROOT))
+    for line in diffs:
+        print(line)
+    print("%d compared, %d differ" % (n, len(diffs)))
+    return 1 if diffs else 0
 
 
 if __name__ == "__main__":
