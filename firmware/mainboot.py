@@ -1,25 +1,24 @@
-"""The board firmware's boot (docs/firmware.md): drivers, board core, self-test, the
-game recorder and host link, a resumed or new game, the watchdog.  Only boot needs
-this module: mainloop.boot() imports it and boot() drops it again (with
-mainloop.BOOT_ONLY_MODULES), so its code leaves the heap while the game runs
-(docs/performance.md "Where the merged firmware stands").
+"""The board firmware's boot and entry (docs/firmware.md "Boot sequence"): drivers,
+board core, self-test, the game recorder, the flight recorder and the host link, a
+resumed or new game, the watchdog; then the scan loop (mainloop).  main.py calls
+main().
 
 Boot sequence (boot()):
   1. Drivers from board_config (board.hw.build): scanner, LEDs, buttons.
   2. Board core (samsara.core.Board) with Config from board_config (make_config).
-  3. Self-test: LED sweep over all 80 LEDs; a few scans give the board's frame.
-  4. open_services() (recorder + host link, the boot line), resume_from_log(): an
-     unfinished game from the game log (seams, see below); otherwise a new game from
-     the start position.  The scanned frame is the debounce's settled state, so the
-     core compares it with the position and shows a repair scene on a mismatch; the
-     sensor check logs what is missing or extra.
+  3. Self-test: LED sweep over all the LEDs; a few scans give the board's frame.
+  4. open_services() (recorder, flight recorder, the host link's stream and hooks),
+     the loop (mainloop.Loop: it builds the host link) and its boot line,
+     resume_from_log(): an unfinished game from the game log; otherwise a new game
+     from the start position.  The scanned frame is the debounce's settled state, so
+     the core compares it with the position and shows a repair scene on a mismatch;
+     the sensor check logs what is missing or extra.
   5. The watchdog starts (WATCHDOG_MS); from here a hang resets the Pico.
-(BOOTSEL held -> safe mode is checked by mainloop.main() before boot.)
+(BOOTSEL held -> safe mode is checked by main() before boot.)
 
 Seams of the boot (tests and the virtual board replace them on this module):
-  open_services(board, hw, now_ms)  the game recorder and the host link
-                                    (mainloop.Services, mainloop.start_services)
-  resume_from_log(board, now_ms, frame) -> position text of a resumed game, or None
+  open_services(board, hw, now_ms) -> mainloop.Services or None
+  resume_from_log(loop, now_ms, frame) -> position text of a resumed game, or None
   make_config(cfg, **kw)            the board core's Config
   LOG_DIR                           the game log's folder
 """
@@ -30,8 +29,15 @@ import sys
 import board_config
 import mainloop
 from board import hw as hwmod
-from samsara.core import Board
+from board.linkhooks import LinkHooks, board_id
 from samsara.config import Config
+from samsara.core import Board
+from samsara.flight import Flight
+from samsara.link.hostlink import StdioStream
+from samsara.scene import N_LEDS
+from samsara.storage.gamelog import GameLog
+from samsara.storage.osfs import OsFs
+from samsara.storage.recorder import Recorder
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
 PICO_SCAN_MS = 4       # the Pico's loop period: an idle iteration takes about 1.1 ms there
@@ -60,10 +66,10 @@ def make_config(cfg=board_config, **kw):
 
 
 def led_sweep(hw, clock, ms_per_led=SWEEP_MS):
-    """Light each of the 80 logical LEDs in turn (dim white), then all off.  Shows a
-    dead pixel or a break in the chain at a glance."""
-    scene = bytearray(240)
-    for i in range(80):
+    """Light each of the N_LEDS logical LEDs in turn (dim white), then all off.  Shows
+    a dead pixel or a break in the chain at a glance."""
+    scene = bytearray(3 * N_LEDS)
+    for i in range(N_LEDS):
         if i:
             scene[3 * i - 3] = 0
             scene[3 * i - 2] = 0
@@ -97,7 +103,7 @@ def sensor_check(board, both, anyon):
     indexes where a marble should be but is not, and where one is but should not be.
     A mismatch is not fatal: the board core shows the repair scene (missing white,
     extra red) until the board is put right."""
-    want = board.controller.expected
+    want = board.controller.turn.expected
     missing = []
     extra = []
     for p in range(64):
@@ -111,49 +117,43 @@ def sensor_check(board, both, anyon):
 
 
 def open_services(board, hw, now_ms):
-    """Seam for the game log and the USB line protocol (docs/gamelog.md,
-    docs/protocol.md): the game recorder over the log in LOG_DIR and the host link on
-    the USB serial (stdin/stdout), with the drivers' hooks; the link announces itself
-    with the boot line.  A failure leaves the board playing without them."""
+    """Seam for the game log, the flight recorder and the USB line protocol
+    (docs/gamelog.md, docs/traces.md, docs/protocol.md): the game recorder over the
+    log in LOG_DIR, the flight recorder, and what the host link is built from (the USB
+    serial as stdin/stdout, the drivers' hooks, the board id).  Returns
+    mainloop.Services; a failure leaves the board playing without them (None)."""
     try:
-        from mainhooks import board_id
-        from samsara.storage.gamelog import GameLog
-        from samsara.link.hostlink import HostLink, StdioStream
-        from samsara.storage.osfs import OsFs
-        from samsara.storage.recorder import Recorder
         bid = board_id(hw)
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
         rec.defer = True   # records are written at quiet moments (Loop._quiet)
-        rec.trim = 3       # a logged game keeps its last 17-24 turns in memory
-        link = HostLink(StdioStream(), board, None, rec, None, bid, board.config.scan_ms)
-        link.hooks = mainloop.start_services(board, rec, link, hw)   # mainhooks on demand
-        from samsara.flight import Flight
-        link.hooks.add_flight(Flight(board))
-        link.boot(now_ms)
+        return mainloop.Services(rec, Flight(board), StdioStream(), LinkHooks(hw, board),
+                                 bid)
     except Exception as e:  # the board plays on without log or link rather than not at all
         print("game log / USB link failed to start: %r" % (e,))
-        mainloop._services = None
+        return None
 
 
-def resume_from_log(board, now_ms, frame):
-    """Seam for the game log: restore the unfinished game in `board` (the recorder's
-    log scan and resume, with the turn so far) and return its position text, or None
-    when there is none.  `frame` is what the sensors show now (bytearray(8))."""
-    svc = mainloop._services
-    if svc is None or svc.recorder is None:
+def resume_from_log(loop, now_ms, frame):
+    """Seam for the game log: restore the unfinished game in the loop's board (the
+    recorder's log scan and resume, with the turn so far) and return its position
+    text, or None when there is none.  `frame` is what the sensors show now
+    (bytearray(8))."""
+    rec = loop.recorder
+    if rec is None:
         return None
     try:
-        if svc.recorder.boot(now_ms, frame) is not None:
-            return board.controller.position().format()
+        if rec.boot(now_ms, frame) is not None:
+            return loop.board.controller.position().format()
     except Exception as e:
         print("game log failed to resume: %r" % (e,))
     return None
 
 
 def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
-         selftest=True, cal_path="hallcal.txt", log=print):
-    """Build drivers and board core, self-test, resume or start a game, start the
-    watchdog.  Returns (board, hw, clock)."""
+         selftest=True, cal_path="hallcal.txt", log=print, watch=None):
+    """Build drivers and board core, self-test, the services and the loop, resume or
+    start a game, start the watchdog.  watch: a callable given every event after the
+    sinks (mainloop.Loop; tests and tools).  Returns the mainloop.Loop."""
     if clock is None:
         clock = mainloop.SystemClock()
     hw = hwmod.build(cfg, cal_path)
@@ -164,8 +164,9 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
         led_sweep(hw, clock)
     both, anyon = read_frame(hw, clock)
     now = clock.ticks_ms()
-    open_services(board, hw, now)
-    resumed = resume_from_log(board, now, both)
+    loop = mainloop.Loop(board, hw, clock, open_services(board, hw, now), watch=watch)
+    loop.start(now)
+    resumed = resume_from_log(loop, now, both)
     if resumed is None:
         board.new_game(now_ms=now, frame=both)
     missing, extra = sensor_check(board, both, anyon)
@@ -176,14 +177,28 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
         log("sensor check: ok")
     if resumed is not None:
         log("resumed: %s" % resumed)
-    mainloop.drop_modules()   # this module and the resume modules (BOOT_ONLY_MODULES)
-    mainloop.drop_modules(mainloop.ON_DEMAND_MODULES)
     gc.collect()
     try:
         gc.threshold(mainloop.GC_THRESHOLD)
     except AttributeError:  # CPython's gc has no threshold(); the fakes run there too
         pass
-    hw.start_watchdog(watchdog_ms)
-    return board, hw, clock
+    loop.start_watchdog(watchdog_ms)
+    return loop
 
 
+def main():
+    """Entry point on the Pico (and `micropython main.py` with the fakes): safe mode,
+    the boot, the loop.  Returns the loop's Stats (a loop with a limit), or None in
+    safe mode."""
+    if hwmod.safe_mode_requested():
+        print("safe mode: BOOTSEL held, main loop not started")
+        return None
+    loop = boot()
+    try:
+        return loop.run()
+    except KeyboardInterrupt:
+        # Ctrl-C from the host: the REPL takes the port (docs/protocol.md).  The
+        # watchdog cannot be stopped, so a timer keeps feeding it meanwhile.
+        loop.hw.watchdog.feed_in_background()
+        loop.close()
+        raise

@@ -121,7 +121,7 @@ class Script:
 
     def mark(self, name):
         """The mark code (samsara.scene) of a position."""
-        return self.board.controller.marks[position_index(name)]
+        return self.board.controller.view.marks[position_index(name)]
 
     def colour(self, name):
         """(r, g, b) of a position in the board's scene."""
@@ -132,7 +132,7 @@ class Script:
     def lit(self):
         """{name: mark} of every position with a mark."""
         from samsara.rules.geometry import position_name
-        m = self.board.controller.marks
+        m = self.board.controller.view.marks
         return dict((position_name(p), m[p]) for p in range(64) if m[p])
 
     def targets(self):

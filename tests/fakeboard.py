@@ -1,7 +1,7 @@
 """A small in-process board speaking docs/protocol.md over a pseudo-terminal, for host
 tool tests that need fine control (unplugging mid-transfer, damaged chunks).
 
-It parses with the firmware's own `samsara.link.protocol.parse_command`, so host lines are
+It parses with the firmware's own `samsara.link.commands.parse_command`, so host lines are
 held to the real grammar; it answers the commands the host tool uses.  The port name
 is a symlink (like socat's `link=`) that `plug()` points at a fresh pseudo-terminal,
 so a host that reopens the same name after `unplug()` finds the board again, as with
@@ -12,6 +12,7 @@ import select
 import threading
 
 from samsara.link import protocol
+from samsara.link.commands import COMMAND_NAMES, parse_command
 from samsara.rules.position import START_TEXT
 from samsara_host import ptyport
 
@@ -88,7 +89,7 @@ class FakeBoard:
     def handle(self, line):
         """Board lines (dicts) answering one host line."""
         try:
-            name, rid, args = protocol.parse_command(line)
+            name, rid, args = parse_command(line)
         except protocol.ProtocolError as e:
             return [protocol.error_reply(e.name, e.req_id, e.code, e.msg)]
         fn = getattr(self, "cmd_" + name, None)
@@ -104,7 +105,7 @@ class FakeBoard:
 
     def cmd_hello(self, args):
         return ({"proto": protocol.PROTO, "fw": "0.1.0", "hash": "fake", "board": self.board,
-                 "name": "samsara", "cmds": list(protocol.COMMAND_NAMES)},
+                 "name": "samsara", "cmds": list(COMMAND_NAMES)},
                 list(self.events_on_hello))
 
     def cmd_status(self, args):

@@ -1,7 +1,7 @@
 """The pieces the Pico's loop splits an answering tick into (docs/performance.md
 "Fifth round"): position names from a table, the turn's completion held while the
-loop holds events (Board.hold), the lift's targets computed at the scan that first
-sees it (Controller.foresee, Board.lazy) and Controller.in_hand (a goal's marble or
+loop holds events (Pacing.hold), the lift's targets computed at the scan that first
+sees it (Controller.foresee, Pacing.foresee_lifts) and Controller.in_hand (a goal's marble or
 scoring piece in the air).  Each must leave every event and reading as it was."""
 
 import pytest
@@ -62,13 +62,13 @@ def _last_die_placed():
 def test_hold_leaves_the_turn_complete_for_a_later_tick():
     b = _last_die_placed()
     board = b.board
-    board.hold = True
+    board.pacing.hold = True
     b.wait(12)                                   # the placement commits, held
     assert [e["ev"] for e in b.of("sub")] and not b.of("turn_complete")
     assert board.controller.wait_settle and b.state == states.MOVING
     b.wait(40)
     assert not b.of("turn_complete")             # still held
-    board.hold = False
+    board.pacing.hold = False
     b.wait(b.cfg.scan_ms)
     tc = b.of("turn_complete")
     assert len(tc) == 1 and tc[0]["turn"] == "31 1:R5-R6 3:S4-S7"
@@ -80,7 +80,7 @@ def test_foresee_computes_the_lifted_marbles_targets_before_the_commit():
     plain.roll(3, 1)
     plain.lift("S22")
     b = Script(position=GOAL3)
-    b.board.lazy = True
+    b.board.pacing.defer(True)
     b.roll(3, 1)
     b.raw_set("S22", False)
     b.wait(b.cfg.scan_ms)                        # seen, not yet settled
@@ -96,7 +96,7 @@ def test_foresee_computes_the_lifted_marbles_targets_before_the_commit():
 
 def test_foresee_ignores_what_is_no_lift_of_the_turns_marble():
     b = Script(position=GOAL3)
-    b.board.lazy = True
+    b.board.pacing.defer(True)
     b.raw_set("S22", False)                      # before the roll: waiting
     b.wait(b.cfg.scan_ms)
     assert b.board.controller.turn.memo[0] is None
@@ -134,7 +134,7 @@ def _final_goal(split):
     # dice 1 and 3 on FINAL5: R5-R6, S22-GS (the goal), GS-S7, A5-AC: the score of 6
     # ends the game with the turn's completion
     b = Script(position=FINAL5)
-    b.board.controller.split = split
+    b.board.pacing.defer_game_end = split
     b.roll(1, 3)
     b.move("R5", "R6")
     b.move("S22", "GS")
@@ -150,13 +150,13 @@ def _shape(events):
 
 
 def test_split_leaves_the_games_last_turn_for_later():
-    """On the Pico (Controller.split) the last turn's record and the game's end wait for
+    """On the Pico (Pacing.defer_game_end) the last turn's record and the game's end wait for
     the loop's quiet moment (mainloop.Loop._quiet; without a loop, as here, Board.tick
     records them 2 s after the turn's completion): the same events in the same order."""
     plain = _final_goal(False)
     b = _final_goal(True)
     c = b.board.controller
-    assert c.commit_due and b.state == states.TURN_COMPLETE and not b.of("turn")
+    assert b.board.pacing.end_due and b.state == states.TURN_COMPLETE and not b.of("turn")
     assert b.position() == c.position().format() and b.position().endswith(" 6-0 B")
     b.wait(2000)
     assert _shape(b.events) == _shape(plain.events)
@@ -165,15 +165,15 @@ def test_split_leaves_the_games_last_turn_for_later():
     assert 2000 <= turn["t"] - tc["t"] < 2000 + b.cfg.scan_ms
     assert plain.of("turn")[0]["t"] == plain.of("turn_complete")[0]["t"]
     assert b.state == plain.state == states.GAME_OVER
-    assert not c.commit_due
+    assert not b.board.pacing.end_due
 
 
 def test_split_commit_comes_before_a_press():
     b = _final_goal(True)
     c = b.board.controller
-    assert c.commit_due and not b.of("game_over")
+    assert b.board.pacing.end_due and not b.of("game_over")
     b.press("undo")                     # a press first records the game's end
-    assert not c.commit_due and b.of("game_over") and b.state == states.GAME_OVER
+    assert not b.board.pacing.end_due and b.of("game_over") and b.state == states.GAME_OVER
     plain = _final_goal(False)
     plain.press("undo")
     assert _shape(b.events) == _shape(plain.events)
@@ -182,8 +182,8 @@ def test_split_commit_comes_before_a_press():
 def test_split_commit_comes_before_a_settled_change():
     b = _final_goal(True)
     c = b.board.controller
-    assert c.commit_due
+    assert b.board.pacing.end_due
     b.lift("R6")                        # a marble taken off before the end was recorded
-    assert b.of("game_over") and b.state == states.GAME_OVER and not c.commit_due
+    assert b.of("game_over") and b.state == states.GAME_OVER and not b.board.pacing.end_due
     ev = [e["ev"] for e in b.events]
     assert ev.index("game_over") < len(ev) - 1 and ev[ev.index("game_over") - 1] == "turn"

@@ -28,7 +28,7 @@ def _header(folder):
 
 def test_real_board_id_is_the_flash_chips_unique_id(monkeypatch):
     import machine
-    import mainhooks
+    from board import linkhooks as mainhooks
     monkeypatch.delenv("SAMSARA_BOARD_ID", raising=False)
     want = "".join("%02x" % b for b in machine.unique_id())
     assert mainhooks.board_id(object()) == want

@@ -68,11 +68,11 @@ def test_host_dice_source_rejects_a_roll_without_dice():
 def test_manual_dice_entry_short_steps_long_moves_on_and_confirms():
     b = Script(dice="manual")
     b.press("roll")                       # entry starts: die 1 shows 1
-    assert b.board.controller.entry == 1
+    assert b.board.controller.dice.entry == 1
     for _ in range(3):
         b.press("roll")                   # 1 -> 4
     b.press("roll", long=True)            # to die 2
-    assert b.board.controller.entry == 2
+    assert b.board.controller.dice.entry == 2
     b.press("roll")                       # die 2: 1 -> 2
     assert b.state == states.WAITING and not b.of("roll")
     b.press("roll", long=True)            # confirm
@@ -86,9 +86,9 @@ def test_manual_entry_undo_steps_back():
     b.press("roll")
     b.press("roll", long=True)
     b.press("undo")
-    assert b.board.controller.entry == 1
+    assert b.board.controller.dice.entry == 1
     b.press("undo")
-    assert b.board.controller.entry == 0
+    assert b.board.controller.dice.entry == 0
     assert not b.rejects()
 
 
@@ -545,7 +545,7 @@ def test_match_final_turn_then_second_game_with_the_other_starter():
     b.raw[:] = from_position(Position())
     b.wait(200)
     assert b.state == states.WAITING and b.of("repair_end")
-    assert b.board.controller.mover == 1
+    assert b.board.controller.turn.mover == 1
     b.roll(5, 3)
     b.move("S1", "R18")
     assert b.of("sub")[-1]["move"] == "5:S1-R18" and b.of("sub")[-1]["player"] == "B"

@@ -23,13 +23,13 @@ sys.path.insert(0, HERE)
 
 
 def _snap(fl, now=0):
-    from samsara.link.flightcmds import snapshot
+    from samsara.flightsave import snapshot
     return snapshot(fl, now)
 
 
 def _raw_change(fl, t, p, on):
     # one raw change of position p to `on` through the scan path
-    old = fl.deb.raw
+    old = fl.old
     raw = bytearray(old)
     bit = 1 << (p & 7)
     raw[p >> 3] = (raw[p >> 3] | bit) if on else (raw[p >> 3] & ~bit)
@@ -46,7 +46,7 @@ def test_ring_keeps_the_newest_whole_entries():
     for k in range(3000):
         t += rng.choice((0, 1, 5, 200, 70000))
         if rng.random() < 0.1:
-            board.controller.d1 = 0
+            board.controller.turn.d1 = 0
             fl._mark({"ev": "roll", "t": t, "dice": [3, 4], "source": "host"})
             written.append(("mark", t))
         else:

@@ -39,7 +39,7 @@ class Rig:
         self.now = now
         self.link.boot(now, frame=frame)
         self.player = CleanPlayer(self.board, now=now, on_tick=self.link.poll,
-                                  frame=self.board.controller.expected)
+                                  frame=self.board.controller.turn.expected)
 
 
 def _finished(medium):
@@ -144,7 +144,7 @@ def test_hundred_power_cuts_in_a_row():
             if rig.board.controller.state == states.MOVING:
                 resumed_mid_turn += 1
         # The players put the board right (the repair scene shows what to move).
-        rig.player.frame[:] = rig.board.controller.expected
+        rig.player.frame[:] = rig.board.controller.turn.expected
         rig.player.tick(100)
     # Finally: pull everything through the protocol; every log verifies.
     logs = _pull_all(rig.link, rig.stream, rig.player.now + 10)

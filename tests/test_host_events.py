@@ -15,7 +15,7 @@ SAMPLE = {
     "source": "electronic", "roll": "66", "move": "5:R1-S18", "how": "button",
     "goal": "GS", "score": "1-0", "ins": "S7", "turn": "53 5:R1-S18 3:R2-S17",
     "missing": ["R3"], "extra": [], "winner": "A", "points": [2, 0], "totals": [2, 0],
-    "proto": P.PROTO, "fw": "0.0", "hash": "abc", "board": "e661", "records": 9,
+    "proto": P.PROTO, "fw": "0.0", "hash": "abc", "kind": "image", "board": "e661", "records": 9,
     "turns": 4, "dropped": 0, "unpulled": 2, "free": 0, "need": 4096, "msg": "x",
     "lines": 3, "vs": "B",
 }

@@ -1,4 +1,4 @@
-"""The tree shows the layers (issue 8 §4, docs/architecture.md "Layers"): each module
+"""The tree shows the layers (docs/architecture.md "Layers"): each module
 under firmware/samsara imports only from the layers its own layer may use, and from a
 short list of MicroPython built-in modules (no hardware module, no driver, nothing of
 main.py's).  The imports are read from the source (ast), function-level ones included;
@@ -9,12 +9,11 @@ The allowed arrows (docs/architecture.md has them as a table):
     rules          -> rules
     core           -> core, rules
     storage        -> storage, rules, link.protocol (the event table, error codes, CRC)
-    link.protocol  -> nothing (the tables both ends share; link.commands and
-                      link.cmderrors, the command table, its errors and the
-                      commands of a game, loaded on demand, are in this layer)
-    link.hostlink  -> link.hostlink, link.protocol, storage, core, rules
-                      (link.hostcmds and link.flightcmds, its on-demand commands,
-                      are in this layer)
+    link.protocol  -> link.protocol (what both ends share: link.protocol and
+                      link.argwords, the words of the commands' arguments)
+    link           -> link, link.protocol, storage, core, rules (the line stream,
+                      the command table and the commands: hostlink, commands,
+                      cmd_*)
 """
 import ast
 import glob
@@ -28,8 +27,8 @@ ALLOWED = {
     "rules": {"rules"},
     "core": {"core", "rules"},
     "storage": {"storage", "rules", "link.protocol"},
-    "link.protocol": set(),
-    "link.hostlink": {"link.hostlink", "link.protocol", "storage", "core", "rules"},
+    "link.protocol": {"link.protocol"},
+    "link": {"link", "link.protocol", "storage", "core", "rules"},
 }
 """Layer -> the layers its modules may import (besides the built-ins below)."""
 
@@ -54,11 +53,9 @@ def _layer(mod):
     if len(parts) >= 2 and parts[1] in ("rules", "storage"):
         return parts[1]
     if len(parts) >= 2 and parts[1] == "link":
-        if len(parts) > 2 and parts[2] in ("hostcmds", "flightcmds"):
-            return "link.hostlink"   # the host link's commands loaded on demand
-        if len(parts) > 2 and parts[2] in ("commands", "cmderrors"):
-            return "link.protocol"   # the command table and its errors, loaded on demand
-        return "link." + parts[2] if len(parts) > 2 else "link.protocol"
+        if len(parts) == 2 or parts[2] in ("protocol", "argwords"):
+            return "link.protocol"
+        return "link"
     return "core"
 
 

@@ -122,7 +122,7 @@ def test_event_notation_matches_the_notation_module():
     b.move("GS", "S7")
     b.move("A0", "A1")
     b.move("R5", "R6")
-    played = b.board.controller.played
+    played = b.board.controller.turn.played
     assert [e["move"] for e in b.of("sub")] == [format_sub_move(m) for m in played] \
         == ["3:S22-GS*S7", "1:R5-R6"]
     assert b.of("goal")[-1]["goal"] == "GS" and b.of("goal")[-1]["ins"] == "S7"

@@ -26,6 +26,7 @@ from samsara_host.virtual_board import VirtualBoard, find_micropython
 KILLS = int(os.environ.get("SAMSARA_VBOARD_KILLS", "10"))
 SETTLE = (8, 30)          # fast settle times for the virtual board (ms)
 WAIT = 0.09               # s between feed changes: the settle time plus a few scans
+PAUSE = 0.45              # s a person pauses after a turn: past mainloop.QUIET_MS
 
 
 def _client(vb):
@@ -58,6 +59,10 @@ class Player:
                 assert e.code == "log_full"
             self.put_right()
         elif state in (states.WAITING, states.TURN_COMPLETE):
+            if state == states.TURN_COMPLETE:
+                # a person looks at the board before rolling: the quiet moment in which
+                # the board writes the turn's records (no command writes them)
+                time.sleep(PAUSE)
             self.req("set_dice", dice=[self.rng.randint(1, 6), self.rng.randint(1, 6)])
             try:
                 self.req("roll")
@@ -144,7 +149,7 @@ def test_killed_at_random_moments_resumes_and_loses_nothing(vboard):
     for k in range(KILLS):
         finished, _ = _finished(cl)
         game = cl.request("status", timeout=3.0)["game"]
-        deadline = time.monotonic() + rng.uniform(0.2, 1.5)
+        deadline = time.monotonic() + rng.uniform(0.4, 2.0)
         while time.monotonic() < deadline:
             pl.step()
         # Let it write for a random few ms more, then cut the power.

@@ -1,4 +1,4 @@
-"""Play against the board and the hint (issue 11 §2, samsara.vsplay): whole games on
+"""Play against the board and the hint (samsara.boardplayer): whole games on
 the simulated board (the board's side played by following its lights), the board's
 insistence on its own turn, the hint (lit, not forced, logged), the USB command and
 log header, and old logs still read."""
@@ -21,7 +21,7 @@ from samsara.rules.notation import format_turn, format_sub_move  # noqa: E402
 from samsara.states import MOVING, ENDED, WAITING  # noqa: E402
 from samsara.storage import logrecord  # noqa: E402
 from samsara.storage.gamelog import GameLog  # noqa: E402
-from samsara.vsplay import gesture_side  # noqa: E402
+from samsara.intents import gesture_side  # noqa: E402
 
 from samsara_host.record import from_log  # noqa: E402
 from samsara_host.sim.vsgame import VsGame  # noqa: E402
@@ -49,12 +49,12 @@ def test_the_board_plays_the_engine_turn_it_lit():
     g = VsGame(seed=4, board_side=1)
     c = g.c
     g.human_turn()
-    g.wait(lambda: c.guide.lit is not None, "the lights")
+    g.wait(lambda: c.player.lit is not None, "the lights")
     t = c.turn
     p = t.base
     want = engine.choose(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, 1)[0]
-    assert c.guide.plan == want
-    m = c.guide.lit
+    assert c.player.plan == want
+    m = c.player.lit
     assert m == want[0]
     # origin (blinking) and target in the die's colour are marked; the first event says it
     assert c.view.marks[m[2]] == m[0]
@@ -66,8 +66,8 @@ def test_the_board_rejects_a_wrong_execution_of_its_turn_then_takes_the_right_on
     g = VsGame(seed=4, board_side=1)
     c = g.c
     g.human_turn()
-    g.wait(lambda: c.guide.lit is not None, "the lights")
-    m = c.guide.lit
+    g.wait(lambda: c.player.lit is not None, "the lights")
+    m = c.player.lit
     t = c.turn
     # another legal landing of the same die, or another marble's legal sub-move
     others = [x for x in rules.gen_sub_moves(t.r, t.s, t.a, t.b, t.mover, m[0], t.og)
@@ -123,7 +123,7 @@ def test_hint_lights_the_engine_turn_without_forcing_it_and_is_logged():
     want = engine.choose(p.r, p.s, p.a, p.b, p.mover, 5, 3, 0, 1)[0]
     assert hints and hints[0]["turn"] == format_turn(5, 3, want) and hints[0]["player"] == "A"
     m = want[0]
-    assert c.guide.lit == m and c.view.marks[m[2]] == m[0]
+    assert c.player.lit == m and c.view.marks[m[2]] == m[0]
     # not forced: another sub-move is accepted and the hint goes out
     t = c.turn
     o = [x for x in rules.gen_sub_moves(t.r, t.s, t.a, t.b, t.mover, 5, 0)
@@ -133,7 +133,7 @@ def test_hint_lights_the_engine_turn_without_forcing_it_and_is_logged():
     frame[o[2] >> 3] |= 1 << (o[2] & 7)
     run(400)
     assert c.state == MOVING and c.turn.played == [o]
-    assert c.guide is None
+    assert c.player is None
     # the hint is in the game's log
     svc.recorder.flush()
     log = svc.recorder.log
@@ -158,7 +158,7 @@ def test_new_game_command_vs_board_writes_the_side_into_the_header():
     assert r["ok"] and r["id"] == 7
     gs = [x for x in out if x.get("ev") == "game_start"]
     assert gs[-1]["vs"] == "A"
-    assert board.controller.guide.side == 0
+    assert board.controller.player.side == 0
     log = svc.recorder.log
     data = log.read(r["game"], 0, log.info(r["game"])[0])
     rec = from_log(data, allow_torn=True)
@@ -195,14 +195,13 @@ def test_the_gesture_cycles_before_the_first_roll_and_restarts_after_the_end():
 
 
 def test_gesture_through_the_main_loop_starts_a_logged_game_against_the_board():
-    import mainloop
     board = Board(Config(dice="host"))
     st = FakeStream()
     svc = services(st, board, GameLog(MemFs()), boot_ms=0)
-    assert mainloop.vs_gesture(board, 5)
+    svc.inputs.press(5, "undo", True)       # a long press of undo before the first roll
     for t in range(6, 30):
         svc.poll(t)
-    assert board.controller.guide.side == 1
+    assert board.controller.player.side == 1
     assert [x for x in st.lines() if x.get("ev") == "game_start"][-1]["vs"] == "B"
     log = svc.recorder.log
     data = log.read(log.run_gid, 0, log.info(log.run_gid)[0])
@@ -213,7 +212,7 @@ def test_gesture_through_the_main_loop_starts_a_logged_game_against_the_board():
 
 def test_the_board_engine_accelerators_give_the_engine_own_values():
     import random
-    from samsara import vsplay
+    from samsara import boardplayer as vsplay
     vsplay._fast_chance()
     rng = random.Random(5)
     for _ in range(20000):
@@ -235,7 +234,7 @@ def test_a_game_against_the_board_resumes_against_the_board():
     rp.header = {"start": START_TEXT, "match": False, "vs_board": "B"}
     board = Board(Config())
     resume_board(board, rp)
-    assert board.controller.guide is not None and board.controller.guide.side == 1
+    assert board.controller.player is not None and board.controller.player.side == 1
     rp.header = {"start": START_TEXT, "match": False}
     resume_board(board, rp)
-    assert board.controller.guide is None
+    assert board.controller.player is None

@@ -130,12 +130,12 @@ class Bench:
                 pass
             if c.state != MOVING:
                 return turns
-            while c.state == MOVING and c.rem:
-                moves = rules.completable_sub_moves(c.r, c.s, c.a, c.b, c.mover,
-                                                    tuple(c.rem), -1, c.og)
+            while c.state == MOVING and c.turn.rem:
+                moves = rules.completable_sub_moves(c.turn.r, c.turn.s, c.turn.a, c.turn.b, c.turn.mover,
+                                                    tuple(c.turn.rem), -1, c.turn.og)
                 m = moves[self.pick.next24() % len(moves)]
-                pa = c.a
-                pb = c.b
+                pa = c.turn.a
+                pb = c.turn.b
                 self.move(m[1], m[2])
                 if m[3] >= 0:
                     if m[2] == GS:

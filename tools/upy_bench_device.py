@@ -52,20 +52,9 @@ try:
 except NameError:
     CYCLES = 10
 
-# The firmware's loop and seams live in the compiled module mainloop (main.py is its
-# thin entry), its boot in mainboot (dropped from sys.modules at the end of boot: the
-# reference here keeps the patched LOG_DIR); LOG_DIR is read by
-# mainboot.open_services at boot.
-import mainloop as _NS
+# The firmware's loop is mainloop's, its boot mainboot's (main.py is the thin entry);
+# LOG_DIR is read by mainboot.open_services at boot.
 import mainboot as _BOOT
-
-
-def _get(name):
-    return getattr(_NS, name)
-
-
-def _set(name, value):
-    setattr(_NS, name, value)
 
 
 BENCH_LOG = "benchlog"
@@ -108,10 +97,10 @@ def stats(name, xs):
 
 _BOOT.LOG_DIR = BENCH_LOG
 _rmtree(BENCH_LOG)
-board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
-Loop = _get("Loop")
-services = _get("_services")   # Services: the recorder and the host link (or None)
-loop = Loop(board, hw, clock)
+loop = _BOOT.boot(watchdog_ms=0, selftest=False)
+board = loop.board
+hw = loop.hw
+clock = loop.clock
 real_scan = loop._scan
 period = loop.period
 
@@ -151,13 +140,7 @@ def parts(now, frame, t):
         loop.shown = board.scene_version
         hw.leds.show(board.limited_scene())
     t4 = ticks_us()
-    got = 0
-    if services is not None:
-        got = services.dispatch(now)
-        services.serve(now)
-    else:
-        while board.poll_event() is not None:
-            got += 1
+    got = 1 if loop.serve(now) else 0
     hw.watchdog.feed()
     t5 = ticks_us()
     t[0] = ticks_diff(t1, t0)
@@ -364,7 +347,7 @@ def bench_flight(count):
     (Flight.changes, the health count included), and the idle iteration with and
     without the recorder's hook."""
     import sys
-    fl = services.flight if services is not None else None
+    fl = loop.flight
     if fl is None:
         out("flight_change", -1, -1, -1, 0)
         return
@@ -436,8 +419,8 @@ def main():
 try:
     main()
 finally:
-    if services is not None and services.recorder is not None:
-        services.recorder.close()
+    if loop.recorder is not None:
+        loop.recorder.close()
     _BOOT.LOG_DIR = "logs"
     _rmtree(BENCH_LOG)
     out("done", 0)

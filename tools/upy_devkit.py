@@ -1,24 +1,22 @@
 """What the device scripts run by `python -m tools.profile_device` share (it sends this
 text before the script's own, at the board's REPL): the board booted again with
-mainloop's own boot() on a game log of its own (BENCH_LOG, removed again by
+mainboot's own boot() on a game log of its own (BENCH_LOG, removed again by
 bench_end()), its Loop, and Feed, a fake scanner whose frame the script sets.  Not in
-the bundle.
+the image.
 
-    board, hw, clock, services, loop   the booted board (no watchdog, no self-test)
+    board, hw, clock, loop   the booted board (no watchdog, no self-test); loop.link,
+                             loop.recorder, loop.flight its services
     feed                               Feed(): feed.f is the frame every scan reads
     bench_end()                        closes the log and removes BENCH_LOG
 
 and what the heap probes (tools/upy_heap_lines.py, tools/upy_turn_drift.py) share:
 
-    probe_link()     the loop scans feed.f, a host line is answered at once (no
-                     waiting for calm(): the probe collects itself); returns the link
-    quiet()          what the loop's quiet moment does: on-demand modules dropped,
-                     a collection
+    probe_link()     the loop scans feed.f; returns the link
+    quiet()          what the loop's quiet moment does: a collection
     host_line(text)  one host line ("ID" in it becomes the next request id) through
                      the link, its reply not written out (no host reads it)
     run_ticks(n)     n loop iterations on the virtual clock `now` (ms)
 """
-import mainloop as _NS
 import mainboot as _BOOT
 
 try:
@@ -59,34 +57,32 @@ class Feed:
 def bench_end():
     """Close the benchmark's game log and remove its folder (the board's own logs are
     untouched)."""
-    if services is not None and services.recorder is not None:
-        services.recorder.close()
+    if loop.recorder is not None:
+        loop.recorder.close()
     _BOOT.LOG_DIR = "logs"
     _rmtree(BENCH_LOG)
 
 
 _BOOT.LOG_DIR = BENCH_LOG
 _rmtree(BENCH_LOG)
-board, hw, clock = _BOOT.boot(watchdog_ms=0, selftest=False)
-services = _NS._services
-loop = _NS.Loop(board, hw, clock)
+loop = _BOOT.boot(watchdog_ms=0, selftest=False)
+board = loop.board
+hw = loop.hw
+clock = loop.clock
 feed = Feed()
 now = 100000      # the heap probes' virtual clock (ms)
 rid = 0           # their last request id
 
 
 def probe_link():
-    """The heap probes' set-up (module docstring); returns services.link."""
-    link = services.link
-    link.loop = None
+    """The heap probes' set-up (module docstring); returns the loop's link."""
     loop._scan = feed.scan
-    return link
+    return loop.link
 
 
 def quiet():
-    """The loop's quiet moment: the on-demand modules dropped, a collection."""
+    """The loop's quiet moment: a collection."""
     import gc
-    _NS.drop_modules(_NS.ON_DEMAND_MODULES)
     gc.collect()
 
 
@@ -96,9 +92,10 @@ def host_line(text):
     global rid
     rid += 1
     b = text.replace("ID", str(rid)).encode()
-    link = services.link
+    link = loop.link
     link.rx[0:len(b)] = b
     link._line(len(b))
+    link.reply = None
     link.tx_len = 0
 
 

@@ -43,9 +43,7 @@ def main():
         for _ in range(200):
             clock.now += 5
             loop.once(clock.ticks_ms())
-        import mainloop
-        svc = mainloop._services
-        link = svc.link if svc is not None else None
+        link = loop.link
 
         def once():
             clock.now += 5
@@ -83,7 +81,10 @@ def main():
             ("Debounce.step", deb),
             ("buttons.poll", buttons),
             ("board.poll_event", lambda: board.poll_event()),
-            ("usb_service", lambda: mainloop.usb_service(clock.now, board, hw)),
+            ("Loop.serve", lambda: loop.serve(clock.now)),
+            ("Loop.drain", lambda: loop.drain(clock.now)),
+            ("Loop._answer", lambda: loop._answer(clock.now, 0)),
+            ("pacing.end_overdue", lambda: board.pacing.end_overdue(clock.now, len)),
             ("watchdog.feed", lambda: hw.watchdog.feed()),
         ]
         if link is not None:
@@ -93,9 +94,6 @@ def main():
                 ("HostLink._flush", lambda: link._flush()),
                 ("stream.read_into", lambda: link.stream.read_into(link.rx, 0, 1)),
             ]
-            rec = svc.recorder
-            if rec is not None:
-                pieces.append(("Services.serve", lambda: svc.serve(clock.now)))
         for name, fn in pieces:
             print("PROBE", name, "collected" if collected(fn) else "clean")
     finally:

@@ -26,7 +26,7 @@ import time
 import mainloop as _NS
 from samsara.frame import from_position, position_index, put
 
-# (tools/upy_devkit.py, sent before this text: board, hw, clock, services, loop, feed,
+# (tools/upy_devkit.py, sent before this text: board, hw, clock, loop, feed,
 # bench_end and the probe helpers)
 probe_link()         # (tools/upy_devkit.py: quiet, host_line, run_ticks, now)
 period = loop.period
@@ -93,7 +93,7 @@ def traced_tick(show, label, p1=0, p2=0, p3=0, p4=0):
     # bytes, ran a quiet piece or took over 7.5 ms.  Returns the free heap after it.
     global now
     f0 = gc.mem_free()
-    n0 = len(services.recorder.pending)
+    n0 = len(loop.recorder.pending)
     q0 = loop.stats.quiet
     now += period
     u0 = time.ticks_us()
@@ -103,7 +103,7 @@ def traced_tick(show, label, p1=0, p2=0, p3=0, p4=0):
     dq = loop.stats.quiet - q0
     if abs(f1 - f0) > show or dq or us > 7500:
         print("HEAP %s: %6d -> %6d (%+5d) %5.1f ms pending %d->%d quiet %d state %s" % (
-            label % (p1, p2, p3, p4)[:label.count("%")], f0, f1, f1 - f0, us / 1000, n0, len(services.recorder.pending), dq,
+            label % (p1, p2, p3, p4)[:label.count("%")], f0, f1, f1 - f0, us / 1000, n0, len(loop.recorder.pending), dq,
             board.controller.state))
     return f1
 
@@ -114,7 +114,7 @@ try:
         ticks(3)()
         loop.dirty = False
         loop.unwritten = False
-        services.recorder.flush()
+        loop.recorder.flush()
         quiet()
         print("HEAP floor free=%d" % gc.mem_free())
         measure("import commands", lambda: __import__("samsara.link.commands"))
@@ -153,7 +153,7 @@ try:
             traced_tick(0, "end tick %2d", k)
     finally:
         gc.enable()
-    print("HEAP state", board.controller.state, "pending", len(services.recorder.pending))
+    print("HEAP state", board.controller.state, "pending", len(loop.recorder.pending))
     measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
     measure("import logstart", lambda: __import__("samsara.storage.logstart"))
     measure("status line", line('{"cmd": "status", "id": ID}'))

@@ -22,7 +22,7 @@ ticks_diff = time.ticks_diff
 
 import mainloop as _NS
 
-# (tools/upy_devkit.py, sent before this text: board, hw, clock, services, loop, feed,
+# (tools/upy_devkit.py, sent before this text: board, hw, clock, loop, feed,
 # bench_end; its log folder is BENCH_LOG)
 period = loop.period
 acc = {}
@@ -66,14 +66,14 @@ wrap(c, "_apply", "apply")
 wrap(c, "_apply_goal", "apply_goal")
 wrap(c.turn, "set_expected", "expected")
 wrap(_ctl, "format_sub_move", "fmt_sub")
-if services is not None:
-    if services.recorder is not None:
-        wrap(services.recorder, "on_event", "rec")
-    if services.link is not None:
-        wrap(services.link, "on_event", "link_ev")
-        wrap(services.link, "poll", "link_poll")
-    wrap(_NS, "usb_service", "usb")
-services.sinks = tuple(s for s in (services.recorder.on_event, services.link.on_event))
+if loop.recorder is not None:
+    wrap(loop.recorder, "on_event", "rec")
+if loop.link is not None:
+    wrap(loop.link, "on_event", "link_ev")
+    wrap(loop.link, "poll", "link_poll")
+wrap(loop, "serve", "serve")
+loop.sinks = tuple(s for s in (loop.recorder.on_event, loop.link.on_event,
+                               loop.flight.on_event))
 wrap(loop, "_quiet", "quiet")
 wrap(loop, "_poll", "buttons")
 

@@ -1,63 +1,75 @@
-"""The game controller: the state machine that turns settled frames and button presses
-into accepted moves and events (docs/controller.md has the states, the diagram and
-every event).
+"""The game controller: the state machine that turns settled frames and requests (the
+buttons, the host) into accepted moves and events (docs/controller.md has the states,
+the diagram and every event).
 
 The controller never reads a clock or a pin: each call gets now_ms and the settled frame
 from samsara.core.Board.  Its parts, one job each:
 
-    turn   samsara.turn.Turn: the roll, the accepted sub-moves and what follows from
-           them (dice left, position, expected frame, a goal in progress)
-    read   samsara.reading: a settled frame read as moves (a pure function)
-    dice   samsara.dice_entry.DiceEntry: where the next roll's dice come from
-           (samsara.presses: what the roll and undo buttons do)
-    view   samsara.display.View: the display model drawn by samsara.scene
+    turn    samsara.turn.Turn: the roll, the accepted sub-moves and what follows from
+            them (dice left, position, expected frame, a goal in progress)
+    read    samsara.reading: a settled frame read as moves (a pure function)
+    dice    samsara.dice_entry.DiceEntry: where the next roll's dice come from
+    view    samsara.display.View: the display model drawn by samsara.scene
+    player  samsara.boardplayer.BoardPlayer: the board's side in a game against it, or
+            a hint (None otherwise); it advises, the controller acts
+    pacing  samsara.pacing.Pacing: what is left for later on the Pico
 
-The controller applies a reading: it changes the turn, moves between the states of
-samsara.states and emits the events.  Only a settled change triggers this work; a tick
-without one costs a few compares.  Two fast paths (one more marble lifted, the one
-marble in the air placed as a sub-move) skip the general reading for the commonest
-changes with the same result; `Controller.fast_paths = False` sends every frame
-through the general reading (tests/test_fast_paths.py proves both agree).
+Every change of state is a method here: the frame side (on_frame, on_settled, commit,
+game_over) and the requests (roll, undo, hint, next_game, new_game, restore).  A
+request that is not possible now emits a `reject` event and raises Refused, so a host
+command's reply comes from the call that carried it out.  Only a settled change
+triggers the frame side; a tick without one costs a few compares.  Two fast paths
+(one more marble lifted, the one marble in the air placed as a sub-move) skip the
+general reading for the commonest changes with the same result;
+`Controller.fast_paths = False` sends every frame through the general reading
+(tests/test_fast_paths.py proves both agree).
 """
 
-from samsara import presses
 from samsara import reading as rd
 from samsara.rules.game import Game, Match
 from samsara.rules.geometry import GS, GR, position_name
-from samsara.rules.notation import format_turn, format_sub_move
+from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move
 from samsara.rules.position import Position
+from samsara.boardplayer import BoardPlayer, P_ROLL, P_MOVE, P_HINT, P_NOHINT, P_DONE, \
+    P_BLINK
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
+from samsara.pacing import Pacing
 from samsara.turn import Turn, PLAYER
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
     GAME_OVER, MOKSHA
 
 MAX_LIFTED = rd.MAX_LIFTED
 
-# The controller's own names of values that live in its parts (see __getattr__).
-_OF_TURN = ("d1", "d2", "used", "rem", "played", "r", "s", "a", "b", "mover", "og",
-            "goal", "expected")
-_OF_VIEW = ("lifted", "wrong", "missing", "extra", "reason", "marks", "targets")
-_OF_DICE = ("entry", "e1", "e2")
+
+class Refused(Exception):
+    """A request (roll, undo, hint) that is not possible now: `what` (the request) and
+    `reason` (the words shown and sent in the `reject` event)."""
+
+    def __init__(self, what, reason):
+        super().__init__(reason)
+        self.what = what
+        self.reason = reason
 
 
 class Controller:
-    """State machine of one board.  config: samsara.config.Config; events: an
-    samsara.events.EventQueue.  See the module docstring and docs/controller.md.
+    """State machine of one board.  config: samsara.config.Config; events: a
+    samsara.events.EventQueue; pacing: samsara.pacing.Pacing (default: nothing
+    deferred).  See the module docstring and docs/controller.md.
 
-    Public: state (a name of samsara.states), game, match, turn, view, dice,
-    wait_settle (True: call on_settled once the debounce is idle), version (bumped at
-    every change of the display model), and, answered by the parts: d1, d2, used, rem,
-    played, r, s, a, b, mover, og, goal, expected (turn); lifted, wrong, missing,
-    extra, reason, marks, targets (view); entry, e1, e2 (dice).  Transitions used by
-    samsara.presses: emit, reject, start_game, evaluate, evaluate_repair, enter_repair,
-    commit, game_over."""
+    Public: state (a name of samsara.states), game, match, turn, view, dice, player,
+    frame (the settled frame last read), wait_settle (True: call on_settled once the
+    debounce is idle), version (bumped at every change of the display model),
+    frame_matches (the settled frame is the accepted position minus the marbles in the
+    air: the fast paths may read it), undo_shown (an undo took a sub-move back: the
+    repair ends only on the expected frame), winner (0 A, 1 B, -1 draw, -2 none)."""
 
     fast_paths = True     # False: every settled frame goes through the general reading
 
-    def __init__(self, config, events):
+    def __init__(self, config, events, pacing=None):
         self.cfg = config
         self.events = events
+        self.pacing = pacing if pacing is not None else Pacing()
         self.dice = DiceEntry(config.dice, config.rng, config.seed)
         self.view = View()
         self.frame = bytearray(8)
@@ -65,31 +77,18 @@ class Controller:
         self.state = WAITING
         self.resume = WAITING
         self.repair_why = ""      # the reason of the current repair (view.reason also holds rejects)
-        self.strict = False
+        self.undo_shown = False
         self.game = Game(og=config.og)
         self.turn = Turn(config.og, self.game.pos)
         self.match = None
-        self.winner = -2          # game over: 0 A, 1 B, -1 draw
+        self.winner = -2
         self.now = 0
         self.wait_settle = False
-        self.split = False        # the Pico: a game's last turn recorded at a quiet moment
-        self.commit_due = False   # ... which is due (the loop's quiet moment, Board.tick
-        self.due_ms = 0           # 2 s after this at the latest: commit_due_now)
-        self.clean = False        # the frame is the accepted position minus `lifted`
+        self.frame_matches = False
         self.turn_note = ""
-        self.guide = None         # samsara.vsplay.Guide: the board's player or a hint
+        self.player = None
         self._new_turn()
         self.new_game()
-
-    def __getattr__(self, name):
-        # Only called for names that are not the controller's own (module docstring).
-        if name in _OF_TURN:
-            return getattr(self.turn, name)
-        if name in _OF_VIEW:
-            return getattr(self.view, name)
-        if name in _OF_DICE:
-            return getattr(self.dice, name)
-        raise AttributeError(name)
 
     # ------------------------------------------------------------------ setup
 
@@ -101,18 +100,17 @@ class Controller:
         v.wrong = -1
         self.turn_note = ""
         self.wait_settle = False
-        self.commit_due = False
+        self.pacing.end_due = False
 
     def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None):
-        """Start a single game (from `position`, a Position, default the start with
-        `starter` to move) or a match of two games (match=True; starter begins the
-        first).  vs: 0/1, the side the board plays (samsara.vsplay), None: none.
+        """Start a single game (from `position`, a Position or position string, default
+        the start with `starter` to move) or a match of two games (match=True; starter
+        begins the first).  vs: 0/1, the side the board plays (samsara.boardplayer),
+        None: none.  A complete turn of the game before is recorded first (close_turn).
         The board is expected in the game's position; state 'waiting'."""
+        self.close_turn(now_ms)
         self.now = now_ms
-        self.guide = None
-        if vs is not None:
-            from samsara.vsplay import Guide
-            self.guide = Guide(vs)
+        self.player = BoardPlayer(vs) if vs is not None else None
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
             position = Position.parse(position)
@@ -128,9 +126,18 @@ class Controller:
                              starter=None if position is not None else starter)
         self.start_game()
 
+    def close_turn(self, now_ms):
+        """Record a complete turn that waits for the next roll (or a deferred game end):
+        a game that stops here, for a new one, keeps every complete turn."""
+        if self.pacing.end_due:
+            self.commit_due_now(now_ms)
+        elif self.state == TURN_COMPLETE:
+            self.now = now_ms
+            self.commit()
+
     def start_game(self):
         """Begin self.game from its position: no dice, state waiting, the
-        `game_start` event (a transition, also used by samsara.presses)."""
+        `game_start` event."""
         self.winner = -2
         self.dice.host = None      # a new game: no host dice, no entry
         self.dice.entry = 0
@@ -142,23 +149,22 @@ class Controller:
               "match": self.match is not None}
         if self.match is not None:
             ev["game"] = len(self.match.games)
-        g = self.guide
-        if g is not None:
-            g.reset()
-            if g.side >= 0:
-                ev["vs"] = PLAYER[g.side]
+        p = self.player
+        if p is not None:
+            p.reset()
+            if p.side >= 0:
+                ev["vs"] = PLAYER[p.side]
         self.emit(ev)
         self._show()
 
     def restore(self, game, roll=None, played=(), now_ms=0):
         """Bring the controller to a game in progress (the log resume,
-        samsara.storage.logresume): `game` (samsara.rules.game.Game with its record and position as
-        logged; in a match, the match's current game) and, when roll is (d1, d2), that
-        roll made and the sub-moves `played` (notation strings, in order) accepted.
-        The events raised on the way are the caller's to drop.  The board is expected
-        in the resulting position: feed the settled frame next.  Raises ValueError when
-        a sub-move does not replay under the rules."""
-        from samsara.rules.notation import read_sub_move
+        samsara.storage.logresume): `game` (samsara.rules.game.Game with its record and
+        position as logged; in a match, the match's current game) and, when roll is
+        (d1, d2), that roll made and the sub-moves `played` (notation strings, in order)
+        accepted.  The events raised on the way are the caller's to drop.  The board is
+        expected in the resulting position: feed the settled frame next.  Raises
+        ValueError when a sub-move does not replay under the rules."""
         self.now = now_ms
         self.game = game
         self.start_game()
@@ -166,7 +172,7 @@ class Controller:
         if game.over():
             self.game_over()
         elif roll is not None:
-            presses.roll(self, roll[0], roll[1], "host")
+            self._roll(roll[0], roll[1], "host")
             for text in played:
                 if not t.rem:
                     break
@@ -181,8 +187,8 @@ class Controller:
     # ---------------------------------------------------------------- queries
 
     def position(self):
-        """samsara.rules.position.Position after the accepted sub-moves; in 'turn_complete'
-        and later with the next player to move."""
+        """samsara.rules.position.Position after the accepted sub-moves; in
+        'turn_complete' and later with the next player to move."""
         t = self.turn
         mover = t.mover
         if self.state == TURN_COMPLETE:
@@ -206,6 +212,17 @@ class Controller:
             i += 1
         return False
 
+    def still(self):
+        """True while no marble may move: waiting for the roll or the turn complete (a
+        raw change then is a stray: the flight recorder counts it)."""
+        st = self.state
+        return st == WAITING or st == TURN_COMPLETE
+
+    def thinking(self):
+        """True while the board's engine thinks (a game against it, a hint)."""
+        p = self.player
+        return p is not None and p.think is not None
+
     def remaining_dice(self):
         """The dice still to play this turn, a list (empty before the roll or once the
         turn is complete)."""
@@ -228,10 +245,12 @@ class Controller:
         """Queue event dict `ev` (docs/controller.md "Events")."""
         self.events.push(ev)
 
-    def reject(self, what, reason):
-        """Refuse request `what` ("roll", "undo"): the reason shown, a `reject` event."""
+    def refuse(self, what, reason):
+        """Refuse request `what` ("roll", "undo", "hint", "place"): the reason shown, a
+        `reject` event.  Returns the Refused to raise."""
         self.view.reason = reason
         self.emit({"ev": "reject", "t": self.now, "what": what, "reason": reason})
+        return Refused(what, reason)
 
     # ---------------------------------------------------------- frame intake
 
@@ -239,7 +258,7 @@ class Controller:
         """A settled change: `frame` is the debounced frame, `changed` the bits that
         changed (for the lift/place events), `one` the position when exactly one
         changed (-1: see `changed`).  Updates state, events and marks."""
-        if self.commit_due:
+        if self.pacing.end_due:
             self.commit_due_now(now_ms)
         self.now = now_ms
         f = self.frame
@@ -278,7 +297,7 @@ class Controller:
         lifted = self.view.lifted
         if n != 1 or not self.fast_paths:
             self.evaluate()
-        elif 0 <= lift < 48 and self.clean and len(lifted) < MAX_LIFTED \
+        elif 0 <= lift < 48 and self.frame_matches and len(lifted) < MAX_LIFTED \
                 and (self.state == MOVING or self.state == TURN_COMPLETE) \
                 and (t.r if lift < 24 else t.s) >> (lift % 24) & 1:
             # Fast path (the commonest change, and the one whose targets must light
@@ -289,7 +308,7 @@ class Controller:
             self.wait_settle = False
         else:
             res = None
-            if 0 <= put <= GR and self.clean and self.state == MOVING and \
+            if 0 <= put <= GR and self.frame_matches and self.state == MOVING and \
                     len(lifted) == 1 and t.rem and t.goal < 0:
                 # Fast path of the commonest placement: the marble in the air lands
                 # as a sub-move (samsara.reading.place_fast).
@@ -301,14 +320,14 @@ class Controller:
         self._show()
 
     def foresee(self, raw):
-        """A raw change the debounce has seen but not yet settled (the Pico's loop, the
-        scan before the commit): when a marble of the accepted position is off in
+        """A raw change the debounce has seen but not yet settled (Pacing.foresee_lifts,
+        the scan before the commit): when a marble of the accepted position is off in
         `raw` (bytearray(8)) as the lift fast path would take it, its targets are
         computed now (samsara.reading.targets keeps them for the turn as it is), so
         that the lift's commit, a scan later, only looks them up and its targets light
         sooner.  Changes nothing else (a bounce that never commits costs only time)."""
         st = self.state
-        if not self.clean or (st != MOVING and st != TURN_COMPLETE) or \
+        if not self.frame_matches or (st != MOVING and st != TURN_COMPLETE) or \
                 len(self.view.lifted) >= MAX_LIFTED:
             return
         t = self.turn
@@ -331,7 +350,7 @@ class Controller:
     def evaluate(self):
         """Read the settled frame in the current state and apply the reading (or
         enter repair)."""
-        self.clean = False
+        self.frame_matches = False
         st = self.state
         if st == GAME_OVER or st == MOKSHA:
             return
@@ -367,7 +386,7 @@ class Controller:
         back = self.resume
         t = self.turn
         ok = None
-        if self.strict:
+        if self.undo_shown:
             ok = rd.near_expected(t, self.frame) or None
         elif back == WAITING:
             ok = rd.read_waiting(t, self.frame)
@@ -380,7 +399,7 @@ class Controller:
         if ok is None:
             self.view.repair_marks(t.expected, self.frame)
             return
-        self.strict = False
+        self.undo_shown = False
         self.state = back
         self.emit({"ev": "repair_end", "t": self.now})
         self.evaluate()
@@ -410,14 +429,14 @@ class Controller:
     def _apply(self, res):
         # A MATCH, AMBIGUOUS or WRONG reading (samsara.reading) of a moving board.
         kind = res[0]
-        if kind == rd.MATCH and self.guide is not None:
-            res = self.guide.check(self, res)     # the board insists on its own turn
+        if kind == rd.MATCH and self.player is not None:
+            res = self.player.insist(self, res)     # the board insists on its own turn
             kind = res[0]
         t = self.turn
         v = self.view
         prev_wrong = v.wrong
         v.wrong = -1
-        self.clean = kind == rd.MATCH
+        self.frame_matches = kind == rd.MATCH
         if kind != rd.MATCH:
             # Marbles of the accepted position that are off the board: in the air.
             v.lifted = rd.in_air(t, self.frame)
@@ -426,7 +445,7 @@ class Controller:
             if kind == rd.WRONG:
                 x = res[1]
                 if prev_wrong != x or v.reason != res[2]:
-                    self.reject("place", res[2])
+                    self.refuse("place", res[2])
                 v.wrong = x
             return
         k = res[1]
@@ -504,7 +523,7 @@ class Controller:
             self.state = MOVING
             t.set_expected()
             self.wait_settle = not t.rem
-            self.clean = not lifted
+            self.frame_matches = not lifted
             if lifted:
                 # the goal is complete and a marble of the next sub-move is already
                 # in the air: read the board as moving
@@ -533,22 +552,20 @@ class Controller:
                        "player": PLAYER[t.mover]})
         g = self.game.pos
         if (t.a == 6 and g.a < 6) or (t.b == 6 and g.b < 6) or self.game.final_turn:
-            if self.split:
-                # on the Pico the turn's record and the game's end (4-5 ms and 1-2 KB
-                # of garbage) come at the loop's next quiet moment, after its
-                # collection (mainloop.Loop._quiet; Board.tick after 2 s without one):
-                # not within 300 ms of the last placement, nor on its garbage
-                # (docs/performance.md "Sixth round")
-                self.commit_due = True
-                self.due_ms = now_ms
+            pc = self.pacing
+            if pc.defer_game_end:
+                # the turn's record and the game's end come at the loop's next quiet
+                # moment (samsara.pacing): not within 300 ms of the last placement
+                pc.end_due = True
+                pc.end_due_ms = now_ms
                 return
             self.commit()
         self._show()
 
     def commit_due_now(self, now_ms):
-        """The commit on_settled left for later (`split`, the Pico): the game's last
-        turn recorded, the game over.  Done at the loop's quiet moment, or first thing
-        by a settled change or a press that comes before it."""
+        """The commit on_settled left for later (Pacing.defer_game_end): the game's
+        last turn recorded, the game over.  Done at the loop's quiet moment, or first
+        thing by a settled change or a request that comes before it."""
         self.now = now_ms
         self.commit()
         self._show()
@@ -556,7 +573,7 @@ class Controller:
     def commit(self):
         """Record the complete turn in the game (`turn` event); then the game's end, or
         the next player's wait."""
-        self.commit_due = False
+        self.pacing.end_due = False
         g = self.game
         t = self.turn
         # (turn_note: the notation on_settled made for turn_complete, if this turn's)
@@ -593,20 +610,192 @@ class Controller:
             self.emit({"ev": "match_over", "t": self.now, "totals": [ta, tb],
                        "winner": None if mw is None else PLAYER[mw]})
 
-    # ---------------------------------------------------------------- buttons
+    # ------------------------------------------------------------- requests
+
+    def _request(self, now_ms):
+        # Every request: the deferred game end first, the time taken.
+        if self.pacing.end_due:
+            self.commit_due_now(now_ms)
+        self.now = now_ms
 
     def set_dice(self, d1, d2):
         """Host-set dice: the values of the next roll (each 1..6).  ValueError else."""
         self.dice.set_host(d1, d2)
 
-    def press(self, now_ms, button, long=False, busy=False):
-        """A button press: 'roll' or 'undo' (long: a long press; a long undo asks for a
-        hint), or 'hint' (the `hint` command).  busy: the debounce
-        still has unsettled positions.  Rejections become events (samsara.presses)."""
-        if self.commit_due:
-            self.commit_due_now(now_ms)
+    def roll(self, now_ms, long=False, busy=False):
+        """The roll button (long: a long press, which manual dice entry uses) or the
+        host's `roll` (docs/controller.md "Dice").  busy: the debounce still has
+        unsettled positions.  Returns (d1, d2) once rolled, None while manual entry
+        goes on or when the roll started the next game of a match.  Raises Refused
+        (after its `reject` event) when no roll is possible now."""
+        self._request(now_ms)
+        try:
+            st = self.state
+            if st == GAME_OVER or st == MOKSHA:
+                if self.match is not None and not self.match.over():
+                    self.next_game(now_ms)
+                    return None
+                raise self.refuse("roll", "the game is over: start a new game")
+            why = self._roll_blocker(busy)
+            if why is not None:
+                raise self.refuse("roll", why)
+            if self.dice.host is None and self.dice.source == "host":
+                raise self.refuse("roll", "no dice set by the host")
+            got = self.dice.press(long)
+            if got is None:
+                return None
+            self._roll(got[0], got[1], got[2])
+            return (got[0], got[1])
+        finally:
+            self._show()
+
+    def _roll_blocker(self, busy):
+        # Why a roll is not allowed now, or None.
+        st = self.state
+        rem = self.turn.rem
+        if st == REPAIR:
+            return "repair the board first: " + self.repair_why
+        if st == GOAL_PENDING:
+            return "finish the goal first"
+        if st == MOVING:
+            if rem:
+                return "roll before the turn is complete: %s still to play" % (
+                    " and ".join(["die %d" % d for d in rem]))
+            return "the board is not settled"
+        if st not in (WAITING, TURN_COMPLETE):
+            return "no roll in state %s" % st
+        if busy:
+            return "the board is not settled"
+        if self.view.lifted:
+            return "put the marble back on %s first" % position_name(self.view.lifted[0])
+        return None
+
+    def _roll(self, d1, d2, source):
+        # Roll d1, d2 (source: 'host', 'manual' or 'electronic'): a complete turn is
+        # recorded first; no complete turn with this roll is Moksha.
+        if self.state == TURN_COMPLETE:
+            self.commit()
+            if self.state != WAITING:
+                return
+        t = self.turn
+        t.d1 = d1
+        t.d2 = d2
+        t.set_played([])
+        self.turn_note = ""
+        self.emit({"ev": "roll", "t": self.now, "dice": [d1, d2],
+                   "player": PLAYER[t.mover], "source": source})
+        g = self.game
+        if g.moksha_roll(d1, d2):
+            self.emit({"ev": "moksha", "t": self.now, "roll": format_roll(d1, d2),
+                       "player": PLAYER[t.mover]})
+            g.apply(d1, d2, [], None)
+            self.emit({"ev": "turn", "t": self.now, "turn": format_turn(d1, d2, []),
+                       "player": PLAYER[t.mover], "position": g.pos.format()})
+            self.game_over()
+            return
+        self.state = MOVING
+        self.frame_matches = True     # a roll needs the settled board to be the position
+
+    def next_game(self, now_ms):
+        """The next game of a match after its first one ended (the roll button then)."""
         self.now = now_ms
-        presses.press(self, button, long, busy)
+        self.game = self.match.next_game()
+        self.start_game()
+        self.evaluate()
+
+    def undo(self, now_ms):
+        """The undo button: during manual dice entry one stage back (returns None), else
+        the turn's last sub-move taken back (returns its notation; the board shows a
+        repair until the marble is back).  Raises Refused when there is nothing to
+        undo."""
+        self._request(now_ms)
+        try:
+            if self.dice.undo():
+                return None
+            st = self.state
+            t = self.turn
+            if not t.played or (st not in (MOVING, TURN_COMPLETE, GOAL_PENDING) and not (
+                    st == REPAIR and self.resume in (MOVING, GOAL_PENDING))):
+                raise self.refuse("undo", "nothing to undo in this turn")
+            m = t.played[-1]
+            t.drop_goal()
+            t.set_played(t.played[:-1])
+            t.set_expected()
+            note = format_sub_move(m)
+            self.emit({"ev": "undo", "t": self.now, "move": note, "how": "button"})
+            # The board still shows the undone sub-move: repair until it is put back.
+            if self.state == REPAIR:
+                self.resume = MOVING
+            else:
+                self.state = MOVING
+            self.undo_shown = True
+            self.enter_repair("undo: put the marble back on %s" % position_name(m[1]))
+            self.evaluate_repair()
+            return note
+        finally:
+            self._show()
+
+    def hint_possible(self):
+        """True when a hint can be asked now: the player's own turn is being played
+        (a roll made, not the board's own side).  A long press of undo asks for one
+        then, and is an undo otherwise (samsara.intents)."""
+        t = self.turn
+        p = self.player
+        return bool(t.d1) and self.state == MOVING and not self.dice.entry and \
+            (p is None or p.side != t.mover)
+
+    def hint(self, now_ms):
+        """A hint (a long press of undo, the `hint` command): the board's engine thinks
+        about the player's roll and lights its turn without forcing it; the `hint`
+        event follows once it is chosen (samsara.boardplayer).  Raises Refused when no
+        hint is possible now."""
+        self._request(now_ms)
+        if not self.hint_possible():
+            raise self.refuse("hint", "no hint now: only during your own turn")
+        if not self.turn.rem:
+            raise self.refuse("hint", "no hint: the turn is complete")
+        p = self.player
+        if p is None:
+            p = BoardPlayer(None)
+            self.player = p
+        p.advise(self)
+        self._show()
+
+    # ----------------------------------------------------------- the player
+
+    def step_player(self, now_ms, busy):
+        """One scan's work of the board's player (Board.tick): act on what it advises
+        (its roll, a sub-move lit with `board_move`, a hint decided with `hint`, the
+        display).  busy: the debounce has unsettled positions.  Allocates nothing
+        while the player has nothing to do."""
+        p = self.player
+        a = p.step(self, now_ms, busy)
+        if not a:
+            return
+        self.now = now_ms
+        if a == P_ROLL:
+            try:
+                self.roll(now_ms)
+            except Refused:
+                pass
+            return
+        if a == P_BLINK:
+            self.view.blink(p.blink, p.on)
+            self.version += 1
+            return
+        if a == P_MOVE:
+            t = self.turn
+            self.emit({"ev": "board_move", "t": now_ms, "move": format_sub_move(p.moving()),
+                       "player": PLAYER[t.mover]})
+        elif a == P_HINT:
+            t = self.turn
+            self.emit({"ev": "hint", "t": now_ms, "turn": format_turn(t.d1, t.d2, p.plan),
+                       "player": PLAYER[t.mover]})
+        elif a == P_NOHINT:
+            self.refuse("hint", "no hint: this turn went another way; undo first")
+        elif a == P_DONE:
+            self.player = None
+            return
         self._show()
 
     # ---------------------------------------------------------------- display

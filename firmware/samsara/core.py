@@ -6,6 +6,7 @@ object, driven the same way by the Pico's main.py, the simulated board and trace
     board.new_game()                       # the board is taken as settled in the start
     board.tick(now_ms, raw_frame)          # every scan period (Config.scan_ms)
     board.press(now_ms, "roll")            # buttons: "roll" / "undo", long=True
+    board.roll(now_ms)                     # requests: roll, undo, hint (Refused: no)
     board.limited_scene()                  # bytearray(240) for the LED driver
     ev = board.poll_event()                # event dicts, None when empty
     board.set_overlay("led_test", now_ms, 2000)   # overlays drawn over the scene
@@ -17,35 +18,37 @@ A tick in which no raw bit changes and no settle time expires allocates nothing
 (with or without an overlay running).
 """
 
+from samsara import intents
 from samsara.config import Config
-from samsara.controller import Controller
+from samsara.controller import Controller, Refused
 from samsara.debounce import Debounce, ticks_diff
 from samsara.events import EventQueue
 from samsara.frame import from_position
+from samsara.pacing import Pacing
 from samsara.power import PowerLimiter
 from samsara.states import ENDED
-from samsara.scene import Painter, draw_overlay, SCENE_BYTES, LED_TEST, LOG_FULL, HINT_MS
+from samsara.scene import Painter, draw_overlay, SCENE_BYTES, N_LEDS, LED_TEST, LOG_FULL, \
+    HINT_MS
 
 
 class Board:
     """One board core.  Attributes: config, debounce (samsara.debounce.Debounce),
     controller (samsara.controller.Controller), events (samsara.events.EventQueue),
-    limiter (samsara.power.PowerLimiter), scene (bytearray(240), logical LED order),
+    limiter (samsara.power.PowerLimiter), pacing (samsara.pacing.Pacing: what the
+    Pico's loop defers; nothing by default), scene (bytearray(240), logical LED order),
     scene_version (int, bumped whenever the scene changes), scene_sum (sum of the
     scene's channel values, kept up to date by the redraw; set it to -1 after writing
-    the scene by hand), drawn (the controller version the scene shows), lazy (set:
-    tick() does not redraw, redraw() does), hold (set by the Pico's loop while it
-    holds events not yet sent: tick() does not complete the turn meanwhile, so that the
-    acceptance line goes out first; docs/performance.md "Fifth round")."""
+    the scene by hand), drawn (the controller version the scene shows)."""
 
-    def __init__(self, config=None):
+    def __init__(self, config=None, pacing=None):
         if config is None:
             config = Config()
         self.config = config
+        self.pacing = pacing if pacing is not None else Pacing()
         self.events = EventQueue(config.event_capacity)
         self.debounce = Debounce(config.settle_lift_ms, config.settle_place_ms,
                                  config.return_ms)
-        self.controller = Controller(config, self.events)
+        self.controller = Controller(config, self.events, self.pacing)
         self.limiter = PowerLimiter(config.budget_ma)
         self.scene = bytearray(SCENE_BYTES)
         self.scene_version = 0
@@ -53,9 +56,6 @@ class Board:
         self._limited = bytearray(SCENE_BYTES)
         self._limited_version = -1
         self.drawn = -1                 # controller.version the scene was drawn from
-        self.lazy = False               # True: tick() leaves the redraw to redraw()
-        self.hold = False               # True: the loop still holds answers to send:
-                                        # tick() leaves the turn's completion for later
         self._painter = Painter()
         self._full = True
         self.overlay = 0                # LED_TEST | LOG_FULL bits of the overlays shown
@@ -72,8 +72,10 @@ class Board:
         """Start a single game (position: Position or position string, default the
         start with `starter` to move) or a two-game match (match=True).  starter: 0/'A'
         or 1/'B'; vs: the side the board plays (0/1, 'A'/'B'; None: a normal game,
-        samsara.vsplay).  The debounce takes `frame` (bytearray(8)) as the settled board, or
-        when None the game's position (marbles and scoring pieces in place)."""
+        samsara.boardplayer).  A complete turn of the game before is recorded first
+        (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
+        settled board, or when None the game's position (marbles and scoring pieces in
+        place)."""
         if starter == "A":
             starter = 0
         elif starter == "B":
@@ -94,23 +96,25 @@ class Board:
         2**30).  Debounces, feeds settled changes to the controller, redraws."""
         # Kept small (few locals, short calls): its call frame stays off the heap.
         n = self.debounce.step(now_ms, raw)
+        pc = self.pacing
         if n:
             self._commit(now_ms, n)
-        elif self.controller.wait_settle and not self.debounce.busy and not self.hold:
+        elif self.controller.wait_settle and not self.debounce.busy and not pc.hold:
             # the turn completes in the first tick after its last change settled (not
             # in that change's own tick, which already carries its acceptance), and on
             # the Pico not before that acceptance went out (hold)
             self.controller.on_settled(now_ms)
-        elif self.controller.commit_due and ticks_diff(now_ms, self.controller.due_ms) >= 2000:
-            # (the Pico) the game's last turn, left for the loop's quiet moment: a board
-            # that never gets quiet (a flickering sensor) records it after 2 s
+        elif pc.end_overdue(now_ms, ticks_diff):
+            # the game's last turn, left for the loop's quiet moment: a board that
+            # never gets quiet (a flickering sensor) records it after 2 s
             self.controller.commit_due_now(now_ms)
-        elif self.lazy and self.debounce.t_change == self.debounce.now and self.debounce.busy:
-            # a raw change seen (on the Pico): a lift's targets ahead of its commit
+        elif pc.foresee_lifts and self.debounce.t_change == self.debounce.now and \
+                self.debounce.busy:
+            # a raw change seen: a lift's targets ahead of its commit
             self.controller.foresee(raw)
-        if self.controller.guide is not None:
-            self.controller.guide.tick(self, now_ms)    # the board's player, a hint
-        if self.controller.version != self.drawn and not self.lazy:
+        if self.controller.player is not None:
+            self.controller.step_player(now_ms, self.debounce.busy > 0)
+        if self.controller.version != self.drawn and not pc.lazy_redraw:
             self._redraw()
         if self.overlay:
             self._step_overlay(now_ms)
@@ -121,9 +125,47 @@ class Board:
                                  deb.last if n == 1 else -1)
 
     def press(self, now_ms, button, long=False):
-        """A button press: 'roll' or 'undo'; long=True for a long press (manual dice)."""
-        self.controller.press(now_ms, button, long, self.debounce.busy > 0)
-        self._redraw()
+        """A button press: 'roll' or 'undo' (long=True: a long press), as
+        samsara.intents maps it: a roll, an undo, a hint, or a game against the board
+        (the long-undo gesture).  A refused request is a `reject` event.  Returns the
+        intent (samsara.intents)."""
+        kind, side = intents.of_press(self.controller, button, long)
+        if kind == intents.VS_GAME:
+            self.new_game(now_ms=now_ms, vs=side if side >= 0 else None)
+            return kind
+        try:
+            self.act(now_ms, kind, long)
+        except Refused:
+            pass
+        return kind
+
+    def act(self, now_ms, kind, long=False):
+        """Carry out request `kind` (samsara.intents ROLL, UNDO or HINT; long: a long
+        press) and redraw.  Returns what the controller's request returns (roll: the
+        dice or None; undo: the sub-move taken back or None; hint: None).  Raises
+        samsara.controller.Refused (after its `reject` event) when not possible now."""
+        c = self.controller
+        try:
+            if kind == intents.ROLL:
+                return c.roll(now_ms, long, self.debounce.busy > 0)
+            if kind == intents.UNDO:
+                return c.undo(now_ms)
+            return c.hint(now_ms)
+        finally:
+            self._redraw()
+
+    def roll(self, now_ms):
+        """The host's roll (act(ROLL)): the dice, or None (the next game of a match).
+        Raises Refused."""
+        return self.act(now_ms, intents.ROLL)
+
+    def undo(self, now_ms):
+        """The host's undo (act(UNDO)): the sub-move taken back.  Raises Refused."""
+        return self.act(now_ms, intents.UNDO)
+
+    def hint(self, now_ms):
+        """The host's hint (act(HINT)).  Raises Refused."""
+        return self.act(now_ms, intents.HINT)
 
     def restore(self, game, roll=None, played=(), now_ms=0, frame=None):
         """Bring the board to a game in progress (the log resume,
@@ -156,7 +198,7 @@ class Board:
 
     def set_overlay(self, kind, now_ms=0, ms=2000):
         """Show overlay `kind` over the scene from the next tick: "led_test" lights the
-        80 LEDs one after the other over `ms` ms (then ends by itself), "log_full"
+        N_LEDS LEDs one after the other over `ms` ms (then ends by itself), "log_full"
         blinks the dice pips amber until clear_overlay("log_full").  Both pass the
         power limiter.  "hole" (the guided self-test) lights logical LED `ms` alone
         until clear_overlay("led_test").  ValueError for another kind."""
@@ -197,8 +239,8 @@ class Board:
             return None
         dice = None
         subs = []
-        if c.d1:
-            dice = [c.d1, c.d2]
+        if c.turn.d1:
+            dice = [c.turn.d1, c.turn.d2]
             subs = c.turn_notation().split(" ")[1:]
             if subs == ["Moksha"]:
                 subs = []
@@ -226,11 +268,11 @@ class Board:
         if self.overlay & LED_TEST:
             if self._test_ms < 0:
                 return   # the self-test's hole: held
-            i = ticks_diff(now_ms, self._test_t0) * 80 // self._test_ms
+            i = ticks_diff(now_ms, self._test_t0) * N_LEDS // self._test_ms
             if i < 0:
                 i = 0
             if i != self._test_i:
-                if i >= 80:
+                if i >= N_LEDS:
                     self.overlay &= ~LED_TEST
                     self._test_ms = 0
                     i = -1
@@ -250,8 +292,8 @@ class Board:
         virtual clock skip ticks in which nothing can change."""
         if self.controller.wait_settle and not self.debounce.busy:
             return 0
-        g = self.controller.guide
-        if g is not None and g.busy(self.controller):
+        p = self.controller.player
+        if p is not None and p.busy(self.controller):
             return 0
         return self.debounce.next_due()
 
@@ -260,10 +302,47 @@ class Board:
         """The controller's state name."""
         return self.controller.state
 
+    # -- public queries (the sinks and the loop read the board through these) ----------
+
+    def frames(self):
+        """(raw, settled): the debounce's last raw scan and its settled frame, each
+        bytearray(8) (docs/frames.md), owned by the board: read them, never write."""
+        return self.debounce.raw, self.debounce.settled
+
+    def raw_age(self, p, now_ms):
+        """ms since the raw scan last changed position p."""
+        return ticks_diff(now_ms, self.debounce.t_raw[p])
+
+    def quiet_ms(self, now_ms):
+        """ms since the last raw change of any position."""
+        return ticks_diff(now_ms, self.debounce.t_change)
+
+    def still(self):
+        """True while no marble may move (waiting for the roll, the turn complete)."""
+        return self.controller.still()
+
+    def in_hand(self):
+        """True while a marble or a goal's piece is off the board, about to be placed
+        (Controller.in_hand)."""
+        return self.controller.in_hand()
+
+    def lifted(self):
+        """True while a marble of the turn is in the air."""
+        return bool(self.controller.view.lifted)
+
+    def thinking(self):
+        """True while the board's engine thinks (Controller.thinking)."""
+        return self.controller.thinking()
+
+    def game_position(self):
+        """The game's position after its last recorded turn (samsara.rules.position.
+        Position): at a roll, the position the roll is for."""
+        return self.controller.game.pos
+
     def redraw(self):
         """Draw the scene from the controller's display model if it changed since the
-        last drawing (with `lazy` set, tick() leaves this to the caller: the Pico's
-        loop draws in the iteration that writes the LEDs, docs/performance.md)."""
+        last drawing (with Pacing.lazy_redraw, tick() leaves this to the caller: the
+        Pico's loop draws in the iteration that writes the LEDs)."""
         self._redraw()
 
     def _redraw(self):

@@ -17,13 +17,22 @@ A View holds
 """
 
 from samsara import scene as sc
+from samsara.boardplayer import THINKING
 from samsara.frame import names
-from samsara.rules.geometry import A_TRACK, B_TRACK, position_index
+from samsara.rules.geometry import A_TRACK, B_TRACK, GS, GR, position_index
 from samsara.reading import targets as targets_of
 from samsara.states import REPAIR, WAITING, GOAL_PENDING, MOVING, TURN_COMPLETE, GAME_OVER
 
 
 def _mark(marks, marked, p, code):
+    marks[p] = code
+    marked.append(p)
+
+
+def _mark_hole(marks, marked, p, code):
+    # _mark for a position that may be no hole of the track (a goal is one)
+    if p < 0 or p > GR or (p > 47 and p != GS and p != GR):
+        return
     marks[p] = code
     marked.append(p)
 
@@ -90,7 +99,7 @@ class View:
                 if (c.frame[t.goal >> 3] >> (t.goal & 7)) & 1:
                     _mark(marks, new, t.goal, sc.GOAL)
         elif (st == MOVING or st == TURN_COMPLETE) and (
-                c.guide is None or not c.guide.show(c, self, marks, new)):
+                c.player is None or not self._show_player(c.player, c, marks, new)):
             for p in self.lifted:
                 tl, back = targets_of(t, p)
                 for q, d in tl:
@@ -119,3 +128,34 @@ class View:
         self.entry = e.entry
         self.e1 = e.e1
         self.e2 = e.e2
+
+    def _show_player(self, pl, c, marks, new):
+        # What the board's player lights (samsara.boardplayer.BoardPlayer.to_light):
+        # True when marked, False to show as usual.
+        m = pl.to_light(c)
+        if m is None:
+            return False
+        if m == THINKING:
+            for p in self.lifted:     # the board is thinking: nothing may move
+                _mark_hole(marks, new, p, sc.NOMOVE)
+            return True
+        lifted = self.lifted
+        if not lifted:
+            _mark_hole(marks, new, m[2], m[0])
+            _mark_hole(marks, new, m[1], sc.ORIGIN)
+        else:
+            for p in lifted:
+                if p == m[1]:
+                    _mark_hole(marks, new, m[2], m[0])
+                    self.targets.append((m[2], m[0]))
+                    _mark_hole(marks, new, p, sc.ORIGIN)
+                else:
+                    _mark_hole(marks, new, p, sc.NOMOVE)
+        if self.wrong >= 0:
+            _mark_hole(marks, new, self.wrong, sc.WRONG)
+        return True
+
+    def blink(self, p, on):
+        """The blinking origin `p` of the player's lit sub-move on or off (the
+        controller's P_BLINK; samsara.boardplayer)."""
+        self.marks[p] = sc.ORIGIN if on else 0

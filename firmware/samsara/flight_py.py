@@ -5,7 +5,6 @@ upy_test_flight.py compares the two); the Pico loads the viper one and never thi
 """
 
 from samsara.debounce import ticks_diff
-from samsara.states import WAITING, TURN_COMPLETE
 
 _MARK = 0xF0
 _GAP = 0xFE
@@ -26,8 +25,7 @@ def changes(fl, now, raw):
         m[5] = 0
         return _put(m, now, one, 20 if one == _MARK else 3)
     old = fl.old
-    st = fl.ctl.state
-    stray = st == WAITING or st == TURN_COMPLETE
+    stray = fl.still()
     h = 0
     for i in range(8):
         x = raw[i] ^ old[i]

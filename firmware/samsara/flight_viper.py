@@ -3,9 +3,10 @@ emitter: one call writes every raw change of a scan (or one press / turn mark) i
 ring and counts the sensor health, in machine code (about 20 times faster than the
 bytecode of samsara.flight_py, which gives the same bytes where the VM has no viper).
 
-Shipped as source (tools/build_firmware.py AS_SOURCE): a .mpy with viper code loads
-only on the MicroPython version that compiled it, source compiles on any 1.22+.
-samsara.flight imports this inside try/except and falls back to samsara.flight_py.
+Frozen into the firmware image as ARMv6-M machine code; in the development bundle it
+ships as source (tools/build_firmware.py AS_SOURCE: a .mpy with viper code loads only
+on the MicroPython version that compiled it).  samsara.flight imports this inside
+try/except and falls back to samsara.flight_py.
 """
 import micropython
 
@@ -54,8 +55,7 @@ def changes(fl, now: int, raw) -> int:
         r = ptr8(raw)
         o = ptr8(uint(s32[3]) | uint(s32[4]) << 16 << 16)
         se = ptr8(uint(s32[5]) | uint(s32[6]) << 16 << 16)
-        st = fl.ctl.state        # samsara.states WAITING, TURN_COMPLETE
-        if st == "waiting" or st == "turn_complete":
+        if fl.still():           # samsara.core.Board.still: no marble may move
             stray = 1
         k = 0
     size = int(s[3])

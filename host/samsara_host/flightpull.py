@@ -5,7 +5,7 @@ oldest turn still whole in the ring (docs/traces.md "Flight recorder").
     data = fetch(client)                 # the live ring (copy=-1) or fetch(client, 3)
     trace, info = to_trace(data, board="e66...")   # samsara_host.trace.Trace, counts
 
-The snapshot's bytes are those of samsara.link.flightcmds (header) and samsara.flight
+The snapshot's bytes are those of samsara.flightsave (header) and samsara.flight
 (entries); this module is their one reader.
 """
 from samsara.frame import to_hex

@@ -73,7 +73,7 @@ class ScriptedPlayers:
         self.sub_moves += len(moves)
 
     def _choose(self, c):
-        return choose_scores(c.r, c.s, c.a, c.b, c.mover, c.d1, c.d2, self.board.config.og,
+        return choose_scores(c.turn.r, c.turn.s, c.turn.a, c.turn.b, c.turn.mover, c.turn.d1, c.turn.d2, self.board.config.og,
                              self.pick)
 
     # -- the clock calls this after every advance ----------------------------------
@@ -89,19 +89,19 @@ class ScriptedPlayers:
             return
         c = self.board.controller
         st = c.state
-        key = (st, self.rolls, len(c.played))
+        key = (st, self.rolls, len(c.turn.played))
         if key != self.last_key:
             self.last_key = key
             self.last_progress = now
         elif now - self.last_progress > STUCK_MS:
-            raise PlayerError("board stuck in state %s (%s)" % (st, c.reason))
+            raise PlayerError("board stuck in state %s (%s)" % (st, c.view.reason))
         if st == GAME_OVER or st == MOKSHA:
             if self.planned_for == self.rolls:
                 self.turns += 1
                 self.planned_for = None
             self.done = True
         elif st == REPAIR:
-            raise PlayerError("board asks for repair: %s" % c.reason)
+            raise PlayerError("board asks for repair: %s" % c.view.reason)
         elif st == WAITING or st == TURN_COMPLETE:
             if st == TURN_COMPLETE and self.planned_for == self.rolls:
                 self.turns += 1
@@ -109,12 +109,12 @@ class ScriptedPlayers:
             self.queue.append(("press", -1))
             self.queue.append(("release", -1))
             self.rolls += 1
-        elif st == MOVING and self.planned_for != self.rolls and not c.played:
+        elif st == MOVING and self.planned_for != self.rolls and not c.turn.played:
             moves = self._choose(c)
             if moves is None:
                 raise PlayerError("no complete turn but the board did not call Moksha")
             self.planned_for = self.rolls
-            self._queue_turn(moves, c.a, c.b)
+            self._queue_turn(moves, c.turn.a, c.turn.b)
 
 
 

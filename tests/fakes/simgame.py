@@ -16,8 +16,7 @@ import sys
 
 import bench
 import board_config
-import mainloop as main
-import mainboot as mb  # the boot's module (its seams); boot() drops it from sys.modules
+import mainboot as mb  # the boot (its seams)
 import player
 import rig
 from board import hw as hwmod
@@ -85,10 +84,6 @@ def _lit(r, chain_indexes):
     return tuple(1 if r.chain_rgb(i) != (0, 0, 0) else 0 for i in chain_indexes)
 
 
-def _no_usb(now_ms, board, hw):
-    return None
-
-
 def _no_services(board, hw, now_ms):
     return None
 
@@ -96,8 +91,8 @@ def _no_services(board, hw, now_ms):
 def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, start=None,
          link=False, frame=None, keep_events=True):
     """Build the rig and boot main.py on it (no players yet).  Returns a Result with
-    rig, board, hw, loop (main.Loop) and events (every board event, collected through
-    main.handle_event; res.restore() puts main's seams back).
+    rig, board, hw, loop (mainloop.Loop) and events (every board event, collected by
+    the loop's `watch`; res.restore() puts mainboot's seams back).
 
     start: a position string to begin from instead of the start position (it goes in
     through mainboot.resume_from_log, the game log's seam).
@@ -114,57 +109,49 @@ def boot(seed=1, build="digital", cal_path=None, log=None, watchdog_ms=1000, sta
     r.world.set_frame(frame if frame is not None else from_position(pos))
     res = Result()
     res.events = []
-    res.saved = (main.handle_event, mb.resume_from_log, main.usb_service, mb.LOG_DIR,
-                 mb.open_services)
-    forward = main.handle_event if link else None
+    res.saved = (mb.resume_from_log, mb.LOG_DIR, mb.open_services)
 
     res.dice_seen = []   # (dice rolled, lit pips of die 1 and 2, turn LEDs lit) per roll
 
-    def collect(ev, now):
+    def collect(ev):
         if keep_events:
             res.events.append(ev)
             if ev.get("ev") == "roll":
                 res.dice_seen.append((tuple(ev["dice"]), ev.get("player"),
                                       _lit(r, cfg.LED_DIE1), _lit(r, cfg.LED_DIE2),
                                       _lit(r, cfg.LED_TURN)))
-        if forward is not None:
-            forward(ev, now)
 
-    def resume(board, now_ms, frame):
-        board.new_game(pos, now_ms=now_ms, frame=frame)
+    def resume(loop, now_ms, frame):
+        loop.board.new_game(pos, now_ms=now_ms, frame=frame)
         return pos.format()
 
-    def no_log(board, now_ms, frame):
+    def no_log(loop, now_ms, frame):
         return None
 
     def restore():
-        (main.handle_event, mb.resume_from_log, main.usb_service, mb.LOG_DIR,
-         mb.open_services) = res.saved
+        (mb.resume_from_log, mb.LOG_DIR, mb.open_services) = res.saved
 
     res.restore = restore
-    main.handle_event = collect
     if link:
         mb.LOG_DIR = tmp_path("logs")
     else:
-        main.usb_service = _no_usb
         mb.open_services = _no_services
         mb.resume_from_log = no_log
     if start:
         mb.resume_from_log = resume
     try:
         config = mb.make_config(cfg, seed=seed)
-        board, hw, clock = mb.boot(cfg, clock=r.clock, config=config,
-                                   watchdog_ms=watchdog_ms, cal_path=cal_path,
-                                   log=log or (lambda *a: None))
+        loop = mb.boot(cfg, clock=r.clock, config=config, watchdog_ms=watchdog_ms,
+                       cal_path=cal_path, log=log or (lambda *a: None), watch=collect)
     except Exception:
         restore()
         raise
     res.cfg = cfg
     res.rig = r
-    res.board = board
-    res.hw = hw
-    res.loop = main.Loop(board, hw, clock)
-    res.stats = res.loop.stats
+    res.board = loop.board
+    res.hw = loop.hw
+    res.loop = loop
+    res.stats = loop.stats
     return res
 
 
@@ -172,9 +159,9 @@ def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
          watchdog_ms=1000, start=None, link=False, split=False):
     """Boot and play one game to its end; returns the Result of boot() with players
     and virtual_ms added.  split: the game's last turn recorded at the loop's quiet
-    moment, as on the Pico (samsara.controller.Controller.split)."""
+    moment, as on the Pico (samsara.pacing.Pacing.defer_game_end)."""
     res = boot(seed, build, cal_path, log, watchdog_ms, start, link)
-    res.board.controller.split = split
+    res.board.pacing.defer_game_end = split
     try:
         res.players = player.ScriptedPlayers(res.board, res.rig.world, res.rig.clock,
                                              res.cfg.PIN_BTN_ROLL, seed)

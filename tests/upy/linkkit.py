@@ -118,7 +118,7 @@ class CleanPlayer:
         if c.state != states.MOVING:
             return None
         p = c.game.pos
-        turns = rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2, c.og)
+        turns = rules.complete_turns(p.r, p.s, p.a, p.b, p.mover, d1, d2, c.turn.og)
         if not turns:
             return None
         moves, _key = turns[rng_pick(len(turns))]
@@ -143,7 +143,7 @@ class CleanPlayer:
         c = b.controller
         st = c.state
         if st in (states.REPAIR, states.GOAL_PENDING):
-            self.frame[:] = c.expected
+            self.frame[:] = c.turn.expected
             self.settle()
             if c.state == st and st == states.GOAL_PENDING:
                 self.tick(200)
@@ -154,9 +154,9 @@ class CleanPlayer:
             if not rem:
                 self.settle()
                 return st
-            subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover, tuple(rem), -1, c.og)
+            subs = rules.completable_sub_moves(p.r, p.s, p.a, p.b, p.mover, tuple(rem), -1, c.turn.og)
             if not subs:
-                self.frame[:] = c.expected
+                self.frame[:] = c.turn.expected
                 self.settle()
                 return st
             self.sub_move(subs[pick(len(subs))], p.a, p.b)
@@ -169,12 +169,43 @@ class CleanPlayer:
         return st
 
 
+class NoHardware:
+    """The drivers a mainloop.Loop needs, doing nothing: a board driven by a test
+    (its frames fed to Board.tick by the test), no buttons, no LEDs, no watchdog."""
+
+    def __init__(self):
+        self.scanner = self
+        self.buttons = self
+        self.leds = self
+        self.watchdog = self
+        self.calibrator = None
+
+    def scan(self, buf):
+        pass
+
+    def poll(self, now_ms):
+        return None
+
+    def show(self, scene):
+        pass
+
+    def clear(self):
+        pass
+
+    def feed(self):
+        pass
+
+    def start_watchdog(self, ms):
+        pass
+
+
 def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boot_ms=None,
-             frame=None):
-    """main.Services over `board` with a game recorder on `log` (a GameLog, or None)
-    and a host link on `stream`: the one event path of main.py, made the current one.
-    boot_ms: also boot it then (the boot line, the log scan, resume or a new game).
-    Its poll(now) is what a loop iteration does for the sinks."""
+             frame=None, flight=None):
+    """A mainloop.Loop over `board` with a game recorder on `log` (a GameLog, or None),
+    the flight recorder `flight` (or None) and a host link on `stream`: the one event
+    path of the firmware, without drivers (NoHardware).  boot_ms: also boot it then
+    (the boot line, the log scan, resume or a new game).  Its poll(now) is what a loop
+    iteration does for the sinks (Loop.serve)."""
     try:
         import mainloop as main
     except ImportError:  # CPython: the samsara package is installed, firmware/ is not on the path
@@ -182,44 +213,47 @@ def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boo
         import samsara
         sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
         import mainloop as main
-    from samsara.link.hostlink import HostLink
     from samsara.storage.recorder import Recorder
     rec = Recorder(log, board) if log is not None else None
-    svc = main.start_services(board, rec, HostLink(stream, board, None, rec, hooks,
-                                                   board_id, period_ms))
-    svc = ServicesRig(svc)
+    loop = main.Loop(board, NoHardware(), None,
+                     main.Services(rec, flight, stream, hooks, board_id))
+    loop.period = period_ms
+    loop.link.period_ms = period_ms
+    rig = ServicesRig(loop)
     if boot_ms is not None:
-        svc.boot(boot_ms, frame)
-    return svc
+        rig.boot(boot_ms, frame)
+    return rig
 
 
 class ServicesRig:
-    """main.Services with what main.boot and main.Loop.once do around them: boot() (the
+    """A mainloop.Loop's event path as the boot and Loop.once drive it: boot() (the
     boot line, the log scan and resume, a logged new game) and poll(now) (the events to
-    every sink, then the link's service).  svc, board, recorder, link: the Services'."""
+    every sink, then the link's service: Loop.serve).  loop, board, recorder, link,
+    inputs, flight: the loop's."""
 
-    def __init__(self, svc):
-        self.svc = svc
-        self.board = svc.board
-        self.recorder = svc.recorder
-        self.link = svc.link
+    def __init__(self, loop):
+        self.loop = loop
+        self.board = loop.board
+        self.recorder = loop.recorder
+        self.link = loop.link
+        self.inputs = loop.inputs
+        self.flight = loop.flight
 
     def boot(self, now_ms, frame=None, new_game=True):
         """Returns the resumed game's number or None."""
-        svc = self.svc
-        svc.board.clear_events()
-        svc.link.boot(now_ms)
+        loop = self.loop
+        loop.board.clear_events()
+        loop.start(now_ms)
         g = None
-        if svc.recorder is not None:
-            g = svc.recorder.boot(now_ms, frame)
+        if loop.recorder is not None:
+            g = loop.recorder.boot(now_ms, frame)
         if g is None and new_game:
             from samsara.storage.gamelog import LogFull
             try:
-                svc.new_game()
+                loop.inputs.new_game(now_ms)
             except LogFull:
                 pass  # log_full was announced
         return g
 
     def poll(self, now_ms):
-        self.svc.dispatch(now_ms)
-        self.svc.serve(now_ms)
+        self.loop.serve(now_ms)

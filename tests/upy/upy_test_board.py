@@ -83,7 +83,7 @@ def test_idle_tick_allocates_nothing_while_moving_with_a_marble_lifted():
     k.roll(5, 3)
     k.set("R1", False)
     k.wait(20)
-    assert k.state() == states.MOVING and k.b.controller.targets
+    assert k.state() == states.MOVING and k.b.controller.view.targets
     k.quiet_ticks()
 
 
@@ -152,7 +152,7 @@ def test_event_ticks_allocate_little():
         k.b.tick(k.t, k.raw)
     else:
         assert grown < 4096, grown
-    assert k.b.controller.targets
+    assert k.b.controller.view.targets
 
 
 def test_short_game_on_this_vm():
@@ -165,7 +165,7 @@ def test_short_game_on_this_vm():
         "..oooo................../oooooo..........oo...... 0-0 B"
     k.roll(4, 2)
     assert list(k.b.controller.game.record) == ["53 5:R1-S18 3:R2-S17"]
-    assert k.state() == states.MOVING and k.b.controller.mover == 1
+    assert k.state() == states.MOVING and k.b.controller.turn.mover == 1
 
 
 def test_goal_on_this_vm():

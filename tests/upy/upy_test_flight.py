@@ -36,8 +36,7 @@ def test_recording_changes_allocates_nothing():
     fl.press(t, "roll")
     t = assert_no_alloc(_run, board, fl, raw, t, 300)
     assert_no_alloc(fl.press, t, "undo", True)
-    from samsara.flighthealth import counts
-    assert counts(fl, 7)[0] > 100 and counts(fl, 20)[1] > 100
+    assert fl.counts(7)[0] > 100 and fl.counts(20)[1] > 100
 
 
 def test_recording_changes_causes_no_collection():

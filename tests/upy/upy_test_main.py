@@ -8,6 +8,7 @@ the heap_lock test is the Pico-like proof; the digital game starts late there).
 """
 
 import bench
+import mainboot
 import mainloop as main
 import simgame
 from samsara.frame import from_position
@@ -63,7 +64,7 @@ def test_complete_game_analog_build_from_a_late_position():
 
 
 def test_the_games_end_at_the_loops_quiet_moment_as_on_the_pico():
-    # Controller.split (the Pico): the last turn's record and game_over come at the
+    # Pacing.defer_game_end (the Pico): the last turn's record and game_over come at the
     # loop's quiet moment (QUIET_MS after the last change), not in the placement's
     # ticks; the game ends as it does without it.
     res = simgame.play(seed=2, start=LATE, split=True)
@@ -123,7 +124,7 @@ def test_idle_iteration_causes_no_collection():
         for _ in range(300):          # settle, and the quiet-time work after boot done
             clock.now += 2
             loop.once(clock.ticks_ms())
-        assert not loop.dirty
+        assert not loop.garbage
         real = loop._scan
         loop._scan = len
         gc.collect()
@@ -176,11 +177,11 @@ def test_safe_mode_when_bootsel_is_held():
     said = []
     bench.reset()
     bench.bootsel[0] = 1
-    main.print = lambda *a: said.append(" ".join(str(x) for x in a))
+    mainboot.print = lambda *a: said.append(" ".join(str(x) for x in a))
     try:
-        assert main.main() is None
+        assert mainboot.main() is None
     finally:
-        del main.print
+        del mainboot.print
         bench.bootsel[0] = 0
     assert said == ["safe mode: BOOTSEL held, main loop not started"], said
 
@@ -198,30 +199,3 @@ def test_watchdog_resets_a_stalled_loop():
         res.restore()
 
 
-def test_boot_only_modules_are_dropped_and_load_again():
-    # main.boot() drops the resume/parse modules after boot (MicroPython only): they
-    # leave sys.modules and their package, and a later use imports them again.
-    import sys
-    import samsara
-    from samsara.rules import notation
-    from samsara.storage.logresume import resume_board  # noqa: F401
-    from samsara.rules import moves as rules
-    pos = Position()
-    moves, _k = rules.complete_turns(pos.r, pos.s, pos.a, pos.b, pos.mover, 2, 1)[0]
-    text = notation.format_turn(2, 1, moves)
-    got = notation.read_turn(pos.r, pos.s, pos.a, pos.b, pos.mover, text)
-    assert got[0] == (2, 1), got
-    there = len([m for m in main.BOOT_ONLY_MODULES if m in sys.modules])
-    n = main.drop_modules()
-    if sys.implementation.name != "micropython":
-        assert n == 0
-        return
-    assert there >= 2 and n == there, (n, there)
-    for name in main.BOOT_ONLY_MODULES:
-        assert name not in sys.modules, name
-        i = name.rfind(".")
-        parent = sys.modules.get(name[:i])
-        assert parent is None or not hasattr(parent, name[i + 1:]), name
-    assert notation.read_turn(pos.r, pos.s, pos.a, pos.b, pos.mover, text) == got
-    assert "samsara.rules.notation_read" in sys.modules
-    assert main.drop_modules(("samsara.rules.notation_read", "no.such_module")) == 1

@@ -1,5 +1,6 @@
 """The host link and the game recorder (docs/protocol.md, docs/gamelog.md) on a real
-Board with a fake stream, wired by main.py's Services (the one event path).  Runs
+Board with a fake stream, on the firmware's one event path (mainloop.Loop, without
+drivers).  Runs
 under MicroPython and CPython; the allocation test needs MicroPython's heap_lock."""
 
 import json
@@ -10,17 +11,19 @@ from samsara.core import Board
 from samsara.config import Config
 from memfs import MemFs
 from samsara.frame import from_position
-from mainhooks import MainHooks
+from board.linkhooks import LinkHooks
+from samsara.link.commands import COMMAND_NAMES
 from samsara.storage import logrecord as LR
 from samsara.states import WAITING
 from linkkit import FakeStream, CleanPlayer, services
 
 
-def _link(fs=None, **kw):
+def _link(fs=None, hw=None, **kw):
     board = Board(Config(dice="host", settle_place_ms=30))
     st = FakeStream()
     log = G.GameLog(fs if fs is not None else MemFs(), **kw)
-    link = services(st, board, log, None, "test-1", 2, boot_ms=0)
+    hooks = LinkHooks(hw, board) if hw is not None else None
+    link = services(st, board, log, hooks, "test-1", 2, boot_ms=0)
     return link, st, board
 
 
@@ -51,7 +54,7 @@ def test_hello_status_position():
     link, st, board = _link()
     r = _ask(link, st, b'{"cmd": "hello", "id": 7}\n')
     assert len(r) == 1 and r[0]["ok"] and r[0]["id"] == 7 and r[0]["proto"] == P.PROTO
-    assert r[0]["cmds"] == list(P.COMMAND_NAMES)
+    assert r[0]["cmds"] == list(COMMAND_NAMES)
     r = _ask(link, st, b'{"cmd":"status"}\r\n')[0]
     assert r["state"] == WAITING and r["mover"] == "A" and r["score"] == "0-0"
     assert r["game"] == 1 and r["log"]["need"] == link.recorder.log.need
@@ -186,7 +189,10 @@ def test_pull_a_log_through_the_link():
     assert len(data) == entry["size"] and P.crc_hex(P.crc16(data)) == entry["crc"]
     ok, msg, rp = LR.verify(data)
     assert ok, msg
-    assert len(rp.turns) == 2   # the third turn was not committed before the new game
+    # every complete turn is in the record, whatever ends the game: the third turn,
+    # complete but not yet confirmed by a roll, is recorded when the new game starts
+    assert len(rp.turns) == 3 and rp.header.get("start")
+    assert rp.end["how"] == "abandoned"
     r = _ask(link, st, b'{"cmd":"log_ack","game":1,"crc":"0000","size":1}\n')[0]
     assert r["error"] == "bad_args"
     r = _ask(link, st, ('{"cmd":"log_ack","game":1,"crc":"%s","size":%d}\n' % (entry["crc"], entry["size"])).encode())[0]
@@ -262,15 +268,6 @@ def test_a_line_out_leaves_no_garbage_but_its_ring_slices():
     assert st.lines() == [ev]
 
 
-class _Loop:
-    # mainloop.Loop's calm() as the link sees it
-    def __init__(self):
-        self.still = False
-
-    def calm(self):
-        return self.still
-
-
 def _replies(link, st, t0, t1):
     # Poll the link every 4 ms from t0 to t1; the (re, id) of the replies it sent.
     for t in range(t0, t1, 4):
@@ -278,43 +275,37 @@ def _replies(link, st, t0, t1):
     return [(o["re"], o["id"]) for o in st.lines() if "re" in o]
 
 
-def test_a_line_waits_for_the_loops_calm_moment_at_most_hold_ms():
-    # The Pico's loop: a complete host line waits until the loop has collected the
-    # garbage of its last events (Loop.calm), at most hostlink._HOLD_MS (1 s).
+def test_a_command_never_waits_for_the_game_log():
+    # Records waiting for a quiet moment (the Pico's recorder defers its writes): a
+    # status is answered in the loop iteration that takes it, the records still
+    # waiting (the loop writes them at its next quiet moment, not the command).
     rig, st, board = _link()
-    link = rig.link
-    loop = _Loop()
-    link.loop = loop
-    st.lines()
-    st.feed(b'{"cmd": "status", "id": 1}\n')
-    assert _replies(link, st, 1000, 1400) == []
-    loop.still = True
-    assert _replies(link, st, 1404, 1444) == [("status", 1)]   # (it goes out in pieces)
-    loop.still = False
-    st.feed(b'{"cmd": "position", "id": 2}\n')
-    assert _replies(link, st, 2000, 2996) == []
-    assert _replies(link, st, 2996, 3040) == [("position", 2)]
-
-
-def test_a_held_status_waits_for_the_write_and_the_calm_after_it():
-    # A status with game-log records waiting: answered once the loop wrote them (the
-    # recorder's pending emptied) and, on the Pico, collected that write's garbage
-    # (Loop.calm), so its reply does not pile on it; at most hostlink._HOLD_MS.
-    rig, st, board = _link()
-    link = rig.link
-    loop = _Loop()
-    loop.still = True
-    link.loop = loop
-    rec = link.recorder
+    rig.poll(999)                 # the boot's events to the sinks
+    rec = rig.recorder
+    rec.defer = True
     st.lines()
     rec.pending.append({"ev": "roll", "t": 1, "player": "A", "dice": [1, 2]})
     st.feed(b'{"cmd": "status", "id": 5}\n')
-    assert _replies(link, st, 1000, 1100) == []          # records waiting
-    rec.pending = []                                      # the quiet moment's write
-    loop.still = False                                    # ... its garbage not collected
-    assert _replies(link, st, 1100, 1200) == []
-    loop.still = True
-    assert _replies(link, st, 1200, 1260) == [("status", 5)]
+    rig.poll(1000)                # the iteration that takes the line makes its reply
+    assert rig.link.reply is None and rig.link.pending_output() > 0
+    assert _replies(rig, st, 1004, 1040) == [("status", 5)]
+    assert len(rec.pending) == 1
+
+
+def test_a_commands_events_go_out_before_its_reply():
+    # One event path: the host's roll is carried out by the board, the loop passes its
+    # `roll` event to every sink, then the link sends the reply with the same dice.
+    rig, st, board = _link()
+    st.lines()
+    st.feed(b'{"cmd": "set_dice", "dice": [5, 3], "id": 8}\n')
+    _replies(rig, st, 1000, 1008)
+    st.feed(b'{"cmd": "roll", "id": 9}\n')
+    rig.poll(1010)
+    lines = st.lines()
+    kinds = [o.get("ev") or o.get("re") for o in lines]
+    assert kinds.index("roll") < len(kinds) - 1 and lines[-1]["re"] == "roll", kinds
+    ev = [o for o in lines if o.get("ev") == "roll"][0]
+    assert lines[-1]["dice"] == ev["dice"] == [5, 3] and ev["source"] == "host"
 
 
 def test_random_bytes_on_this_vm():
@@ -371,9 +362,8 @@ class _Hw:
 
 
 def test_led_test_and_log_full_hint_are_overlays_of_the_board():
-    link, st, board = _link()
     hw = _Hw()
-    link.link.hooks = MainHooks(hw, board)
+    link, st, board = _link(hw=hw)
     frame = from_position(board.controller.game.pos)
     shown = [board.scene_version]
 
@@ -476,10 +466,9 @@ class _Cal:
 
 def test_calibrate_steps_through_the_hall_calibrator():
 
-    link, st, board = _link()
     hw = _Hw()
     hw.calibrator = _Cal()
-    link.link.hooks = MainHooks(hw, board)
+    link, st, board = _link(hw=hw)
     r = _ask(link, st, b'{"cmd":"calibrate","step":"occupied"}\n')[0]
     assert r["error"] == "state"
     r = _ask(link, st, b'{"cmd":"calibrate","step":"start"}\n')[0]
@@ -495,11 +484,10 @@ def test_calibrate_steps_through_the_hall_calibrator():
     assert hw.calibrator.calls == ["begin", "step", "step", "skip", "abort"]
 
 
-def _game_on_a_full_log(trim=0):
+def _game_on_a_full_log():
     # a log with room for two games, both used; then the board starts a game by
     # itself (as main.py does at boot), which the full log cannot take
     link, st, board = _link(MemFs(), capacity=6 * 4096, max_turns=4, turn_budget=256)
-    link.recorder.trim = trim
     for i in range(2):
         assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
     link.recorder.log.end_game()
@@ -548,25 +536,22 @@ def _play_turns(link, board, n, seed=7):
     c = board.controller
     while len(c.game.record) < n and not c.game.over():
         pl.play_turn(rnd, 1 + rnd(6), 1 + rnd(6))
-    return list(c.game.record) if not c.game.record.keep else None
+    return list(c.game.record)
 
 
-def test_a_logged_game_keeps_only_its_last_turns_in_memory():
-    # With Recorder.trim (3 on the Pico) a game whose log holds it keeps its last 17
-    # to 24 turns in memory (docs/gamelog.md "The record in the board's memory"):
-    # `position` still shows the last 10 and the count, the log every turn.
+def test_a_logged_game_keeps_every_turn_in_memory():
+    # The whole record stays in the board's memory (docs/gamelog.md "The record in the
+    # board's memory"): `position` shows the last 10 and the count, the log and the
+    # record hold every turn.
     link, st, board = _link()
-    link.recorder.trim = 3
     assert _ask(link, st, b'{"cmd":"new_game"}\n')[0]["ok"]
     _play_turns(link, board, 30)
     rec = board.controller.game.record
     n = len(rec)
     assert n >= 26, n
-    assert rec.keep == 3 and rec.chunks[0] is None
-    assert 1 <= len([c for c in rec.chunks if c is not None]) <= 3
     turns = [e["turn"] for e in st.lines() if e.get("ev") == "turn"]   # (read: gone)
     pos = _ask(link, st, b'{"cmd":"position"}\n')[0]
-    assert len(turns) == n and pos["turns"] == n
+    assert len(turns) == n and pos["turns"] == n and list(rec) == turns
     assert pos["record"] == turns[-10:] == rec.tail(10)
     link.recorder.flush()
     assert link.recorder.log.replay(link.recorder.log.run_gid).turns == turns
@@ -574,8 +559,8 @@ def test_a_logged_game_keeps_only_its_last_turns_in_memory():
 
 def test_an_unlogged_game_keeps_every_turn_for_its_log_after_a_pull():
     # The log was full when the game started: the record is all there is, so it keeps
-    # every turn (trim or not), and a pull brings the whole game into the log.
-    link, st, board = _game_on_a_full_log(trim=3)
+    # every turn, and a pull brings the whole game into the log.
+    link, st, board = _game_on_a_full_log()
     assert link.recorder.unlogged
     want = _play_turns(link, board, 26)
     assert want is not None and len(want) >= 26

@@ -1,71 +1,172 @@
-"""Taking a host command line (docs/protocol.md "Commands"): the command table
-(command_spec), parse_command, and the commands roll and undo (status, position and
-set_dice, the lines of every roll and of a game's start and end, are
-samsara.link.hostlink's, which takes them without loading this module: HostLink._quick).  Its one job is the board's side of a command line: turning it into
-(name, id, args) (a line it cannot take raises a ProtocolError, whose texts
-samsara.link.cmderrors makes, loaded only for a bad line) and those commands.  The
-board loads this module on demand (samsara.link.protocol.parse_command) and drops it
-at its next quiet moment (mainloop.ON_DEMAND_MODULES), so its code is on the heap only
-while a host line is being taken: one import per line, as each import leaves about
-1.5 KB of garbage on the Pico (docs/performance.md "Fifth round").
+"""The host commands (docs/protocol.md "Commands"): the command table and the parser of
+a host line.  Its one job is the board's side of a command line: the table (each
+command's name, handler and arguments) that the parser, the dispatcher
+(samsara.link.hostlink), `hello`'s list and docs/protocol.md all follow, and turning a
+line into (name, id, args) or the ProtocolError whose text says what is wrong.
 
-Each command is a function NAME(link, args) -> reply fields (dict), with `link` the
-samsara.link.hostlink.HostLink that received it (only its attributes are used);
-errors raise protocol.CmdError.  The rarer commands are samsara.link.hostcmds.
+Each handler is a function NAME(link, args) -> reply fields (dict) in one of the
+samsara.link.cmd_* modules, by subject: cmd_game (the game), cmd_board (the board and
+its drivers), cmd_logs (the game logs), cmd_flight (the flight recorder and the sensor
+health).  `link` is the samsara.link.hostlink.HostLink that took the line; a handler
+raises protocol.CmdError when the command fails.
+
+Argument kinds: bool, dice ([d1, d2], 1..6), side ("A"/"B"), text (at most 80
+characters), step (a calibration step), ms (100..10000), game (0..2^30-1), after
+(-1..2^30-1), offset (0..2^30-1), chunk (1..CHUNK), crc (4 hex digits).
 
 Runs unchanged on MicroPython and CPython.
 """
 
 import json
 
-from samsara.link.protocol import MAX_IN, CHUNK, CmdError, E_STATE, MAX_SMALL, is_dice, is_id
+from samsara.link import cmd_board, cmd_flight, cmd_game, cmd_logs
+from samsara.link.argwords import CAL_STEPS, takes
+from samsara.link.protocol import (ProtocolError, MAX_IN, MAX_SMALL, CHUNK, E_BINARY,
+                                   E_TOO_LONG, E_TWO, E_NOT_OBJECT, E_NO_CMD, E_UNKNOWN,
+                                   E_BAD_ARGS, E_BAD_ID, E_BAD_JSON, is_dice, is_id)
 
-
-# Argument kinds: (kind, default).  A default of REQUIRED means the key must be given.
 REQUIRED = object()
-_CAL_STEPS = ("start", "empty", "occupied", "save", "cancel")
+"""The default of an argument that must be given."""
+
+COMMANDS = (
+    # (name, handler, ((argument, kind, default), ...)), in documentation order
+    ("hello", cmd_board.hello, ()),
+    ("status", cmd_game.status, ()),
+    ("position", cmd_game.position, ()),
+    ("roll", cmd_game.roll, ()),
+    ("set_dice", cmd_game.set_dice, (("dice", "dice", REQUIRED),)),
+    ("new_game", cmd_game.new_game, (("match", "bool", False), ("starter", "side", "A"),
+                                     ("position", "text", None), ("vs_board", "side", None))),
+    ("undo", cmd_game.undo, ()),
+    ("hint", cmd_game.hint, ()),
+    ("led_test", cmd_board.led_test, (("ms", "ms", 2000),)),
+    ("sensors", cmd_board.sensors, ()),
+    ("calibrate", cmd_board.calibrate, (("step", "step", REQUIRED),)),
+    ("logs", cmd_logs.logs, (("after", "after", -1),)),
+    ("log_get", cmd_logs.log_get, (("game", "game", REQUIRED), ("offset", "offset", 0),
+                                   ("n", "chunk", CHUNK))),
+    ("log_ack", cmd_logs.log_ack, (("game", "game", REQUIRED), ("crc", "crc", REQUIRED),
+                                   ("size", "offset", REQUIRED))),
+    ("log_del", cmd_logs.log_del, (("game", "game", REQUIRED), ("force", "bool", False))),
+    ("flight", cmd_flight.flight, (("copy", "after", -1), ("offset", "offset", 0),
+                                   ("n", "chunk", CHUNK))),
+    ("flight_list", cmd_flight.flight_list, ()),
+    ("flight_save", cmd_flight.flight_save, ()),
+    ("health", cmd_flight.health, (("after", "after", -1),)),
+    ("self_test", cmd_flight.self_test, (("step", "text", REQUIRED), ("pos", "text", None))),
+)
+"""The command table: docs/protocol.md "Commands" lists the same commands in this order
+(tests/test_command_table.py holds them equal)."""
+
+COMMAND_NAMES = tuple(c[0] for c in COMMANDS)
+"""Command names in documentation order (what `hello` lists)."""
+
+
+def command(name):
+    """(handler, arguments) of command `name` (COMMANDS), or None for an unknown name."""
+    for c in COMMANDS:
+        if c[0] == name:
+            return c[1], c[2]
+    return None
 
 
 def command_spec(name):
     """The arguments of command `name` as {argument: (kind, default)} (a default of
-    REQUIRED: the key must be given), None for an unknown command (docs/protocol.md
-    "Commands"; the names are protocol.COMMAND_NAMES).  Made per call, not kept as a
-    table: the table's objects took 1.3 KB of the Pico's heap."""
-    if name in ("hello", "status", "position", "roll", "undo", "hint", "sensors",
-                "flight_list", "flight_save"):
-        return {}
-    if name == "set_dice":
-        return {"dice": ("dice", REQUIRED)}
-    if name == "new_game":
-        return {"match": ("bool", False), "starter": ("side", "A"), "position": ("text", None),
-                "vs_board": ("side", None)}
-    if name == "led_test":
-        return {"ms": ("ms", 2000)}
-    if name == "calibrate":
-        return {"step": ("step", REQUIRED)}
-    if name == "logs":
-        return {"after": ("after", -1)}
-    if name == "log_get":
-        return {"game": ("game", REQUIRED), "offset": ("offset", 0), "n": ("chunk", CHUNK)}
-    if name == "log_ack":
-        return {"game": ("game", REQUIRED), "crc": ("crc", REQUIRED),
-                "size": ("offset", REQUIRED)}
-    if name == "log_del":
-        return {"game": ("game", REQUIRED), "force": ("bool", False)}
-    if name == "flight":
-        return {"copy": ("after", -1), "offset": ("offset", 0), "n": ("chunk", CHUNK)}
-    if name == "health":
-        return {"after": ("after", -1)}
-    if name == "self_test":
-        return {"step": ("text", REQUIRED), "pos": ("text", None)}
-    return None
+    REQUIRED: the key must be given), None for an unknown command."""
+    c = command(name)
+    if c is None:
+        return None
+    return dict((a, (k, d)) for a, k, d in c[1])
 
 
-def _error(what, name=None, rid=None, key=None, v=None):
-    # The ProtocolError of a line the board cannot take (samsara.link.cmderrors).
-    from samsara.link.cmderrors import error
-    return error(what, name, rid, key, v)
+# ---- the errors of a line -----------------------------------------------------------
 
+def error(what, name=None, rid=None, key=None, v=None):
+    """The ProtocolError for `what` ("long", "ctrl" (v: the byte), "utf8", "json" (v:
+    the text), "object", "nocmd", "unknown", "idbool", "id", "argkey", "required" (key),
+    "arg" (key, v: (kind, value))) of command `name` with request id `rid`.  A bad or
+    missing argument's text names it and the values it takes (argwords.takes)."""
+    if what == "long":
+        return ProtocolError(E_TOO_LONG, "line longer than %d bytes" % MAX_IN)
+    if what == "ctrl":
+        return ProtocolError(E_BINARY, "control byte 0x%02x in line" % v)
+    if what == "utf8":
+        return ProtocolError(E_BINARY, "line is not UTF-8 text")
+    if what == "json":
+        k = _ends(v)
+        if k == _TWO:
+            return ProtocolError(E_TWO, "one command per line")
+        if k == _IN_STRING:
+            return ProtocolError(E_BAD_JSON, "not valid JSON: the line ends inside a string")
+        if k:
+            return ProtocolError(E_BAD_JSON, "not valid JSON: the line ends with %d bracket%s "
+                                 "still open" % (k, "" if k == 1 else "s"))
+        return ProtocolError(E_BAD_JSON, "not valid JSON (a command is one JSON object, "
+                             "e.g. {\"cmd\": \"status\"})")
+    if what == "object":
+        return ProtocolError(E_NOT_OBJECT, "a command is a JSON object")
+    if what == "nocmd":
+        return ProtocolError(E_NO_CMD, "missing \"cmd\"")
+    if what == "unknown":
+        return ProtocolError(E_UNKNOWN, "unknown command", name, rid)
+    if what == "idbool":
+        return ProtocolError(E_BAD_ID, "id must be an integer or a short string", name)
+    if what == "id":
+        return ProtocolError(E_BAD_ID, "id must be an integer 0..1073741823"
+                             " or a string of at most 16 characters", name)
+    if what == "argkey":
+        keys = ", ".join(sorted(command_spec(name) or ()))   # (a MicroPython dict has no order)
+        return ProtocolError(E_BAD_ARGS, "unknown argument %s: %s takes %s" % (
+            key[:16], name, keys or "no arguments"), name, rid)
+    if what == "required":
+        return ProtocolError(E_BAD_ARGS, "%s is required: %s" % (key, takes(name, key)),
+                             name, rid)
+    return ProtocolError(E_BAD_ARGS, "%s must be %s" % (key, takes(name, key)), name, rid)
+
+
+_TWO = -2
+_IN_STRING = -1
+
+
+def _ends(text):
+    """How a line that json.loads refused is wrong, from the text alone (MicroPython's
+    json says only "syntax error", CPython's more; both parse any nesting a MAX_IN-byte
+    line holds): _TWO when it starts with a complete object followed by another object
+    (``{...}{...}``, ``{...} {...}``, ``{...};{...}``: two_commands), _IN_STRING when it
+    ends inside a string, else the number of brackets left open at its end (0: some
+    other mistake)."""
+    t = text.strip()
+    obj = t.startswith("{")
+    depth = 0
+    in_str = False
+    esc = False
+    i = 0
+    n = len(t)
+    while i < n:
+        ch = t[i]
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "{" or ch == "[":
+            depth += 1
+        elif ch == "}" or ch == "]":
+            depth -= 1
+            if depth <= 0:
+                rest = t[i + 1:].strip()
+                while rest and rest[0] in ",;":
+                    rest = rest[1:].strip()
+                return _TWO if obj and depth == 0 and rest.startswith("{") else 0
+        i += 1
+    return _IN_STRING if in_str else depth
+
+
+# ---- the checks -------------------------------------------------------------------
 
 def check_text(line, n=-1, scanned=False):
     """Raise ProtocolError(binary) unless line[:n] (bytes-like) is printable UTF-8 text:
@@ -78,12 +179,12 @@ def check_text(line, n=-1, scanned=False):
     while i < n:
         c = line[i]
         if (c < 0x20 and c != 9 and c != 13) or c == 0x7F:
-            raise _error("ctrl", v=c)
+            raise error("ctrl", v=c)
         i += 1
     try:
         return bytes(line[:n]).decode("utf-8")
     except Exception:
-        raise _error("utf8")
+        raise error("utf8")
 
 
 def _check_id(obj, name):
@@ -91,10 +192,10 @@ def _check_id(obj, name):
         return None
     rid = obj["id"]
     if isinstance(rid, bool):
-        raise _error("idbool", name)
+        raise error("idbool", name)
     if is_id(rid):
         return rid
-    raise _error("id", name)
+    raise error("id", name)
 
 
 def _is_int(v):
@@ -112,7 +213,7 @@ def _check_arg(name, key, kind, v, rid):
     elif kind == "text":
         ok = isinstance(v, str) and len(v) <= 80
     elif kind == "step":
-        ok = v in _CAL_STEPS
+        ok = v in CAL_STEPS
     elif kind == "ms":
         ok = _is_int(v) and 100 <= v <= 10000
     elif kind == "game":
@@ -135,7 +236,7 @@ def _check_arg(name, key, kind, v, rid):
     else:
         ok = False  # pragma: no cover - table error
     if not ok:
-        raise _error("arg", name, rid, key, (kind, v))
+        raise error("arg", name, rid, key, (kind, v))
     return v
 
 
@@ -151,69 +252,39 @@ def parse_command(line, n=-1, scanned=False):
     if n < 0:
         n = len(line)
     if n > MAX_IN:
-        raise _error("long")
+        raise error("long")
     text = check_text(line, n, scanned)
     try:
         obj = json.loads(text)
     except Exception:
-        raise _error("json", v=text)
+        raise error("json", v=text)
     if not isinstance(obj, dict):
-        raise _error("object")
+        raise error("object")
     name = obj.get("cmd")
     if not isinstance(name, str):
-        raise _error("nocmd")
-    spec = command_spec(name)
-    if spec is None:
+        raise error("nocmd")
+    cmd = command(name)
+    if cmd is None:
         rid = _check_id(obj, name[:16])
-        raise _error("unknown", name[:16], rid)
+        raise error("unknown", name[:16], rid)
     rid = _check_id(obj, name)
+    spec = cmd[1]
     args = {}
     for key in obj:
         if key == "cmd" or key == "id":
             continue
-        if key not in spec:
-            raise _error("argkey", name, rid, key)
-    for key in spec:
-        kind, default = spec[key]
+        known = False
+        for a in spec:
+            if a[0] == key:
+                known = True
+                break
+        if not known:
+            raise error("argkey", name, rid, key)
+    for key, kind, default in spec:
         if key in obj:
             args[key] = _check_arg(name, key, kind, obj[key], rid)
         elif default is REQUIRED:
-            raise _error("required", name, rid, key)
+            raise error("required", name, rid, key)
         else:
             args[key] = default
     return name, rid, args
-
-
-# ---- the commands of a game ---------------------------------------------------------
-
-def _press(link, what):
-    # The core presses and dispatches the events through every sink, this link's
-    # on_event included, which keeps the first `what` event (or reject) for the reply.
-    core = link._core()
-    link._want = what
-    link._got = None
-    link._why = None
-    try:
-        core.press(link.now, what)
-    finally:
-        link._want = None
-    got = link._got
-    link._got = None
-    if got is None:
-        raise CmdError(E_STATE, link._why or ("%s not possible now" % what))
-    return got
-
-
-def roll(link, a):
-    """`roll`: the roll button from the host; its dice (CmdError(state) when not possible)."""
-    ev = _press(link, "roll")
-    return {"dice": ev.get("dice")}
-
-
-def undo(link, a):
-    """`undo`: the undo button from the host; the undone sub-move when there was one."""
-    ev = _press(link, "undo")
-    out = {}
-    if "move" in ev:
-        out["move"] = ev["move"]
-    return out

@@ -1,12 +1,16 @@
-"""The host link: the board side of the USB line protocol (docs/protocol.md).  Its one
-job is the line stream: framing the host's input, dispatching its commands, the replies,
-and the board's events out to the host.  A sink of the main loop's one event path,
-beside the game recorder.
+"""The host link: the board side of the USB line stream (docs/protocol.md).  Its one
+job is the line stream: framing the host's input, running its commands through the
+command table (samsara.link.commands), the replies, and the board's events out to the
+host.  A sink of the main loop's one event path, beside the game recorder and the
+flight recorder.
 
-    link = HostLink(stream, board, core, recorder, hooks, board_id="e6614103e7...", period_ms=5)
+    link = HostLink(stream, board, inputs, recorder, flight, hooks, board_id="e661...",
+                    period_ms=4)
     link.boot(now_ms)        # once: the boot line
     link.on_event(ev)        # every board event, from the main loop: to the host
-    link.poll(now_ms)        # every iteration: at most one host command, then output
+    if link.poll(now_ms):    # every iteration: at most one host command, then output
+        ...                  # the loop hands the command's events to every sink
+        link.answer()        # and then the command's reply goes out
 
 `stream` is a small byte-stream adapter: StdioStream (USB serial on the Pico, stdin and
 stdout of the `micropython` Unix port behind a pseudo-terminal) or a test double with
@@ -23,23 +27,16 @@ nothing.  Byte 0x03 raises KeyboardInterrupt (the REPL hand-over; the stream sto
 reading right after it so the bytes behind it reach the REPL); 0x01, 0x02 and 0x04 (REPL
 controls) are dropped with the partial line before them.
 
-The link never takes events off the board's queue and never changes the board itself:
-commands that act on the board go to `core`, the narrow door main.py gives it:
-
-    core.press(now_ms, what)          "roll" / "undo": the press, its events dispatched
-    core.set_dice(d1, d2)
-    core.new_game(position, match, starter, vs) -> game number or None
-                                      (vs: the board's side 0/1 or None)
-                                      (CmdError(bad_args) for a bad position,
-                                       gamelog.LogFull when the log is full)
-    core.led_test(now_ms, ms)         the LED test overlay
-
-and the events they cause come back through on_event before the reply is sent.  The
-board is only read (its controller's public state, position(), game, d1/d2,
-remaining_dice()).  recorder: samsara.storage.recorder.Recorder (the logs commands) or None.
-hooks: the drivers' side (main.py's mainhooks.MainHooks): sensors() -> (raw
-bytearray(8), settled bytearray(8)), calibrate(step) -> dict; a missing hook answers
-not_supported.
+The link never takes events off the board's queue: the main loop does, and hands
+each to its sinks.  Commands read the board through its public members and hand
+requests to `inputs` (the main loop's door to the board: mainloop.Inputs, which notes
+them in the flight recorder); their reply waits in the link until the loop has passed
+the command's events on (answer(); a poll sends a reply still waiting first), so the
+host sees the events before the reply.  A command never waits for the game log.
+recorder: samsara.storage.recorder.Recorder (the logs commands) or None; flight:
+samsara.flight.Flight or None; hooks: the drivers' side (board.linkhooks.LinkHooks):
+sensors() -> (raw bytearray(8), settled bytearray(8)), calibrate(step) -> dict, hw; a
+missing hook answers not_supported.
 """
 
 import io
@@ -47,6 +44,7 @@ import json
 import sys
 
 from samsara.link import protocol as P
+from samsara.link.commands import COMMAND_NAMES, command, parse_command
 from samsara.storage import gamelog
 from samsara import version
 from samsara.debounce import ticks_diff
@@ -61,17 +59,12 @@ _RX_PER_POLL = const(128)
 """Bytes the board reads at most per loop iteration."""
 _TX_PER_POLL = const(128)
 """Bytes the board writes at most per loop iteration."""
-_HOLD_MS = const(1000)
-"""Longest a `status` waits for the game log's waiting records to be written at a quiet
-moment (the recorder's `defer`, on the Pico) before it writes them itself."""
-_TX_RING = const(1024)
-"""Size of the board's output ring in bytes: two lines of protocol.MAX_OUT, or 8 loop
-iterations (32 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
+_TX_RING = const(4096)
+"""Size of the board's output ring in bytes: eight lines of protocol.MAX_OUT, or 32 loop
+iterations (128 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
 reads keeps it nearly empty (a game's largest burst, its end with a `status` reply,
 is about 700 bytes), one that does not makes the board drop event lines (counted, then
-reported) rather than block; a reply always has its room (a command waits for it).
-4096 until the firmware's heap was measured (docs/performance.md "Firmware"), 2048
-until the heap row's seventh round ("Seventh round")."""
+reported) rather than block; a reply always has its room (a command waits for it)."""
 
 
 if sys.implementation.name == "micropython":
@@ -80,10 +73,6 @@ if sys.implementation.name == "micropython":
 else:
     def _dump_into(obj, js):    # CPython's json.dump writes str, in many pieces
         js.write(json.dumps(obj).encode())
-
-
-CmdError = P.CmdError
-"""A command failed (samsara.link.protocol.CmdError: code and msg)."""
 
 
 class StdioStream:
@@ -146,18 +135,21 @@ class StdioStream:
 class HostLink:
     """The board's end of the USB line protocol (module docstring).
 
-    board: samsara.core.Board (read only); core: the commands door (module
-    docstring) or None; recorder: samsara.storage.recorder.Recorder or None (no logging);
-    hooks: see module docstring.  period_ms: the loop's scan period, for the `status`
-    loop figures.  Counters: rx_lines, rx_errors, tx_dropped (lines), overruns.
+    board: samsara.core.Board (read, and its overlays set); inputs: the main loop's
+    door to the board (mainloop.Inputs) or None (a link that drives no board);
+    recorder: samsara.storage.recorder.Recorder or None (no logging); flight:
+    samsara.flight.Flight or None; hooks: see module docstring.  period_ms: the loop's
+    scan period, for the `status` loop figures.  Counters: rx_lines, rx_errors,
+    tx_dropped (lines), overruns.
     """
 
-    def __init__(self, stream, board, core=None, recorder=None, hooks=None, board_id="",
-                 period_ms=5, ms_diff=None):
+    def __init__(self, stream, board, inputs=None, recorder=None, flight=None, hooks=None,
+                 board_id="", period_ms=5, ms_diff=None):
         self.stream = stream
         self.board = board
-        self.core = core
+        self.inputs = inputs
         self.recorder = recorder
+        self.flight = flight
         self.hooks = hooks
         self.board_id = board_id
         self.period_ms = period_ms
@@ -182,13 +174,8 @@ class HostLink:
         self.last = None
         self.max_gap = 0
         self.overruns = 0
-        self._want = None         # a command waits for this event (roll, undo) ...
-        self._got = None          # ... and got it
-        self._why = None          # ... or this reject reason
-        self._held = None         # (name, id, args) of a status waiting for the log write
-        self._held_t = 0          # ... since this time
-        self.loop = None          # the Pico's loop (mainloop.Loop): a line waits for its calm()
-        self._wait_t = -1         # a complete line waits for the loop's collection since then
+        self.reply = None         # the reply of the command the last poll ran (answer())
+        self.ran = False          # the last poll ran a command
 
     # -- output ------------------------------------------------------------------------
 
@@ -285,23 +272,44 @@ class HostLink:
                    "hash": version.HASH, "kind": version.KIND, "board": self.board_id})
 
     def on_event(self, ev):
-        """One board event (from the main loop): to the host.  A command waiting for
-        its event (roll, undo) takes it here too."""
-        if self._want is not None:
-            name = ev.get("ev")
-            if name == self._want and self._got is None:
-                self._got = ev
-            elif name == "reject" and self._why is None:
-                self._why = ev.get("reason")
+        """One board event (from the main loop): to the host."""
         self.send(ev)
+
+    def answer(self):
+        """Send the reply of the command the last poll ran (the main loop calls it once
+        it has handed that command's events to every sink)."""
+        r = self.reply
+        if r is not None:
+            self.reply = None
+            self.send(r)
+            self._flush()
+
+    # -- what the commands read ----------------------------------------------------------
+
+    def command_names(self):
+        """The command names in documentation order (`hello`)."""
+        return list(COMMAND_NAMES)
+
+    def log_space(self):
+        """{"free", "need", "full", "unpulled"} of the game log (zeros without one)."""
+        if self.recorder is None:
+            return {"free": 0, "need": 0, "full": False, "unpulled": 0}
+        return self.recorder.space()
+
+    def uptime_ms(self):
+        """ms since the link's boot."""
+        return self._diff(self.now, self.t0 if self.t0 is not None else self.now)
 
     # -- the loop ----------------------------------------------------------------------
 
     def poll(self, now_ms):
-        """One loop iteration's service: at most one host command, at most _TX_PER_POLL
-        bytes written.  A command waits in the input while the output ring has less
-        than protocol.MAX_OUT bytes free, so its reply is never dropped.  Raises
-        KeyboardInterrupt on 0x03."""
+        """One loop iteration's service: a reply still waiting sent, at most one host
+        command run, at most _TX_PER_POLL bytes written.  Returns True when a command
+        ran: its reply waits for answer().  A command waits in the input while the
+        output ring has less than protocol.MAX_OUT bytes free, so its reply is never
+        dropped.  Raises KeyboardInterrupt on 0x03."""
+        if self.reply is not None:
+            self.answer()
         if self.last is not None:
             gap = self._diff(now_ms, self.last)
             if gap > self.max_gap:
@@ -312,15 +320,14 @@ class HostLink:
             self.t0 = now_ms
         self.last = now_ms
         self.now = now_ms
-        if self._held is None:
-            self._read()
-        else:
-            self._hold()
+        self.ran = False
+        self._read()
         if self.tx_dropped and self._room() >= 64:
             n = self.tx_dropped
             self.tx_dropped = 0
             self._put(P.encode({"ev": "dropped", "lines": n}))
         self._flush()
+        return self.ran
 
     def _read(self):
         # Kept small (its call frame stays off the heap): the idle path ends here.
@@ -330,27 +337,10 @@ class HostLink:
             room = _RX_PER_POLL
         if room > 0:
             end += self.stream.read_into(self.rx, end, room)
-        if self.rx_scan >= end or (self._wait_t >= 0 and self._waits()):
+        if self.rx_scan >= end:
             self.rx_n = end
-            return  # nothing new (the idle path, no allocation), or a line waits
+            return  # nothing new (the idle path, no allocation)
         self._scan_rx(end)
-
-    def _waits(self):
-        # True while a complete line waits for the loop's calm moment (its last events'
-        # garbage collected, no log write due: mainloop.Loop.calm), at most _HOLD_MS:
-        # the line's work (the command modules loaded on demand, its reply) does not
-        # pile on that garbage (docs/performance.md "Fifth round").
-        loop = self.loop
-        t = self._wait_t
-        if loop is None or t == -2 or loop.calm():
-            self._wait_t = -1
-            return False
-        if t < 0:
-            self._wait_t = self.now
-        elif self._diff(self.now, t) >= _HOLD_MS:
-            self._wait_t = -2     # waited long enough: the line goes on
-            return False
-        return True
 
     def _scan_rx(self, end):
         rx = self.rx
@@ -373,8 +363,8 @@ class HostLink:
                 self.rx_bad = 0
                 continue
             if c == 0x0A:
-                if _TX_RING - self.tx_len < P.MAX_OUT or self._waits():
-                    break   # no room for a reply yet, or the loop not calm: the line waits
+                if _TX_RING - self.tx_len < P.MAX_OUT:
+                    break   # no room for a reply yet: the line waits
                 rest = end - i - 1
                 if not self.rx_skip:
                     n = i
@@ -414,154 +404,25 @@ class HostLink:
             self.send(P.error_reply(None, None, P.E_BINARY,
                                     "control byte 0x%02x in line" % (self.rx_bad & 0xFF)))
             return
-        q = self._quick(n)
-        if q is None:
-            try:
-                name, rid, args = P.parse_command(memoryview(self.rx)[0:n], -1, True)
-            except P.ProtocolError as e:
-                self.rx_errors += 1
-                self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
-                return
-        else:
-            name, rid, args = q
-        rec = self.recorder
-        if name == "status" and rec is not None and rec.pending:
-            # Its reply writes the game log's waiting records: it waits (reading no
-            # further input) for the loop's quiet moment to write them, and on the Pico
-            # for the collection after that write (the loop's calm()), at most
-            # _HOLD_MS, so the write does not fall on the answer to the last placement
-            # nor the reply on the write's garbage (the reply is the same: it is made
-            # after the write either way).
-            self._held = (name, rid, args)
-            self._held_t = self.now
-            return
-        self._run(name, rid, args)
-
-    def _quick(self, n):
-        # `set_dice`, `position` and `status`, the lines a host sends at every roll
-        # and at a game's start and end, parsed without loading the command module
-        # (samsara.link.commands: on the Pico its import is 3 KB of code and 1.8 KB of
-        # garbage, the lowest free heap of a game, docs/performance.md "Sixth round");
-        # their commands are this module's own (_resident).  Only a line that module's
-        # parse_command takes as it is (the same json.loads, the same checks), so the
-        # reply is the same; any other line, and every error, goes there.  Returns
-        # (name, id, args), or None.
-        if n > P.MAX_IN:
-            return None
         try:
-            obj = json.loads(bytes(memoryview(self.rx)[0:n]).decode("utf-8"))
-        except Exception:
-            return None
-        if not isinstance(obj, dict):
-            return None
-        name = obj.get("cmd")
-        k = len(obj) - 1
-        rid = None
-        if "id" in obj:
-            k -= 1
-            rid = obj["id"]
-            if not P.is_id(rid):
-                return None
-        if (name == "position" or name == "status") and not k:
-            return name, rid, {}
-        if name == "set_dice" and k == 1 and "dice" in obj:
-            d = obj["dice"]
-            if P.is_dice(d):
-                return name, rid, {"dice": d}
-        return None
-
-    def _hold(self):
-        # A held status: answered once the records are written, or after _HOLD_MS.
-        h = self._held
-        if h is None or ((self.recorder.pending or (self.loop is not None and not self.loop.calm()))
-                         and self._diff(self.now, self._held_t) < _HOLD_MS):
+            name, rid, args = parse_command(memoryview(self.rx)[0:n], -1, True)
+        except P.ProtocolError as e:
+            self.rx_errors += 1
+            self.send(P.error_reply(e.name, e.req_id, e.code, e.msg))
             return
-        self._held = None
-        self._run(h[0], h[1], h[2])
+        self.reply = self._run(name, rid, args)
+        self.ran = True
 
     def _run(self, name, rid, args):
-        # One parsed command: its handler, then the reply (or an error reply).
+        # One parsed command: its handler (the command table); the reply, or an error
+        # reply.
         try:
-            # The commands a game sends all the time are this module's (_resident);
-            # the others' code is loaded for the command and dropped by the main loop
-            # at the next quiet moment (commands: roll, undo; hostcmds, flightcmds).
-            fn = _resident(name)
-            if fn is None:
-                from samsara.link import commands
-                fn = getattr(commands, name, None)
-            if fn is None:
-                from samsara.link import hostcmds
-                fn = getattr(hostcmds, name, None)
-            if fn is None:    # the flight recorder's and sensor health's commands
-                from samsara.link import flightcmds
-                fn = getattr(flightcmds, name)
-            fields = fn(self, args)
-        except CmdError as e:
-            self.send(P.error_reply(name, rid, e.code, e.msg))
-            return
+            fields = command(name)[0](self, args)
+        except P.CmdError as e:
+            return P.error_reply(name, rid, e.code, e.msg)
         except gamelog.LogError as e:
-            self.send(P.error_reply(name, rid, e.code, e.msg))
-            return
+            return P.error_reply(name, rid, e.code, e.msg)
         except Exception as e:  # keep the loop alive, tell the host
-            self.send(P.error_reply(name, rid, P.E_INTERNAL, "%s: %s" % (type(e).__name__, str(e)[:80])))
-            return
-        self.send(P.reply(name, rid, fields))
-
-    # -- commands ----------------------------------------------------------------------
-
-    def _log_space(self):
-        if self.recorder is None:
-            return {"free": 0, "need": 0, "full": False, "unpulled": 0}
-        return self.recorder.space()
-
-    def _core(self):
-        if self.core is None:
-            raise CmdError(P.E_NOT_SUPPORTED, "this link drives no board")
-        return self.core
-
-
-def _resident(name):
-    # The commands of this module (the lines _quick takes), or None.
-    if name == "position":
-        return position
-    if name == "set_dice":
-        return set_dice
-    if name == "status":
-        return status
-    return None
-
-
-# ---- the commands of every roll and of a game's start and end (resident: _quick) -------
-
-def status(link, a):
-    """`status`: state, game number, mover, score, dice, the log's space, uptime and
-    the loop figures (the game log's waiting records are written first)."""
-    c = link.board.controller
-    pos = c.position()
-    rec = link.recorder
-    if rec is not None:
-        rec.flush()
-    return {"state": c.state,
-            "game": None if rec is None else rec.log.run_gid,
-            "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
-            "dice": [c.d1, c.d2] if c.d1 else [], "remaining": list(c.remaining_dice()),
-            "log": link._log_space(),
-            "uptime_ms": link._diff(link.now, link.t0 if link.t0 is not None else link.now),
-            "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
-                     "overruns": link.overruns}}
-
-
-def position(link, a):
-    """`position`: the position text, state, turns so far and the last 10 turns."""
-    c = link.board.controller
-    rec = c.game.record if c.game is not None else None
-    return {"position": c.position().format(), "state": c.state,
-            "turns": 0 if rec is None else len(rec),
-            "record": [] if rec is None else rec.tail(10)}
-
-
-def set_dice(link, a):
-    """`set_dice`: the dice of the next roll."""
-    d = a["dice"]
-    link._core().set_dice(d[0], d[1])
-    return {"dice": d}
+            return P.error_reply(name, rid, P.E_INTERNAL,
+                                 "%s: %s" % (type(e).__name__, str(e)[:80]))
+        return P.reply(name, rid, fields)

@@ -1,22 +1,18 @@
-"""The USB line protocol shared by the board and the host (docs/protocol.md).
+"""The USB line protocol shared by the board and the host (docs/protocol.md): its
+constants and error codes, the event table, CRC-16, base64 and the shape of a line.
 
 One JSON object per line, LF-terminated, UTF-8.  Host lines are commands
-``{"cmd": NAME, "id": ID, ...args}``; board lines are replies ``{"re": NAME, "ok": ...}``
-or events ``{"ev": NAME, ...}``.  Input is parsed with ``json.loads`` only: nothing
-received is ever evaluated as code.
+``{"cmd": NAME, "id": ID, ...args}`` (their table and parser: samsara.link.commands);
+board lines are replies ``{"re": NAME, "ok": ...}`` or events ``{"ev": NAME, ...}``.
+Input is parsed with ``json.loads`` only: nothing received is ever evaluated as code.
+
+The event table (EVENTS: every event line the board sends, with its fields and whether
+the game log takes it or it ends a game) is the one definition the board's recorder
+(NOT_LOGGED, END_EVENTS), the host's monitor (samsara_host.hostproto) and
+docs/protocol.md follow.
 
 Runs unchanged on MicroPython (rp2, Unix, WebAssembly) and CPython.  Integers stay
 below 2**16 (CRC-16), so nothing here allocates a big integer on the Pico.
-
-The command names COMMAND_NAMES (what the host may send; their table, COMMANDS, and its
-checks are samsara.link.commands, which the board loads only to take a host line) and,
-of the event table (what the board streams, samsara_host.hostproto.event_table), what
-the board needs: NOT_LOGGED and END_EVENTS.  Board side: ``parse_command(line)`` ->
-``(name, req_id, args)`` or raises ProtocolError(code, msg, name); ``reply``,
-``error_reply``, ``encode``.  Both
-sides: ``crc16``, ``b64encode``/``b64decode``.  The host-only half (encoding commands,
-decoding board lines, the event table) is samsara_host.hostproto: the board never
-loads it (docs/performance.md).
 """
 
 import json
@@ -60,22 +56,67 @@ E_BUSY = "busy"
 E_NOT_SUPPORTED = "not_supported"
 E_INTERNAL = "internal"
 
-COMMAND_NAMES = ("hello", "status", "position", "roll", "set_dice", "new_game", "undo",
-                 "hint", "led_test", "sensors", "calibrate", "logs", "log_get", "log_ack", "log_del",
-                 "flight", "flight_list", "flight_save", "health", "self_test")
-"""Command names in documentation order (what `hello` lists)."""
+LOGGED = 1
+"""Flag of EVENTS: the event is written to the game log (docs/gamelog.md)."""
+ENDS = 2
+"""Flag of EVENTS: the event ends a game (the recorder closes its log)."""
 
-NOT_LOGGED = ("lift", "place", "reject", "turn_complete", "boot", "resume", "log_full",
-              "log_error", "error", "dropped", "flight_saved", "board_move")
+_EVENT_LINES = (
+    # name fields... flags (L: logged, E: ends a game, -: neither).  Board core events
+    # (docs/controller.md) carry "t" (ms); the link's and the recorder's do not.
+    "game_start t position match game vs L",
+    "lift t pos -",
+    "place t pos -",
+    "reject t what reason -",
+    "roll t dice player source L",
+    "moksha t roll player L",
+    "sub t move player L",
+    "undo t move how L",
+    "goal t goal player score ins L",
+    "reinsert t pos L",
+    "score t player score L",
+    "turn_complete t turn player -",
+    "turn t turn player position L",
+    "final_turn t player L",
+    "repair t reason missing extra L",
+    "repair_end t L",
+    "game_over t winner how score points LE",
+    "match_over t totals winner L",
+    "boot proto fw hash kind board -",
+    "resume game records turns dropped -",
+    "log_full unpulled free need -",
+    "log_error msg -",
+    "error msg -",
+    "dropped lines -",
+    "flight_saved copy why -",
+    "hint t turn player L",
+    "board_move t move player -",
+)
+
+
+def _event_table():
+    out = []
+    for line in _EVENT_LINES:
+        w = line.split(" ")
+        fl = w[-1]
+        out.append((w[0], tuple(w[1:-1]),
+                    (LOGGED if "L" in fl else 0) | (ENDS if "E" in fl else 0)))
+    return tuple(out)
+
+
+EVENTS = _event_table()
+"""The event table: (name, fields, flags) of every event line the board sends
+(docs/protocol.md "Events"), flags LOGGED | ENDS.  A field may be missing from one
+event (game_start's "game" is there in a match only); a line cut to fit MAX_OUT is
+{"ev": name, "cut": true}."""
+
+NOT_LOGGED = tuple(e[0] for e in EVENTS if not e[2] & LOGGED)
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
-player could make lift/place/reject unbounded.  An event not here is logged.  Follows
-the event table (samsara_host.hostproto.event_table: the events without the L flag;
-tests/test_event_path.py holds them equal)."""
+player could make lift/place/reject unbounded."""
 
-END_EVENTS = ("game_over",)
-"""Events that end a game (the recorder closes the game's log on them; the event
-table's E flag)."""
+END_EVENTS = tuple(e[0] for e in EVENTS if e[2] & ENDS)
+"""Events that end a game (the recorder closes the game's log on them)."""
 
 
 
@@ -115,7 +156,7 @@ def is_dice(v):
 
 class CmdError(Exception):
     """A command failed: code (protocol error code) and msg (the board's command
-    handlers raise it; samsara.link.hostlink.CmdError is this class)."""
+    handlers, samsara.link.cmd_*, raise it)."""
 
     def __init__(self, code, msg):
         super().__init__(msg)
@@ -124,8 +165,6 @@ class CmdError(Exception):
 
 
 # ---- CRC-16/CCITT-FALSE with a 256-entry table of small ints -------------------------
-# The table is an array of 16-bit values: 512 bytes of heap on the Pico, where a tuple
-# of 256 ints takes 1 KB.
 
 def _make_table():
     t = []
@@ -141,7 +180,6 @@ def _make_table():
 
 
 _CRC_TABLE = _make_table()
-del _make_table   # used once: its code leaves the heap
 
 
 def crc16(data, crc=0xFFFF, start=0, end=-1):
@@ -176,16 +214,6 @@ def b64decode(text):
         return binascii.a2b_base64(text)
     except Exception as e:  # binascii.Error is a ValueError on CPython only
         raise ValueError("bad base64: %s" % e)
-
-
-# ---- line checks ---------------------------------------------------------------------
-
-def parse_command(line, n=-1, scanned=False):
-    """samsara.link.commands.parse_command (the command table and its checks, loaded on
-    demand: the board drops the module again at its next quiet moment, mainloop
-    ON_DEMAND_MODULES)."""
-    from samsara.link.commands import parse_command as parse
-    return parse(line, n, scanned)
 
 
 # ---- building board lines ------------------------------------------------------------

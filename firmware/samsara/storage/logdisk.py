@@ -318,12 +318,9 @@ def catch_up(rec):
     if so_far is None or log.space()["full"]:
         return
     turns, dice, subs, match_game = so_far
-    h = {"start": rec._start or START, "match": match_game > 0, "og": rec.og,
-         "late": len(turns)}
-    if match_game:
-        h["match_game"] = match_game
-        h["prev"] = rec.last_gid
-    rec._header(h)
+    h = rec.header(rec._start or START, match_game > 0, None, None, match_game or 1,
+                   rec.last_gid, match_game > 0)
+    h["late"] = len(turns)
     try:
         log.start_game(h)
         for t in turns:

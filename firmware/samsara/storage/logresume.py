@@ -80,7 +80,6 @@ def boot(rec, now_ms, frame=None):
         if h.get("match") and h.get("match_game") == 2 and h.get("prev") is not None:
             prev = log.replay(h["prev"])
         g = resume_board(board, rp, prev, now_ms, frame)
-        g.record.keep = rec.trim        # the log holds the resumed game's turns
         board.clear_events()
         if g.over():
             log.end_game({"how": "end", "resumed": True})

@@ -4,7 +4,7 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
 
     rec = Recorder(GameLog(fs), board, board_id)
     rec.boot(now_ms, frame)          # once: log scan, resume the unfinished game
-    rec.start_game(position, match, starter)   # before board.new_game (new_game command)
+    rec.start_game(position, match, starter, vs)   # before board.new_game (mainloop.Inputs)
     rec.on_event(ev)                 # every board event, from the main loop
     rec.flush()                      # with rec.defer: write the waiting events now
     rec.flush(piece=True)            # ... the end of a game in a flush of its own
@@ -12,16 +12,17 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
     if rec.busy: rec.step()          # background work (the resumed file's CRC)
 
 What is logged follows the event table of samsara.link.protocol (NOT_LOGGED, END_EVENTS);
-the records are samsara.storage.logrecord's, the files samsara.storage.gamelog's.  The recorder never
-reads the controller: the board's public members (emit, clear_events, set_overlay,
-clear_overlay, game_so_far, config) are all it touches.
+the records are samsara.storage.logrecord's, the files samsara.storage.gamelog's.  The
+recorder never reads or writes the controller: the board's public members (emit,
+clear_events, set_overlay, clear_overlay, game_so_far, config) are all it touches.
 
 With `defer` set (the Pico's main loop does), on_event only keeps the event and the
 loop calls flush() at a quiet moment, so a flash write (a page program, a 45 ms sector
 erase with interrupts off) never delays the answer to a placement
 (docs/performance.md "Log writes at quiet moments").  Everything that reads or starts
-a log (boot, start_game, space, after_pull, close, the link's logs commands through
-flush()) writes the waiting events first, so the records and their order are the same.  Its own events (log_full,
+a log (boot, start_game, after_pull, close, the link's logs commands through flush())
+writes the waiting events first, so the records and their order are the same; space()
+only reads.  Its own events (log_full,
 log_error, error, resume) go into the board's queue with board.emit, so they reach the
 host through the same path as every other event, after the event that caused them.
 """
@@ -38,16 +39,11 @@ reinsertion, a score passes about 350 B through the Pico's heap)."""
 
 class Recorder:
     """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
-    (samsara.core.Board).  board_id: the id `hello` reports (mainhooks.board_id),
+    (samsara.core.Board).  board_id: the id `hello` reports (board.linkhooks.board_id),
     written into every game's header as "board" ("" writes none).  Attributes: log,
     log_full_sent (the log_full hint is shown), last_gid (the last game whose log was
     closed), unlogged (a game runs that the full log could not take), busy (step() has
-    work), defer (events wait in `pending` for flush()), trim (0, or K: a game
-    whose log starts, or resumes, keeps only the last K chunks of its record in
-    memory, samsara.rules.game.TurnRecord.keep; the log holds the rest.  The Pico's
-    boot sets 3; 0 keeps every turn, for a board whose owner reads the record)."""
-
-    trim = 0     # (the default; the Pico's boot sets its recorder's own)
+    work), defer (events wait in `pending` for flush())."""
 
     def __init__(self, log, board, board_id=""):
         self.log = log
@@ -65,8 +61,22 @@ class Recorder:
     def _emit(self, ev):
         self.board.emit(ev)
 
-    def _header(self, h):
-        # Every header names the board that wrote it (docs/gamelog.md "Header").
+    def header(self, start, match, starter=None, vs=None, match_game=1, prev=None,
+               with_prev=False):
+        """The header of a game's log (docs/gamelog.md "Header"): start (position text),
+        match (bool), starter (0/1, or None: the start position's mover), og, and in a
+        match its game's number and, with_prev, the previous game's log (prev),
+        vs_board ("A"/"B") in a game against the board, and the board that wrote it."""
+        h = {"start": start, "match": bool(match)}
+        if starter is not None:
+            h["starter"] = "AB"[starter]
+        h["og"] = self.og
+        if match:
+            h["match_game"] = match_game
+            if with_prev:
+                h["prev"] = prev
+        if vs is not None:
+            h["vs_board"] = vs if isinstance(vs, str) else "AB"[vs]
         if self.board_id:
             h["board"] = self.board_id
         return h
@@ -108,13 +118,7 @@ class Recorder:
         log = self.log
         if log.run_gid is not None:
             log.end_game({"how": "abandoned"})
-        header = {"start": position or START, "match": bool(match),
-                  "starter": "AB"[starter], "og": self.og}
-        if match:
-            header["match_game"] = 1
-        if vs is not None:
-            header["vs_board"] = "AB"[vs]
-        self._header(header)
+        header = self.header(position or START, match, starter, vs)
         try:
             # A match reserves both its games now, so its second game always logs.
             gid = log.start_game(header, 2 if match else 1)
@@ -125,8 +129,8 @@ class Recorder:
         return gid
 
     def space(self):
-        """{"free", "need", "full", "unpulled"} of the log (GameLog.space)."""
-        self.flush()
+        """{"free", "need", "full", "unpulled"} of the log as the store has it now
+        (GameLog.space: events still waiting for a quiet moment are not counted)."""
         s = self.log.space()
         return {"free": s["free"], "need": s["need"], "full": s["full"],
                 "unpulled": s["unpulled"]}
@@ -214,14 +218,8 @@ class Recorder:
             if log.run_gid is None:
                 if name != "game_start":
                     return
-                h = {"start": ev.get("position", START), "match": bool(ev.get("match")),
-                     "og": self.og}
-                if ev.get("match"):
-                    h["match_game"] = ev.get("game", 1)
-                    h["prev"] = self.last_gid
-                if "vs" in ev:
-                    h["vs_board"] = ev["vs"]
-                self._header(h)
+                h = self.header(ev.get("position", START), ev.get("match"), None,
+                                ev.get("vs"), ev.get("game", 1), self.last_gid, True)
                 try:
                     log.start_game(h)
                 except gamelog.LogFull as e:
@@ -230,11 +228,6 @@ class Recorder:
                     self._announce_full(e.space)
                     return
             log.log_event(ev)
-            if name == "game_start" and self.trim:
-                # the log holds this game from its start: its record may forget
-                so_far = self.board.game_so_far()
-                if so_far is not None:
-                    so_far[0].keep = self.trim
             if name in END_EVENTS:
                 info = {"how": "end"}
                 for k in ("winner", "how", "score", "points"):

@@ -205,7 +205,7 @@ class Table:
                 raise SimError("waited %.0f ms for %s at %.1f ms: state %s, turn %r, "
                                "reason %r, position %s" % (
                                    timeout, what, self.now, c.state, c.turn_notation(),
-                                   c.reason, c.position().format()))
+                                   c.view.reason, c.position().format()))
             yield self.now + POLL_MS
 
     def _at(self, t):
@@ -246,13 +246,13 @@ class Table:
                 return
             self.stats.roll_retries += 1
             if self.stats.roll_retries > 50 * (1 + self.stats.rolls):
-                raise SimError("the board keeps rejecting the roll: %s" % c.reason)
+                raise SimError("the board keeps rejecting the roll: %s" % c.view.reason)
             t = self._at(self.now + self._u((200.0, 600.0)))
 
     def _turn(self):
         c = self.controller
         pos = c.position()
-        d1, d2 = c.d1, c.d2
+        d1, d2 = c.turn.d1, c.turn.d2
         plan = self.players[pos.mover](pos.r, pos.s, pos.a, pos.b, pos.mover, d1, d2,
                                        self.og, self._pick_turn)
         if plan is None:
@@ -269,15 +269,15 @@ class Table:
             want = (m[4], m[5], m[6], m[7])
 
             def accepted(n=k + 1, want=want):
-                if len(c.played) != n or c.lifted or c.wrong >= 0 or c.state in (
+                if len(c.turn.played) != n or c.view.lifted or c.view.wrong >= 0 or c.state in (
                         REPAIR, GOAL_PENDING):
                     return False
-                return (c.r, c.s, c.a, c.b) == want
+                return (c.turn.r, c.turn.s, c.turn.a, c.turn.b) == want
             yield from self._wait(accepted, "sub-move %s" % format_sub_move(m))
             self.stats.subs += 1
             if c.state in ENDED:
                 return
-            got = c.played[-1]
+            got = c.turn.played[-1]
             if got[0] != m[0] and k + 1 < len(plan):
                 # The board read the other die (same landing): play the rest with the
                 # die it left.
@@ -290,7 +290,7 @@ class Table:
     def _replan(self, rest, rem):
         c = self.controller
         want = rest[-1][4:8]
-        for m in rules.gen_sub_moves(c.r, c.s, c.a, c.b, c.mover, rem[0], self.og):
+        for m in rules.gen_sub_moves(c.turn.r, c.turn.s, c.turn.a, c.turn.b, c.turn.mover, rem[0], self.og):
             if tuple(m[4:8]) == tuple(want):
                 return [m]
         raise SimError("cannot re-plan %s with dice %s" % (format_sub_move(rest[0]), rem))
@@ -313,9 +313,9 @@ class Table:
         # (samsara.readable.readings / reads_as_move) must be avoided.
         c = self.controller
         ok = readings(c.turn, planned)
-        bases = [(c.r, c.s)]
+        bases = [(c.turn.r, c.turn.s)]
         if in_air >= 0:
-            bases.append(_without(c.r, c.s, in_air))
+            bases.append(_without(c.turn.r, c.turn.s, in_air))
         if planned is not None and planned[2] < 48:
             bases.append((planned[4], planned[5]))
         out = []
@@ -405,7 +405,7 @@ class Table:
         phys = self.phys
         c = self.controller
         frm, goal = m[1], m[2]
-        steps = goal_steps(m, c.a, c.b)   # out of the goal, then the scoring piece
+        steps = goal_steps(m, c.turn.a, c.turn.b)   # out of the goal, then the scoring piece
         t = self._at(self.now)
         phys.move(t, frm, goal, slide=False)
         self.stats.goals += 1
@@ -414,8 +414,8 @@ class Table:
         # has not been seen there yet.
         yield from self._sleep(max(0.0, phys.quiet - self.now) + 1.0)
         yield from self._wait(lambda: c.state == GOAL_PENDING or (
-            c.state in (MOVING, TURN_COMPLETE, GAME_OVER) and c.goal < 0 and
-            len(c.played) and c.played[-1][2] == goal), "the goal to light up")
+            c.state in (MOVING, TURN_COMPLETE, GAME_OVER) and c.turn.goal < 0 and
+            len(c.turn.played) and c.turn.played[-1][2] == goal), "the goal to light up")
         if len(steps) == 2 and self.rng_noise.random() < 0.5:
             steps.reverse()
         t = self.now

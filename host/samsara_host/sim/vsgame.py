@@ -5,7 +5,7 @@ fed by the sim's `Driver` on a virtual clock.
 The human side rolls (host-set seeded dice, a roll press), chooses its turn with a
 strategy of samsara_host.sim.player and plays it by hand (lift, place; a goal's marble
 and scoring piece).  The board's side is played by following the board's lights: the
-hand reads the sub-move the board lights (`Guide.lit`: origin and target), carries
+hand reads the sub-move the board lights (`BoardPlayer.lit`: origin and target), carries
 it out, and waits for the board to accept it and light the next.  The board rolls its
 own turns; the sim only sets the dice it will roll (so a seed gives the same game).
 
@@ -137,7 +137,7 @@ class VsGame:
         t_roll = self.driver.now
         first = True
         while c.state not in ENDED:
-            g = c.guide
+            g = c.player
             self.wait(lambda: c.state in ENDED or c.state == TURN_COMPLETE or (
                 g.lit is not None and c.state == MOVING and not c.view.lifted),
                 "the board's lights")

@@ -36,7 +36,7 @@ hwmod.build = _build
 hwmod.safe_mode_requested = _no_safe_mode
 
 import board_config  # noqa: E402
-import mainloop as main  # noqa: E402  (after the drivers are in place)
+import mainboot  # noqa: E402  (after the drivers are in place)
 
 _extra = {}
 _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
@@ -52,28 +52,23 @@ if _seed:
     _extra["seed"] = int(_seed)
 
 
-def boot(*args, **kw):
-    # mainloop.boot with the settle times, dice and seed above in the board's Config:
-    # mainboot is imported afresh at every boot (boot() drops it), so its make_config
-    # is wrapped each time (a restart from the REPL boots again).
-    import mainboot
-    make_config = mainboot.make_config
-
-    def extra_config(cfg=board_config, **kw2):
-        for k in _extra:
-            if k not in kw2:
-                kw2[k] = _extra[k]
-        return make_config(cfg, **kw2)
-
-    mainboot.make_config = extra_config
-    return mainboot.boot(*args, **kw)
+_make_config = mainboot.make_config
 
 
-main.boot = boot
+def _extra_config(cfg=board_config, **kw):
+    # mainboot.make_config with the settle times, dice and seed above in the board's
+    # Config (a restart from the REPL, `import main; main.main()`, boots with them too).
+    for k in _extra:
+        if k not in kw:
+            kw[k] = _extra[k]
+    return _make_config(cfg, **kw)
+
+
+mainboot.make_config = _extra_config
 
 try:
-    main.main()
+    mainboot.main()
 except KeyboardInterrupt:
-    # Ctrl-C: mainloop.main has flushed the waiting log records; the REPL (-i) takes
+    # Ctrl-C: mainboot.main has flushed the waiting log records; the REPL (-i) takes
     # the port with a one-line note instead of a traceback.
     print("samsara: the loop stopped (Ctrl-C); import main; main.main() restarts it")

@@ -1,21 +1,21 @@
 """The drivers' side of the host link (docs/protocol.md `sensors`, `calibrate`,
-`hello`'s board id): main.py's hooks over its drivers.  Its one job is to keep every
+`hello`'s board id): the link's hooks over the drivers.  Its one job is to keep every
 hardware call of the link out of the core package (firmware/samsara imports no
-hardware module); it lives beside main.py, in the firmware bundle.
+hardware module); it lives with the drivers.
 
-    hooks = MainHooks(hw, board)     # hw: board.hw.Hardware, board: samsara.core.Board
+    hooks = LinkHooks(hw, board)     # hw: board.hw.Hardware, board: samsara.core.Board
     hooks.sensors()                  # (raw bytearray(8) scanned now, settled frame)
     hooks.calibrate("start")         # the guided Hall calibration, one step
     board_id(hw)                     # "e6614103e7..." (hex of the flash chip's id)
 """
 
 from samsara.link import protocol as P
-from samsara.link.hostlink import CmdError
+from samsara.link.protocol import CmdError
 
 
-class MainHooks:
-    """The host link's hooks over main.py's drivers `hw` (scanner, calibrator) and the
-    board core `board` (its debounced frame)."""
+class LinkHooks:
+    """The host link's hooks over the drivers `hw` (scanner, calibrator) and the board
+    core `board` (its settled frame)."""
 
     def __init__(self, hw, board):
         self.hw = hw
@@ -26,7 +26,7 @@ class MainHooks:
         """(raw, settled): a fresh scan (bytearray(8), owned by the hooks) and the
         board's settled frame."""
         self.hw.scanner.scan(self.raw)
-        return self.raw, self.board.debounce.settled
+        return self.raw, self.board.frames()[1]
 
     def calibrate(self, step):
         """One step of the guided calibration of analog Hall sensors (`calibrate`

@@ -1,16 +1,17 @@
 """The texts of the board's errors for a host line it cannot take (docs/protocol.md
-"Error codes", samsara.link.cmderrors): a bad argument names the argument and the
+"Error codes", samsara.link.commands and argwords): a bad argument names the argument and the
 values it takes, bad JSON says what is wrong with it, and MicroPython and CPython give
 the same reply.  Runs under MicroPython (make test-upy, make test-wasm) and CPython
-(tests/test_cmderrors.py)."""
+(tests/test_command_errors.py)."""
 
 from samsara.link import protocol as P
+from samsara.link.commands import COMMAND_NAMES, command_spec, parse_command
 
 
 def _err(line):
     # The ProtocolError of `line` (str), as (code, msg).
     try:
-        P.parse_command(line.encode())
+        parse_command(line.encode())
     except P.ProtocolError as e:
         return e.code, e.msg
     raise AssertionError("taken: %s" % line)
@@ -92,9 +93,8 @@ def test_bad_json_says_what_is_wrong():
 
 
 def test_every_argument_of_every_command_has_its_words():
-    from samsara.link.commands import command_spec
-    from samsara.link.cmderrors import takes
-    for name in P.COMMAND_NAMES:
+    from samsara.link.argwords import takes
+    for name in COMMAND_NAMES:
         for key in command_spec(name):
             assert "docs/protocol.md" not in takes(name, key), (name, key)
 
@@ -113,8 +113,8 @@ def test_self_test_hole_without_or_with_a_bad_pos_says_what_pos_takes():
     from linkkit import FakeStream, services
     board = Board(Config(dice="host", settle_place_ms=30))
     st = FakeStream()
-    rig = services(st, board, G.GameLog(MemFs()), None, "test-1", 2, boot_ms=0)
-    rig.svc.add_flight(Flight(board, 256))
+    rig = services(st, board, G.GameLog(MemFs()), None, "test-1", 2, boot_ms=0,
+                   flight=Flight(board, 256))
     holes = "a hole's name: R1..R24, S1..S24, A0..A5, AC, B0..B5, BC, GR or GS"
     now = 1000
     for line, text in (

@@ -1,4 +1,4 @@
-"""A game against the board and the hint (samsara.vsplay) on the MicroPython VMs and
+"""A game against the board and the hint (samsara.boardplayer) on the MicroPython VMs and
 CPython: the human's idle turn allocates nothing with the board's player attached
 (heap_lock), the board rolls by itself, thinks in slices while the loop ticks and
 lights the engine's own choice; a hint lights the engine's turn for the player's roll.
@@ -74,7 +74,7 @@ def _human_turn(k):
 def test_the_human_turn_idles_without_allocation_with_the_board_player_attached():
     k = Kit(vs=1)
     k.wait(20)
-    assert k.b.controller.guide is not None and k.b.controller.guide.side == 1
+    assert k.b.controller.player is not None and k.b.controller.player.side == 1
     k.quiet_ticks()                      # waiting for the human's roll
     k.b.set_dice(5, 3)
     k.b.press(k.t, "roll")
@@ -89,7 +89,7 @@ def test_the_board_rolls_thinks_in_slices_and_lights_the_engine_choice():
     k = Kit(vs=1)
     _human_turn(k)
     c = k.b.controller
-    g = c.guide
+    g = c.player
     n = 0
     while g.lit is None and n < 2000:
         k.wait(5)
@@ -119,12 +119,12 @@ def test_a_hint_lights_the_engine_turn_for_the_player_roll():
     assert len(hints) == 1 and hints[0]["player"] == "A"
     p = c.turn.base
     want = engine.choose(p.r, p.s, p.a, p.b, 0, 6, 1, 0, 1)[0]
-    assert c.guide.lit == want[0] and c.view.marks[want[0][2]] == want[0][0]
+    assert c.player.lit == want[0] and c.view.marks[want[0][2]] == want[0][0]
     assert c.turn.played == []          # not played for the player
 
 
 def test_the_accelerated_engine_gives_the_engine_own_values():
-    from samsara import vsplay
+    from samsara import boardplayer as vsplay
     vsplay._fast_chance()
     x = [12345]
 

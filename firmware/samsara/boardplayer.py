@@ -1,52 +1,61 @@
-"""Play against the board and the hint: the engine's turn lit on the board
-(docs/controller.md "Play against the board", issue 11 §2).  Its one job is the
-board's player: when to roll and think, which sub-move to light, and whether a move
-made on the board's behalf is the board's own.
+"""The board as a player: its side in a game against it, and the hint (docs/engine.md
+"On the board", docs/controller.md "Play against the board").  Its one job is to
+advise: when the board's roll is due, which turn the engine chose and which of its
+sub-moves to light now, and whether a move made on the board's behalf is the board's
+own.  It never acts itself: the controller asks it and acts (samsara.controller:
+step_player, insist; samsara.display asks it what to light).
 
-A `Guide` hangs on the controller (`Controller.guide`, None in a normal game) and is
-driven by samsara.core.Board.tick (`tick`), samsara.display.View.show (`show`) and
-Controller._apply (`check`).  `side` is the player the board plays (0 A, 1 B) or -1
-(a normal game's hint only).  On the board's turn it
+A BoardPlayer hangs on the controller (`Controller.player`, None in a normal game).
+`side` is the player the board plays (0 A, 1 B) or -1 (a normal game's hint only).
+On the board's turn it
 
-  1. rolls itself when the roll is due (after the human's turn is complete and the
-     board settled, or at the start) and the dice can be rolled without a hand
-     (electronic dice, or host-set dice waiting; manual dice are entered by the
-     player with the roll button as usual);
-  2. thinks in slices: samsara.rules.engine.Thinker.step(THINK_UNITS) once per tick,
+  1. says when its roll is due (after the human's turn is complete and the board
+     settled, or at the start) and the dice can be rolled without a hand (electronic
+     dice, or host-set dice waiting; manual dice are entered by the player with the
+     roll button as usual): step() returns P_ROLL and the controller rolls;
+  2. thinks in slices: samsara.rules.engine.Thinker.step(THINK_UNITS) once per scan,
      so the scan loop keeps scanning (the choice does not depend on the slicing);
-  3. lights the next sub-move of its turn (origin blinking dim white, target in the
-     die's colour) with a `board_move` event, then the next once that one is
-     accepted (a goal first finishes as usual);
-  4. insists on its turn: `check` turns any other reading into a wrong placement.
+  3. names the next sub-move of its turn to light (to_light: the origin blinking dim
+     white, the target in the die's colour); step() returns P_MOVE when a new one is
+     lit, and the controller sends the `board_move` event;
+  4. insists on its turn: `insist` turns any other reading into a wrong placement.
 
-`hint(c)` (a long press of undo, or the `hint` command) thinks the same way about
-the player's own roll and lights the suggested turn without forcing it; the `hint`
-event (logged) names it.  The module and the engine are imported only for a game
-against the board or a hint, and dropped again (mainloop.ON_DEMAND_MODULES).
+A hint (advise(): a long press of undo, the `hint` command) thinks the same way about
+the player's own roll; step() returns P_HINT once the turn is chosen (the controller
+sends the `hint` event) and the turn is lit without being forced.
 """
 
-import gc
-import sys
-
 from samsara.rules import engine
-from samsara.rules.notation import format_sub_move, format_turn
-from samsara.rules.geometry import GS, GR
+from samsara.rules.notation import format_sub_move
 from samsara.debounce import ticks_diff
 from samsara.states import WAITING, MOVING, TURN_COMPLETE, GOAL_PENDING, \
     GAME_OVER, MOKSHA
-from samsara.turn import PLAYER
 from samsara import reading as rd
-from samsara import scene as sc
 
-_UPY = sys.implementation.name == "micropython"
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+# What step() advises (the controller acts on it: Controller.step_player)
+P_NONE = const(0)     # nothing to do
+P_ROLL = const(1)     # the board's roll is due: roll
+P_SHOW = const(2)     # what is lit changed: rebuild the display
+P_MOVE = const(3)     # the next sub-move of the board's own turn is lit: `board_move`
+P_HINT = const(4)     # a hint's turn is chosen: `hint`
+P_NOHINT = const(5)   # the hint's turn no longer fits the sub-moves played: reject it
+P_DONE = const(6)     # the hint is over: the controller lets the player go
+P_BLINK = const(7)    # the lit origin blinks: its mark on or off (blink, on)
+THINKING = -1
+"""to_light's answer while the board thinks about its own turn: nothing may move."""
+
 THINK_UNITS = 8
 """Engine work units per scan-loop iteration (docs/engine.md "On the board")."""
 BLINK_MS = 300
 """Half-period of the lit origin's blink, ms."""
 SEED = 1
 """The engine's tie-break seed (the one of `samsara engine match`)."""
-THINK_GC = 8192
-"""gc.threshold (bytes) while the engine thinks (mainloop.GC_THRESHOLD otherwise)."""
 
 _memo = None            # bytearray(4096): engine.chance(u) + 1, 0 not known yet
 _chance = engine.chance
@@ -153,16 +162,18 @@ def _fast_chance():
             engine.evaluate = _evaluate
 
 
-class Guide:
-    """The board's player, or a hint (module docstring).  side: 0/1 the board's side,
-    -1 none.  Attributes: plan (the chosen turn: tuple of sub-move tuples, or None),
-    lit (the sub-move lit now or None), forced (the plan is the board's own turn),
-    think (the engine.Thinker at work, or None)."""
+class BoardPlayer:
+    """The board's player, or a hint's adviser (module docstring).  side: 0/1 the
+    board's side, None or -1: none (a hint).  Attributes: plan (the chosen turn: a tuple
+    of sub-move tuples, or None), k (the index in the plan of the sub-move to play
+    next, as last looked), lit (the sub-move lit now or None), forced (the plan is the
+    board's own turn), think (the engine.Thinker at work, or None), blink (the lit
+    origin that blinks, -1: none) and on (its phase)."""
 
     def __init__(self, side):
-        self.side = side
+        self.side = -1 if side is None else side
         self.reset()
-        if side >= 0:
+        if self.side >= 0:
             _fast_chance()      # the tables now, not in the first decision
 
     def reset(self):
@@ -195,14 +206,15 @@ class Guide:
         self.k = -1
         p = t.base
         _fast_chance()
-        if _UPY:
-            # its slices' garbage has no quiet moment to go in: automatic collections
-            # at 8 KB (the heap row of a game against the board), not the loop's 12 KB
-            # (mainloop.GC_THRESHOLD, set again at the next quiet collection)
-            gc.threshold(THINK_GC)
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter)
+
+    def advise(self, c):
+        """A hint asked for on controller c (Controller.hint checked that one is
+        possible): think about the player's roll, unless already thinking."""
+        if self.think is None:
+            self._begin(c, False)
 
     def next_index(self, t):
         """Index in the plan of the sub-move to play next: len(plan) when all are
@@ -224,14 +236,14 @@ class Guide:
     # -- the loop's side ----------------------------------------------------------------
 
     def busy(self, c):
-        """True while the guide needs ticks (thinking, its roll due, a plan to drop)."""
+        """True while the player needs scans (thinking, its roll due, a plan to drop)."""
         return self.think is not None or self._roll_due(c) or (
             self.plan is not None and not self._same_turn(c.turn))
 
     def _roll_due(self, c):
         side = self.side
-        if side < 0 or self.plan is not None or c.commit_due:
-            return False     # (commit_due: the game may be over once it is recorded)
+        if side < 0 or self.plan is not None or c.pacing.end_due:
+            return False     # (end_due: the game may be over once it is recorded)
         st = c.state
         t = c.turn
         if not ((st == WAITING and t.mover == side and not t.d1) or
@@ -240,49 +252,45 @@ class Guide:
         d = c.dice
         return d.host is not None or (d.source == "electronic" and not d.entry)
 
-    def tick(self, board, now):
-        """One scan-loop iteration (from Board.tick): roll when due, think a slice,
-        follow the accepted sub-moves, blink the lit origin.  Allocates nothing while
-        there is nothing to do."""
-        c = board.controller
+    def step(self, c, now, busy):
+        """One scan's advice on controller c (Controller.step_player): P_NONE, P_ROLL,
+        P_SHOW, P_MOVE, P_HINT, P_NOHINT, P_DONE or P_BLINK (module constants).  busy:
+        the debounce has unsettled positions.  Thinks a slice while thinking.
+        Allocates nothing while there is nothing to do."""
         if self.think is not None:
             if self._same_turn(c.turn) and c.state == MOVING:
                 if self.think.step(THINK_UNITS):
-                    self._decided(c, now)
+                    return self._decided(c, now)
             else:
                 self.think = None
-            return
+            return P_NONE
         if self.plan is not None:
-            self._follow(c, now)
-            return
+            return self._follow(c, now)
         side = self.side
         if side < 0:
-            c.guide = None   # a hint's turn is over: the module can go
-            return
+            return P_DONE    # a hint's turn is over
         t = c.turn
         if c.state == MOVING and t.mover == side and t.d1:
             self._begin(c, True)
-        elif self._roll_due(c) and not board.debounce.busy and not c.view.lifted:
-            board.press(now, "roll")
+        elif self._roll_due(c) and not busy and not c.view.lifted:
+            return P_ROLL
+        return P_NONE
 
     def _decided(self, c, now):
         th = self.think
         self.think = None
         self.plan = th.moves
-        if _UPY:
-            gc.collect()  # the decision's garbage, before the lights and the host's asks
         if self.plan is None:
-            return        # Moksha: the roll already ended the game
-        t = c.turn
+            return P_NONE        # Moksha: the roll already ended the game
         if not self.forced:
-            if self.next_index(t) < 0:
+            if self.next_index(c.turn) < 0:
                 self.plan = None
-                c.reject("hint", "no hint: this turn went another way; undo first")
-                return
-            c.emit({"ev": "hint", "t": now, "turn": format_turn(t.d1, t.d2, self.plan),
-                    "player": PLAYER[t.mover]})
+                return P_NOHINT
+            self.k = -2
+            self._follow(c, now)
+            return P_HINT
         self.k = -2
-        self._follow(c, now)
+        return self._follow(c, now)
 
     def _follow(self, c, now):
         t = c.turn
@@ -292,72 +300,60 @@ class Guide:
             self.plan = None
             self.lit = None
             self.blink = -1
-            c._show()
-            return
+            return P_SHOW
         if st == GOAL_PENDING:
-            return                        # the goal first; the next sub-move after it
+            return P_NONE                 # the goal first; the next sub-move after it
         plan = self.plan
         k = self.next_index(t)
         if k != self.k:
             self.k = k
+            self.t_blink = now
             if k < 0 and not self.forced:
                 self.plan = None          # the player went another way: the hint ends
                 self.lit = None
                 self.blink = -1
             elif self.forced and plan is not None and 0 <= k < len(plan):
-                c.emit({"ev": "board_move", "t": now,
-                        "move": format_sub_move(plan[k]), "player": PLAYER[t.mover]})
-            c._show()
-            self.t_blink = now
-            return
-        p = self.blink
-        if p >= 0 and ticks_diff(now, self.t_blink) >= BLINK_MS:
+                return P_MOVE
+            return P_SHOW
+        if self.blink >= 0 and ticks_diff(now, self.t_blink) >= BLINK_MS:
             self.t_blink = now
             self.on ^= 1
-            c.view.marks[p] = sc.ORIGIN if self.on else 0
-            c.version += 1
+            return P_BLINK
+        return P_NONE
+
+    def moving(self):
+        """The sub-move of the plan P_MOVE announced (the next one to play)."""
+        return self.plan[self.k]
 
     # -- the display and the check ------------------------------------------------------
 
-    def show(self, c, v, marks, new):
-        """Mark the lit sub-move into view `v` (marks: bytearray(64), new: the list of
-        marked positions); True when done, False to leave the display as usual."""
+    def to_light(self, c):
+        """What the display lights for the player now (samsara.display.View.show):
+        None (the display as usual), THINKING (the board thinks about its own turn:
+        nothing may move), or the sub-move tuple to light next (with `forced`, the
+        lifted marbles other than its origin are marked as not to move).  Keeps `lit`,
+        `blink` and `on` for the blink."""
         self.blink = -1
         self.lit = None
         plan = self.plan
         t = c.turn
         if plan is None or not self._same_turn(t):
             if self.think is not None and self.forced:
-                for p in v.lifted:     # the board is thinking: nothing may move
-                    _mark(marks, new, p, sc.NOMOVE)
-                return True
-            return False
+                return THINKING
+            return None
         k = self.next_index(t)
         if k < 0 or k >= len(plan):
-            return False
+            return None
         m = plan[k]
         self.lit = m
-        lifted = v.lifted
-        if not lifted:
-            _mark(marks, new, m[2], m[0])
-            _mark(marks, new, m[1], sc.ORIGIN)
+        if c.view.lifted and not self.forced:
+            return None
+        if not c.view.lifted:
             self.blink = m[1]
             self.on = 1
-        elif not self.forced:
-            return False
-        else:
-            for p in lifted:
-                if p == m[1]:
-                    _mark(marks, new, m[2], m[0])
-                    v.targets.append((m[2], m[0]))
-                    _mark(marks, new, p, sc.ORIGIN)
-                else:
-                    _mark(marks, new, p, sc.NOMOVE)
-        if v.wrong >= 0:
-            _mark(marks, new, v.wrong, sc.WRONG)
-        return True
+        return m
 
-    def check(self, c, res):
+    def insist(self, c, res):
         """A MATCH reading `res` (samsara.reading) of the board's own turn: itself
         when its sub-moves are the beginning of the plan, else a WRONG reading (the
         landing field red, a `reject`; a 4-tuple like MATCH's)."""
@@ -381,67 +377,3 @@ class Guide:
                         if nxt is not None else "the board's turn is complete", None)
             i += 1
         return res
-
-
-def _mark(marks, new, p, code):
-    if p < 0 or p > GR or (p > 47 and p != GS and p != GR):
-        return
-    marks[p] = code
-    new.append(p)
-
-
-def hint(c):
-    """A hint request on controller c (a long press of undo, the `hint` command):
-    True when handled (thinking begun, or refused with a `reject`); False when it is
-    no hint situation (no roll, the board's own turn: the press is an undo)."""
-    t = c.turn
-    g = c.guide
-    if not t.d1 or c.state != MOVING or (g is not None and g.side == t.mover):
-        return False
-    if not t.rem:
-        c.reject("hint", "no hint: the turn is complete")
-        return True
-    if g is None:
-        g = Guide(-1)
-        c.guide = g
-    if g.think is None:
-        g._begin(c, False)
-    return True
-
-
-def gesture_side(c):
-    """The game a long press of undo starts now on controller c (docs/protocol.md
-    "Buttons"): before the game's first roll, the board plays B, then (pressed again)
-    A, then a normal game again (-1); after the game's end, a new game with the board
-    on the same side as before (B after a normal game).  None: no gesture now (the
-    press is an undo or a hint)."""
-    st = c.state
-    if c.dice.entry:
-        return None
-    g = c.guide
-    cur = g.side if g is not None and g.side >= 0 else -1
-    if st == GAME_OVER or st == MOKSHA:
-        if c.match is not None and not c.match.over():
-            return None
-        return cur if cur >= 0 else 1
-    if st == WAITING and not c.turn.d1 and len(c.game.record) == 0 and c.match is None:
-        return 1 if cur < 0 else (0 if cur == 1 else -1)
-    return None
-
-
-def gesture(board, services, now_ms):
-    """The long-undo gesture on `board` (mainloop.vs_gesture): a new game as
-    `gesture_side` says, through `services` (mainloop.Services: the recorder starts its
-    log) when given.  True when a game was started."""
-    side = gesture_side(board.controller)
-    if side is None:
-        return False
-    vs = None if side < 0 else side
-    if services is None:
-        board.new_game(vs=vs)
-        return True
-    try:
-        services.new_game(vs=vs)
-    except Exception as e:  # the log is full: the recorder announced it
-        board.emit({"ev": "error", "msg": str(e)[:80]})
-    return True

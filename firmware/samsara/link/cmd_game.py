@@ -1,0 +1,107 @@
+"""The host commands of the game (docs/protocol.md "Commands"): status, position, roll,
+set_dice, new_game, undo and hint.  Its one job is those commands: each reads the board
+(samsara.core.Board's public members) or hands a request to the board's inputs (the
+door the main loop gives the link: mainloop.Inputs, with the flight recorder's note of
+it), and its reply comes from the call that carried it out.  A request the board
+refuses (samsara.controller.Refused) is a `state` error with the refusal's words.
+
+Each is NAME(link, args) -> reply fields, `link` the samsara.link.hostlink.HostLink
+that took the line (samsara.link.commands has the table).
+"""
+
+from samsara.controller import Refused
+from samsara.link.protocol import CmdError, E_STATE, E_NOT_SUPPORTED, E_BAD_ARGS, E_LOG_FULL
+from samsara.rules.position import Position, PositionError
+from samsara.storage.gamelog import LogFull
+
+
+def _inputs(link):
+    if link.inputs is None:
+        raise CmdError(E_NOT_SUPPORTED, "this link drives no board")
+    return link.inputs
+
+
+def status(link, a):
+    """`status`: state, game number, mover, score, dice, the log's space, uptime and
+    the loop figures.  Never waits for the game log."""
+    c = link.board.controller
+    pos = c.position()
+    rec = link.recorder
+    return {"state": c.state,
+            "game": None if rec is None else rec.log.run_gid,
+            "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
+            "dice": [c.turn.d1, c.turn.d2] if c.turn.d1 else [],
+            "remaining": c.remaining_dice(),
+            "log": link.log_space(),
+            "uptime_ms": link.uptime_ms(),
+            "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
+                     "overruns": link.overruns}}
+
+
+def position(link, a):
+    """`position`: the position text, state, turns so far and the last 10 turns."""
+    c = link.board.controller
+    rec = c.game.record if c.game is not None else None
+    return {"position": c.position().format(), "state": c.state,
+            "turns": 0 if rec is None else len(rec),
+            "record": [] if rec is None else rec.tail(10)}
+
+
+def set_dice(link, a):
+    """`set_dice`: the dice of the next roll."""
+    d = a["dice"]
+    _inputs(link).set_dice(d[0], d[1])
+    return {"dice": d}
+
+
+def roll(link, a):
+    """`roll`: the roll button from the host; its dice (`state` when not possible)."""
+    try:
+        dice = _inputs(link).roll(link.now)
+    except Refused as e:
+        raise CmdError(E_STATE, e.reason)
+    if dice is None:    # manual dice entry goes on, or a match's next game began
+        raise CmdError(E_STATE, "roll not possible now")
+    return {"dice": [dice[0], dice[1]]}
+
+
+def undo(link, a):
+    """`undo`: the undo button from the host; the undone sub-move when there was one."""
+    try:
+        move = _inputs(link).undo(link.now)
+    except Refused as e:
+        raise CmdError(E_STATE, e.reason)
+    if move is None:    # a step back in manual dice entry: no sub-move undone
+        raise CmdError(E_STATE, "undo not possible now")
+    return {"move": move}
+
+
+def hint(link, a):
+    """`hint`: ask for the engine's turn for the player's roll (samsara.boardplayer).
+    It thinks in slices: the reply says it was asked, the `hint` event follows once
+    the turn is chosen; `state` with the refusal's words when no hint is possible."""
+    try:
+        _inputs(link).hint(link.now)
+    except Refused as e:
+        raise CmdError(E_STATE, e.reason)
+    return {}
+
+
+def new_game(link, a):
+    """`new_game`: a new game (its log reserved; a complete turn of the game before is
+    recorded first); its game number (`log_full` when the log holds only unpulled
+    games, `bad_args` for a bad position)."""
+    pos = a["position"]
+    if pos is not None:
+        try:
+            Position.parse(pos)
+        except PositionError as e:
+            raise CmdError(E_BAD_ARGS, "position: %s" % e)
+    vs = a["vs_board"]
+    try:
+        gid = _inputs(link).new_game(link.now, pos, a["match"],
+                                     0 if a["starter"] == "A" else 1,
+                                     None if vs is None else "AB".index(vs))
+    except LogFull:
+        raise CmdError(E_LOG_FULL, "flash holds only unpulled games: pull them first")
+    return {"game": gid}
