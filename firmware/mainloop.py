@@ -29,7 +29,7 @@ import time
 from samsara import flightsave
 from samsara import intents
 from samsara.controller import Refused
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 from samsara.states import TURN_COMPLETE, WAITING, ENDED, GOAL_PENDING
 
 try:

@@ -6,7 +6,7 @@ import pytest
 from boardscript import Script, mark_colour
 from samsara import scene as sc
 from samsara import states
-from samsara.dice import Fixed
+from samsara.rng import Fixed
 from samsara.rules.position import Position
 from samsara.frame import from_position
 

@@ -11,7 +11,7 @@ from samsara.rules.geometry import position_index as P
 from samsara_host.sim import physical as ph
 from samsara_host.sim.driver import Driver, grid_at_or_after, frame_of
 from samsara_host.sim.player import choose_greedy, choose_random, evaluate, random_pick, strategy
-from samsara.readable import sequences
+from samsara_host.sim.readable import sequences
 from samsara_host.sim.table import Table, slide_path
 from samsara_host import trace as tr
 from samsara.rules.position import START

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from samsara.dice import Lcg
+from samsara.rng import Lcg
 from samsara.rules.game import Game
 from samsara_host import cli, record
 from samsara_host.sim.player import choose_greedy, random_pick

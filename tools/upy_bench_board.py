@@ -20,7 +20,7 @@ import sys
 from samsara.core import Board
 from samsara.config import Config
 from samsara.rules import moves as rules
-from samsara.dice import Lcg
+from samsara.rng import Lcg
 from samsara.rules.geometry import GS, A_TRACK, B_TRACK
 from samsara.states import WAITING, MOVING, TURN_COMPLETE
 

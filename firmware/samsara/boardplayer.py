@@ -27,7 +27,7 @@ sends the `hint` event) and the turn is lit without being forced.
 
 from samsara.rules import engine
 from samsara.rules.notation import format_sub_move
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 from samsara.states import WAITING, MOVING, TURN_COMPLETE, GOAL_PENDING, \
     GAME_OVER, MOKSHA
 from samsara import reading as rd

@@ -27,7 +27,7 @@ class Config:
     dice             'electronic' (roll button, random source), 'manual' (enter
                      physical dice with the button) or 'host' (set_dice only)
     rng              object with a method die() returning 1..6 (electronic dice);
-                     None: samsara.dice.Lcg(seed)
+                     None: samsara.rng.Lcg(seed)
     seed             seed of the default random source
     opponent_goal    'owner_scores' or 'forbidden' (docs/rules.md §3)
     budget_ma        LED current budget of the power limiter, mA (above idle)

@@ -21,7 +21,8 @@ A tick in which no raw bit changes and no settle time expires allocates nothing
 from samsara import intents
 from samsara.config import Config
 from samsara.controller import Controller, Refused
-from samsara.debounce import Debounce, ticks_diff
+from samsara.debounce import Debounce
+from samsara.ticks import ticks_diff
 from samsara.events import EventQueue
 from samsara.frame import from_position
 from samsara.pacing import Pacing

@@ -28,6 +28,8 @@ A step in which nothing changes allocates nothing (all state is preallocated and
 integer stays below 2**30).
 """
 
+from samsara.ticks import ticks_diff
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -41,18 +43,6 @@ _TICKS_HALF = const(0x20000000)
 _SETTLE_LIFT_MS = const(4)
 _SETTLE_PLACE_MS = const(150)
 _RETURN_MS = const(30)
-
-
-def ticks_diff(a, b):
-    """a - b in ms on the 2**30 ticks period, in -2**29 .. 2**29 - 1 (as
-    time.ticks_diff).  a, b: masked times 0 .. 2**30 - 1.  Never builds a big int."""
-    d = a - b
-    # TICKS_PERIOD (2**30) itself is a big int on a 32-bit VM: step by halves instead.
-    if d >= _TICKS_HALF:
-        d = d - _TICKS_HALF - _TICKS_HALF
-    elif d < -_TICKS_HALF:
-        d = d + _TICKS_HALF + _TICKS_HALF
-    return d
 
 
 class Debounce:

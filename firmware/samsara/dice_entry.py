@@ -7,13 +7,13 @@ long press on die 2 finishes the roll.  The undo button steps back one stage.
 """
 
 from samsara.rules import moves as rules
-from samsara.dice import Lcg
+from samsara.rng import Lcg
 
 
 class DiceEntry:
     """The dice source of one board.  source: 'electronic', 'manual' or 'host'
     (samsara.config.DICE_SOURCES); rng: object with die() -> 1..6, or None for
-    samsara.dice.Lcg(seed).  Attributes: host ((d1, d2) set by the host for the next
+    samsara.rng.Lcg(seed).  Attributes: host ((d1, d2) set by the host for the next
     roll, or None), entry (0: not entering, 1/2: entering die 1/2), e1, e2 (the values
     being entered)."""
 

@@ -46,7 +46,7 @@ loop's hook for raw changes and inputs.
 
 from array import array
 
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 from samsara.rules.geometry import position_index
 
 try:

@@ -4,7 +4,7 @@ is to give byte for byte what samsara.flight_viper.changes gives (tests/upy/
 upy_test_flight.py compares the two); the Pico loads the viper one and never this.
 """
 
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 
 _MARK = 0xF0
 _GAP = 0xFE

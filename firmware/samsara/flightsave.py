@@ -15,7 +15,7 @@ Saved copies are files ``fl<n>.bin`` (n: 0001..9999) beside the game logs (the l
 store ignores them); the newest KEEP are kept.
 """
 
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 from samsara.flight import u16, MARK, PAD, WHY_COMMAND
 
 KEEP = 4

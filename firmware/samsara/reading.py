@@ -19,9 +19,10 @@ non-target) or a REPAIR.  A result is a tuple whose first item is its kind:
 
 `place_fast` reads the commonest placement without the search, `read_goal` the steps
 of a pending goal, `read_waiting` a frame before the roll; `targets` gives the lit
-landing fields of a lifted marble.  What the board can read from a position, for the
-simulated players, is samsara.readable.  Nothing here changes the turn, except the
-one-entry cache of `targets` (turn.memo).
+landing fields of a lifted marble; `misfit` says what a frame no reading explains
+means (a wrong placement with its reason, or a repair).  What the board can read from
+a position, for the simulated players, is the host's samsara_host.sim.readable.
+Nothing here changes the turn, except the one-entry cache of `targets` (turn.memo).
 """
 
 try:
@@ -32,7 +33,8 @@ except ImportError:  # CPython
 
 from samsara.rules import moves as rules
 from samsara.frame import r_mask, s_mask, extra_mask, pieces_mask
-from samsara.rules.geometry import GS, popcount24
+from samsara.rules.geometry import GS, popcount24, position_name
+from samsara.rules.notation import format_sub_move
 from samsara.turn import lane_bit, owner_piece
 
 MAX_LIFTED = const(2)   # marbles in the air at once before the board counts as disturbed
@@ -191,9 +193,7 @@ def read(turn, frame):
                 if found:
                     return _pick(k, found)
         k -= 1
-    # Nothing explains F: a wrong placement or a repair (samsara.misread, loaded for it
-    # and dropped by the main loop at its next quiet moment: clean play never gets here).
-    from samsara.misread import misfit
+    # Nothing explains F: a wrong placement or a repair.
     return misfit(turn, fr, fs, fx)
 
 
@@ -381,3 +381,76 @@ def targets(turn, o):
     memo[0] = key
     memo[1] = (out, back)
     return memo[1]
+
+
+# ---- what a frame no reading explains means -------------------------------------------
+
+def misfit(turn, fr, fs, fx):
+    """(WRONG, hole, reason) or (REPAIR, reason) for the frame (fr, fs, fx: its track
+    masks and goal/extra mask) that nothing explains (samsara.reading.read)."""
+    e = turn.expected
+    er = r_mask(e)
+    es = s_mask(e)
+    gone = bits(er & ~fr, es & ~fs)
+    extra = bits(fr & ~er, fs & ~es)
+    ex = extra_mask(e)
+    if not extra and (fx & ex) == ex and (fx & ~ex) in (1, 2):
+        # a marble in a goal hole that is not its target: a wrong placement too
+        extra = [GS + (fx & ~ex) - 1]
+        fx = ex
+    if fx != ex:
+        return (REPAIR, "a scoring piece or goal hole differs from the game: "
+                "missing %s, extra %s" % (_names_x(extra_mask(e) & ~fx),
+                                          _names_x(fx & ~extra_mask(e))))
+    if len(extra) == 1 and 1 <= len(gone) <= MAX_LIFTED:
+        x = extra[0]
+        reason = None
+        for o in gone:
+            why = _why_not(turn, o, x)
+            if why is not None:
+                reason = why
+                break
+        if reason is not None:
+            return (WRONG, x, reason)
+        if len(gone) == 1:
+            return (REPAIR, "the marble on %s cannot move with %s" %
+                    (position_name(gone[0]), " or ".join([str(d) for d in turn.rem])
+                     or "no die left"))
+    if not extra and not gone:
+        return (REPAIR, "the board differs from the expected position")
+    return (REPAIR, "the board is not a step of a legal move: missing %s, extra %s" %
+            (" ".join([position_name(p) for p in gone]) or "-",
+             " ".join([position_name(p) for p in extra]) or "-"))
+
+
+def _names_x(ex):
+    out = []
+    for i in range(16):
+        if (ex >> i) & 1:
+            out.append(position_name(48 + i))
+    return " ".join(out) or "-"
+
+
+def _why_not(turn, o, x):
+    # Reason text why the marble from o may not land on x, or None when the
+    # marble from o has nowhere to go at all.
+    tl, back = targets(turn, o)
+    if not tl and back < 0:
+        return None
+    src = position_name(o)
+    dst = position_name(x)
+    rem = turn.rem
+    two = len(rem) == 2
+    xi = 24 if x >= GS else x % 24
+    for d in rem:
+        if (xi - o % 24 - d) % 12:
+            continue          # no sub-move of d from o reaches x
+        for m in rules.gen_sub_moves(turn.r, turn.s, turn.a, turn.b, turn.mover, d,
+                                     turn.og, o):
+            if m[2] == x and two:
+                other = rem[1] if d == rem[0] else rem[0]
+                return "%s leaves die %d unplayable" % (format_sub_move(m), other)
+    lst = " ".join(["%d:%s" % (d, position_name(t)) for t, d in tl])
+    if back >= 0:
+        lst = (lst + " " if lst else "") + "back:" + position_name(back)
+    return "%s is not a target of the marble from %s (targets: %s)" % (dst, src, lst)

@@ -13,7 +13,7 @@ from samsara.link import protocol as P
 from samsara.rules import moves as rules
 from samsara.rules.geometry import position_name
 from samsara.rules.position import Position
-from samsara.flight import MARK, MARK_BYTES, GAP, PRESS
+from samsara.flight import MARK, MARK_BYTES, GAP, PRESS, HINT
 
 DICE = ("electronic", "manual", "host")
 WHY = {0: "live", 1: "a repair longer than 5 s", 2: "two rejected placements in a row",
@@ -72,6 +72,8 @@ def decode(data):
             out.append((t, "raw", (code & 63, bool(code & 64))))
         elif code < PRESS + 4:
             out.append((t, "press", ("undo" if code & 1 else "roll", bool(code & 2))))
+        elif code == HINT:
+            out.append((t, "press", ("hint", False)))
         elif code == MARK:
             e = data[i:i + MARK_BYTES]
             r = e[5] | e[6] << 8 | e[7] << 16

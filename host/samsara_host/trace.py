@@ -25,7 +25,7 @@ from samsara import states
 
 HEADER_KEYS = ("start", "opponent_goal", "seed", "dice_mode", "scan_ms", "settle_ms", "frame",
                "board")
-BUTTONS = ("roll", "undo")
+BUTTONS = ("roll", "undo", "hint")
 MAX_T_MS = 1e9  # the latest time a trace may name (about 11.6 days of board time)
 
 
@@ -101,7 +101,8 @@ def check_line(obj, n, first, last_t):
         if not keys <= {"button", "long"}:
             _fail(n, "a button line has t_ms, button and optionally long")
         if obj["button"] not in BUTTONS:
-            _fail(n, "button must be 'roll' or 'undo', got %r" % (obj["button"],))
+            _fail(n, "button must be 'roll', 'undo' or 'hint' (the host's hint), got %r"
+                  % (obj["button"],))
         if "long" in obj and not isinstance(obj["long"], bool):
             _fail(n, "long must be true or false")
         return "button"

@@ -13,7 +13,7 @@ which stays free for the user's tools.
   `place` events, so every settle time of the board is kept (150 ms for a placement
   with the firmware's defaults).
 - Dice: the board's electronic dice, seeded with SEED (VirtualBoard(seed=...), the
-  firmware's samsara.dice.Lcg), so the same SEED rolls the same dice.
+  firmware's samsara.rng.Lcg), so the same SEED rolls the same dice.
 - Eyes: the board's events, read from the virtual board process's side channel
   (VirtualBoard.listen: the lines the board writes, as the relay passes them on), not
   from the port.

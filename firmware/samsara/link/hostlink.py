@@ -47,7 +47,7 @@ from samsara.link import protocol as P
 from samsara.link.commands import COMMAND_NAMES, command, parse_command
 from samsara.storage import gamelog
 from samsara import version
-from samsara.debounce import ticks_diff
+from samsara.ticks import ticks_diff
 
 try:
     from micropython import const

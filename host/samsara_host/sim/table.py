@@ -37,7 +37,7 @@ from samsara.config import Config
 from samsara.rules.geometry import GS, GR
 from samsara.rules.notation import format_sub_move
 from samsara.rules.position import Position, START
-from samsara.readable import readings, reads_as_move
+from samsara_host.sim.readable import readings, reads_as_move
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, GAME_OVER, \
     MOKSHA, ENDED
 
@@ -310,7 +310,7 @@ class Table:
         # The holes of `holes` where a marble from `frm` would not read as a move,
         # before or after the planned sub-move, also while the marble on `in_air` (the
         # player's own, for a knock) is lifted: every reading the board could make
-        # (samsara.readable.readings / reads_as_move) must be avoided.
+        # (samsara_host.sim.readable.readings / reads_as_move) must be avoided.
         c = self.controller
         ok = readings(c.turn, planned)
         bases = [(c.turn.r, c.turn.s)]

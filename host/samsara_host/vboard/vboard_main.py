@@ -13,7 +13,7 @@ loop (the patched drivers stay in place).  A Ctrl-C prints one line, no tracebac
 Environment: SAMSARA_BOARD_ID (the board id of `hello`), SAMSARA_VBOARD_SETTLE
 ("lift,place" settle times in ms, default the firmware's), SAMSARA_VBOARD_DICE
 (dice source, default "electronic"), SAMSARA_VBOARD_SEED (the seed of the electronic
-dice, samsara.dice.Lcg; default the firmware's, 1).
+dice, samsara.rng.Lcg; default the firmware's, 1).
 """
 
 import os

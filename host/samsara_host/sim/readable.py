@@ -1,8 +1,8 @@
 """What the board can read from a position: the frames that `samsara.reading.read`
 may take as moves of the turn in progress, asked by the simulated players
 (host/samsara_host/sim/table.py) so that a mishap they make is never read as a move.
-They ask this rule instead of keeping a copy of it.  The board itself never imports
-this module.
+They ask the board's own reading (samsara.reading) instead of keeping a copy of the
+rule; this host-side module is the simulator's, not the board's.
 """
 
 from samsara.rules import moves as rules
