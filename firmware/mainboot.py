@@ -39,7 +39,7 @@ from samsara.storage.gamelog import GameLog
 from samsara.storage.osfs import OsFs
 from samsara.storage.recorder import Recorder
 
-MAX_SCAN_MS = 5        # the loop period never exceeds this (issue 4 §2)
+MAX_SCAN_MS = 5        # the loop period never exceeds this (docs/firmware.md)
 PICO_SCAN_MS = 3       # the Pico's loop period: an idle iteration takes about 1.5 ms there
                        # (docs/performance.md); a lift waits at most a period to be seen
                        # and a period to settle, so the period is what the answer waits

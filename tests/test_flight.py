@@ -198,3 +198,34 @@ def test_self_test_finds_a_faulty_hole():
     assert [(n, v) for n, v, _d in res] == [("R1", "ok"), ("R3", "neighbour"),
                                            ("S9", "twice"), ("R7", "not seen")]
     assert "R4 saw the marble" in res[1][2]
+
+
+def test_a_host_hint_is_its_own_record_and_replays_as_a_hint(tmp_path):
+    # The `hint` command is recorded as a hint (code 0x84), not as a press of undo: the
+    # pulled trace says {"button": "hint"} and replays to the same `hint` event.
+    import vbplayer
+    vb = _vb()
+    try:
+        c = BoardClient(serial.Serial(vb.port, timeout=0.05))
+        pl = vbplayer.Player(vb, c, seed=3)
+        pl.new_game()
+        c.request("set_dice", dice=[5, 3])
+        c.request("roll")
+        c.request("hint")
+        hint = vbplayer.wait_event(c, ("hint",), timeout=60, seen=pl.events)
+        c.close()
+        out = tmp_path / "pulled.jsonl"
+        r = subprocess.run([sys.executable, "-m", "samsara_host.cli", "trace", "pull",
+                            "--port", vb.port, "--out", str(out), "--json"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    finally:
+        vb.stop()
+    from samsara_host.trace import load
+    tr = load(str(out))
+    buttons = [line["button"] for line in tr.lines if "button" in line]
+    assert buttons == ["roll", "hint"], buttons
+    rp = replay(tr)
+    hints = [e for _t, e in rp.events if e["ev"] == "hint"]
+    assert [e["turn"] for e in hints] == [hint["turn"]]
+    assert not [e for _t, e in rp.events if e["ev"] in ("undo", "reject")]

@@ -183,8 +183,7 @@ class HostLink:
         """Queue one line (a dict) for the host.  Lines longer than MAX_OUT are replaced
         by a short one; when the ring is full the line is dropped and counted.  The
         JSON is written into one preallocated buffer and copied into the ring: a line
-        leaves no garbage behind (issue 9: a turn's lines used to be three strings
-        each until the next collection)."""
+        leaves no garbage behind."""
         try:
             n = self._dump(obj)
         except Exception:
