@@ -40,10 +40,9 @@ from samsara.storage.osfs import OsFs
 from samsara.storage.recorder import Recorder
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (docs/firmware.md)
-PICO_SCAN_MS = 3       # the Pico's loop period: an idle iteration takes about 1.5 ms there
-                       # (docs/performance.md); a lift waits at most a period to be seen
-                       # and a period to settle, so the period is what the answer waits
-PICO_SETTLE_LIFT_MS = 3   # a lift settles at the scan after the one that saw it
+PICO_SCAN_MS = 4       # the Pico's loop period: an idle iteration takes about 1.5 ms there
+                       # (docs/performance.md), and 200 Hz needs a period below 5 ms; a
+                       # 3 ms period measured worse (iterations with work overran it)
 _PICO = sys.platform == "rp2"
 SCAN_MS = PICO_SCAN_MS if _PICO else 5
                        # elsewhere (the fakes' simulated games, the virtual board) the
@@ -60,8 +59,6 @@ def make_config(cfg=board_config, **kw):
     simulation)."""
     if "scan_ms" not in kw:
         kw["scan_ms"] = SCAN_MS
-    if _PICO and "settle_lift_ms" not in kw:
-        kw["settle_lift_ms"] = PICO_SETTLE_LIFT_MS
     if "budget_ma" not in kw:
         kw["budget_ma"] = cfg.LED_BUDGET_MA
     c = Config(**kw)

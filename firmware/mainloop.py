@@ -62,6 +62,9 @@ GC_THRESHOLD = 12288    # bytes allocated between automatic collections (gc.thre
                         # and a placement with their answers pass 7-9 KB through the
                         # allocator, so that no automatic collection falls between a
                         # change and its answer (docs/performance.md).
+THINK_GC = 8192        # gc.threshold while the board's engine thinks: its slices' garbage
+                       # has no quiet moment to go in (the loop does no quiet-time work
+                       # then), so the automatic collections bound it tighter
 BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) every piece
                                  # runs in its own iteration, as recorded
 
@@ -199,6 +202,7 @@ class Loop:
         self.garbage = False  # events or host lines since the last quiet collection
         self.held = False     # events and USB held over to the next iteration (BUDGET)
         self.unwritten = False  # events since the last log write (quiet time)
+        self.think_gc = False   # THINK_GC is the collection threshold (the engine thinks)
         us = getattr(time, "ticks_us", None)
         self._us = us if BUDGET and us is not None else _zero
         board.pacing.defer(self._us is not _zero)   # the Pico paces its answers
@@ -347,8 +351,13 @@ class Loop:
         # placement.  Nor while the board's engine thinks (its decision time counts
         # from the roll).
         board = self.board
+        if board.thinking():
+            if _UPY and not self.think_gc:
+                self.think_gc = True
+                gc.threshold(THINK_GC)
+            return
         quiet = board.quiet_ms(now)
-        if quiet < QUIET_MS + _QUIET_MARGIN or board.lifted() or board.thinking():
+        if quiet < QUIET_MS + _QUIET_MARGIN or board.lifted():
             return
         st = board.state
         if st == GOAL_PENDING and quiet < WRITE_MS and board.in_hand():
@@ -360,7 +369,7 @@ class Loop:
                     # iteration: the lowest free heap is not the two piled up
                     self.stats.quiet += 1
                     self.garbage = False
-                    _collect()
+                    self._collect()
                     return
                 if board.pacing.end_due:
                     # the game's last turn recorded and the game over (deferred by
@@ -389,7 +398,14 @@ class Loop:
             self.stats.quiet += 1
             self.garbage = False
             if _UPY:
-                _collect()
+                self._collect()
+
+    def _collect(self):
+        # The quiet moment's collection (MicroPython): the garbage collected, the
+        # automatic collections' threshold set back to GC_THRESHOLD.
+        self.think_gc = False
+        gc.collect()
+        gc.threshold(GC_THRESHOLD)
 
     def _press(self, now, b):
         self.inputs.press(now, b[0], b[1])
@@ -448,9 +464,3 @@ def _at_rest(st):
 def _zero():
     return 0
 
-
-def _collect():
-    # The quiet moment's collection (MicroPython): the garbage collected, the
-    # automatic collections' threshold set.
-    gc.collect()
-    gc.threshold(GC_THRESHOLD)

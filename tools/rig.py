@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,12 +44,19 @@ def free_ports(n):
 
 
 _IMAGE = []
+_IMAGE_LOCK = threading.Lock()
 
 
 def image_args():
     """["--uf2", FILE, "--fs-dir", DIR] of the firmware image, built (or taken from the
-    image cache) once per process by tools/build_image.py.  Raises RuntimeError with the
-    build's output when the image cannot be built."""
+    image cache) once per process by tools/build_image.py (one thread at a time: the
+    games of make bench-device start together).  Raises RuntimeError with the build's
+    output when the image cannot be built."""
+    with _IMAGE_LOCK:
+        return _image_args()
+
+
+def _image_args():
     if not _IMAGE:
         import sys
         r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build_image.py")],

@@ -84,27 +84,23 @@ def put(scene, led, r, g, b):
     scene[i + 2] = b
 
 
-_PIP_CACHE = {}   # (value, colour) -> the 21 bytes of a die; a few dozen at most
-
-
 def _die(scene, first, value, r, g, b):
-    key = (value << 24) | (r << 16) | (g << 8) | b
-    pat = _PIP_CACHE.get(key)
-    if pat is None:
-        mask = PIPS[value] if 0 <= value <= 6 else 0
-        pat = bytearray(21)
-        k = 0
-        while k < 7:
-            if (mask >> k) & 1:
-                pat[3 * k] = r
-                pat[3 * k + 1] = g
-                pat[3 * k + 2] = b
-            k += 1
-        if len(_PIP_CACHE) > 64:
-            _PIP_CACHE.clear()
-        _PIP_CACHE[key] = pat
+    # The 7 pips of a die from logical LED `first` on: lit in r, g, b as PIPS[value]
+    # says, the others dark.  Written in place: no pattern kept, nothing allocated.
+    mask = PIPS[value] if 0 <= value <= 6 else 0
     i = first * 3
-    scene[i:i + 21] = pat
+    k = 0
+    while k < 7:
+        if (mask >> k) & 1:
+            scene[i] = r
+            scene[i + 1] = g
+            scene[i + 2] = b
+        else:
+            scene[i] = 0
+            scene[i + 1] = 0
+            scene[i + 2] = 0
+        i += 3
+        k += 1
 
 
 def _die_colour(value, dim):

@@ -34,7 +34,7 @@ except ImportError:  # CPython
     def ticks_diff(a, b):
         return a - b
 
-_FW_ROOTS = ("samsara", "board", "main", "mainloop", "board_config")
+_FW_ROOTS = ("samsara", "board", "main", "mainloop", "mainboot", "board_config")
 LATE_IMPORTS = ("board.sr165", "board_config", "samsara.config", "samsara.core")
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)
 and those mainboot imports that stay loaded after it is dropped (the board core)."""
@@ -205,8 +205,7 @@ class Probe:
             s.fk = None
             return "fake_machine_objects_dropped"
         if st == 6:
-            # The boot's own module: imported by mainloop.boot(), dropped again at the
-            # end of the boot (stage 10; its interned strings stay).
+            # The boot's own module (frozen into the image on the Pico: its globals).
             import mainboot  # noqa: F401
             return "boot_module"
         if st == 7:
@@ -221,16 +220,13 @@ class Probe:
                 mb.LOG_DIR = self.logdir
                 from samsara.link import hostlink
                 hostlink.StdioStream = NullStream
-            else:
-                mb.open_services = _no_services
-                mb.resume_from_log = _no_log
-                main.usb_service = _no_usb
-                main.handle_event = _no_event
             mb.led_sweep(s.hw, s.clock, 0)
             s.both, s.anyon = mb.read_frame(s.hw, s.clock)
             s.now = s.clock.ticks_ms()
-            mb.open_services(s.board, s.hw, s.now)
-            s.resumed = mb.resume_from_log(s.board, s.now, s.both)
+            svc = mb.open_services(s.board, s.hw, s.now) if self.link else None
+            s.loop = main.Loop(s.board, s.hw, s.clock, svc)
+            s.loop.start(s.now)
+            s.resumed = mb.resume_from_log(s.loop, s.now, s.both) if self.link else None
             return "link_and_log" if self.link else "no_link"
         if st == 10:
             if s.resumed is None:
@@ -239,17 +235,12 @@ class Probe:
             threshold = main.GC_THRESHOLD
             mb = None
             s.both = s.anyon = None
-            drop = getattr(main, "drop_modules", None)
-            if drop is not None:
-                drop()
-                drop(main.ON_DEMAND_MODULES)   # as mainboot.boot does
             gc.collect()
             try:
                 gc.threshold(threshold)
             except AttributeError:
                 pass
-            s.hw.start_watchdog(1000)
-            s.loop = main.Loop(s.board, s.hw, s.clock)
+            s.loop.start_watchdog(1000)
             return "new_game_and_loop"
         if st == 11:
             s.players = player.ScriptedPlayers(s.board, s.rig.world, s.clock,
@@ -273,22 +264,6 @@ class Result:
 
 def _any(board):
     return True
-
-
-def _no_services(board, hw, now_ms):
-    return None
-
-
-def _no_log(board, now_ms, frame):
-    return None
-
-
-def _no_usb(now_ms, board, hw):
-    return None
-
-
-def _no_event(ev, now_ms):
-    return None
 
 
 def run_steps(argv):

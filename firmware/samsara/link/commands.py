@@ -25,8 +25,9 @@ from samsara.link.protocol import (ProtocolError, MAX_IN, MAX_SMALL, CHUNK, E_BI
                                    E_TOO_LONG, E_TWO, E_NOT_OBJECT, E_NO_CMD, E_UNKNOWN,
                                    E_BAD_ARGS, E_BAD_ID, E_BAD_JSON, is_dice, is_id)
 
-REQUIRED = object()
-"""The default of an argument that must be given."""
+REQUIRED = "<required>"
+"""The default of an argument that must be given (a constant string, so the argument
+tables are constants: frozen into the image they live in flash)."""
 
 COMMANDS = (
     # (name, handler, ((argument, kind, default), ...)), in documentation order
@@ -283,7 +284,7 @@ def parse_command(line, n=-1, scanned=False):
     for key, kind, default in spec:
         if key in obj:
             args[key] = _check_arg(name, key, kind, obj[key], rid)
-        elif default is REQUIRED:
+        elif default == REQUIRED:
             raise error("required", name, rid, key)
         else:
             args[key] = default

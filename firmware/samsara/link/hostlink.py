@@ -59,9 +59,9 @@ _RX_PER_POLL = const(128)
 """Bytes the board reads at most per loop iteration."""
 _TX_PER_POLL = const(128)
 """Bytes the board writes at most per loop iteration."""
-_TX_RING = const(4096)
-"""Size of the board's output ring in bytes: eight lines of protocol.MAX_OUT, or 32 loop
-iterations (128 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
+_TX_RING = const(1024)
+"""Size of the board's output ring in bytes: two lines of protocol.MAX_OUT, or 8 loop
+iterations (32 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
 reads keeps it nearly empty (a game's largest burst, its end with a `status` reply,
 is about 700 bytes), one that does not makes the board drop event lines (counted, then
 reported) rather than block; a reply always has its room (a command waits for it)."""

@@ -19,6 +19,12 @@ import json
 from array import array
 
 try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(__x):
+        return __x
+
+try:
     import binascii
 except ImportError:  # pragma: no cover - every supported port has binascii
     import ubinascii as binascii
@@ -56,68 +62,56 @@ E_BUSY = "busy"
 E_NOT_SUPPORTED = "not_supported"
 E_INTERNAL = "internal"
 
-LOGGED = 1
+LOGGED = const(1)
 """Flag of EVENTS: the event is written to the game log (docs/gamelog.md)."""
-ENDS = 2
+ENDS = const(2)
 """Flag of EVENTS: the event ends a game (the recorder closes its log)."""
 
-_EVENT_LINES = (
-    # name fields... flags (L: logged, E: ends a game, -: neither).  Board core events
-    # (docs/controller.md) carry "t" (ms); the link's and the recorder's do not.
-    "game_start t position match game vs L",
-    "lift t pos -",
-    "place t pos -",
-    "reject t what reason -",
-    "roll t dice player source L",
-    "moksha t roll player L",
-    "sub t move player L",
-    "undo t move how L",
-    "goal t goal player score ins L",
-    "reinsert t pos L",
-    "score t player score L",
-    "turn_complete t turn player -",
-    "turn t turn player position L",
-    "final_turn t player L",
-    "repair t reason missing extra L",
-    "repair_end t L",
-    "game_over t winner how score points LE",
-    "match_over t totals winner L",
-    "boot proto fw hash kind board -",
-    "resume game records turns dropped -",
-    "log_full unpulled free need -",
-    "log_error msg -",
-    "error msg -",
-    "dropped lines -",
-    "flight_saved copy why -",
-    "hint t turn player L",
-    "board_move t move player -",
+EVENTS = (
+    # (name, fields, flags): flags LOGGED (the log takes it) | ENDS (it ends a game).
+    # Board core events (docs/controller.md) carry "t" (ms); the link's and the
+    # recorder's do not.  A literal of constants: frozen into the firmware image it
+    # lives in flash, not on the heap.
+    ("game_start", ("t", "position", "match", "game", "vs"), LOGGED),
+    ("lift", ("t", "pos"), 0),
+    ("place", ("t", "pos"), 0),
+    ("reject", ("t", "what", "reason"), 0),
+    ("roll", ("t", "dice", "player", "source"), LOGGED),
+    ("moksha", ("t", "roll", "player"), LOGGED),
+    ("sub", ("t", "move", "player"), LOGGED),
+    ("undo", ("t", "move", "how"), LOGGED),
+    ("goal", ("t", "goal", "player", "score", "ins"), LOGGED),
+    ("reinsert", ("t", "pos"), LOGGED),
+    ("score", ("t", "player", "score"), LOGGED),
+    ("turn_complete", ("t", "turn", "player"), 0),
+    ("turn", ("t", "turn", "player", "position"), LOGGED),
+    ("final_turn", ("t", "player"), LOGGED),
+    ("repair", ("t", "reason", "missing", "extra"), LOGGED),
+    ("repair_end", ("t",), LOGGED),
+    ("game_over", ("t", "winner", "how", "score", "points"), LOGGED | ENDS),
+    ("match_over", ("t", "totals", "winner"), LOGGED),
+    ("boot", ("proto", "fw", "hash", "kind", "board"), 0),
+    ("resume", ("game", "records", "turns", "dropped"), 0),
+    ("log_full", ("unpulled", "free", "need"), 0),
+    ("log_error", ("msg",), 0),
+    ("error", ("msg",), 0),
+    ("dropped", ("lines",), 0),
+    ("flight_saved", ("copy", "why"), 0),
+    ("hint", ("t", "turn", "player"), LOGGED),
+    ("board_move", ("t", "move", "player"), 0),
 )
-
-
-def _event_table():
-    out = []
-    for line in _EVENT_LINES:
-        w = line.split(" ")
-        fl = w[-1]
-        out.append((w[0], tuple(w[1:-1]),
-                    (LOGGED if "L" in fl else 0) | (ENDS if "E" in fl else 0)))
-    return tuple(out)
-
-
-EVENTS = _event_table()
 """The event table: (name, fields, flags) of every event line the board sends
 (docs/protocol.md "Events"), flags LOGGED | ENDS.  A field may be missing from one
 event (game_start's "game" is there in a match only); a line cut to fit MAX_OUT is
 {"ev": name, "cut": true}."""
 
-NOT_LOGGED = tuple(e[0] for e in EVENTS if not e[2] & LOGGED)
+NOT_LOGGED = tuple([e[0] for e in EVENTS if not e[2] & LOGGED])
 """Events that stream to the host but are not written to the log: not needed to
 rebuild or read a game (turn_complete is followed by its turn record), and a fidgeting
 player could make lift/place/reject unbounded."""
 
-END_EVENTS = tuple(e[0] for e in EVENTS if e[2] & ENDS)
+END_EVENTS = tuple([e[0] for e in EVENTS if e[2] & ENDS])
 """Events that end a game (the recorder closes the game's log on them)."""
-
 
 
 class ProtocolError(ValueError):
