@@ -51,11 +51,15 @@ class FakeBoard:
                                         daemon=True)
         self._thread.start()
 
-    def unplug(self):
-        self._stop.set()
-        if self._thread is not threading.current_thread():
-            self._thread.join(2)
-        ptyport.unplug(self.port, (self.master, self.slave))
+    def unplug(self, cable=None):
+        """Pull the cable: `cable` is (thread, stop, master, slave) of one plug-in (the
+        current one by default), so that a late unplug never pulls a newer cable."""
+        thread, stop, master, slave = cable or (self._thread, self._stop, self.master,
+                                                self.slave)
+        stop.set()
+        if thread is not threading.current_thread():
+            thread.join(2)
+        ptyport.unplug(self.port, (master, slave))
 
     close = unplug
 
@@ -142,8 +146,9 @@ class FakeBoard:
         self.gets += 1
         if self.unplug_after_gets is not None and self.gets >= self.unplug_after_gets:
             self.unplug_after_gets = None
-            threading.Thread(target=self.unplug, daemon=True).start()
+            cable = (self._thread, self._stop, self.master, self.slave)
             self._stop.set()
+            threading.Thread(target=self.unplug, args=(cable,), daemon=True).start()
             return ({}, [])  # the reply never leaves: the cable is out
         return ({"game": g, "offset": off, "size": len(data),
                  "data": protocol.b64encode(piece), "crc": protocol.crc_hex(crc),

@@ -110,7 +110,7 @@ def test_deploy_over_socket_while_the_loop_runs(board):
     port = PORT2
     with rigmod.Serve(srv0.rig, port, control=CONTROL2) as srv:
         assert srv.wait_ready(), srv.log()[-2000:]
-        r = _samsara("deploy", "--port", "socket://127.0.0.1:%d" % port, timeout=240)
+        r = _samsara("deploy", "--port", "socket://127.0.0.1:%d" % port, timeout=600)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "verified" in r.stdout and "board reset" in r.stdout, r.stdout
         assert "over its firmware image" in r.stdout, r.stdout
@@ -120,7 +120,7 @@ def test_deploy_over_socket_while_the_loop_runs(board):
         assert hello["kind"] == "bundle", hello
         st = _samsara("logs", "list", "--port", url, "--json", timeout=60)
         assert st.returncode == 0, st.stdout + st.stderr + srv.log()[-1500:]
-        r = _samsara("deploy", "--port", url, "--remove", timeout=120)
+        r = _samsara("deploy", "--port", url, "--remove", timeout=300)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "game logs untouched" in r.stdout, r.stdout
         hello = _hello_when_back(url)

@@ -27,12 +27,26 @@ def plug(port):
 
 def unplug(port, fds):
     """Pull the cable: close the descriptors `fds` (None entries skipped; a host with
-    the port open then gets an error) and remove the port link."""
+    the port open then gets an error) and remove the port link if it still points at
+    this pair (a newer plug of the same port keeps its link)."""
+    mine = None
+    for fd in fds:
+        if fd is not None:
+            try:
+                name = os.ttyname(fd)
+                if not name.endswith("ptmx"):
+                    mine = name
+            except OSError:
+                pass
+    try:
+        target = os.readlink(port)
+    except OSError:
+        target = None
+    if target is not None and (mine is None or target == mine):
+        os.remove(port)
     for fd in fds:
         if fd is not None:
             try:
                 os.close(fd)
             except OSError:
                 pass
-    if os.path.lexists(port):
-        os.remove(port)
