@@ -98,18 +98,3 @@ def test_an_end_event_alone_is_its_own_piece():
     rec.on_event(TURN[-1])
     assert rec.flush(True) == 1          # (nothing before it to leave it for)
     assert rec.log.run_gid is None
-
-
-def test_ending_a_game_does_not_load_the_start_module():
-    # The game's end is gamelog's own: its import on the Pico passed 1.8-2.7 KB
-    # through the heap at the game's end, the lowest point of a game.
-    fs, rec = _recorder(False)
-    rec.on_event(TURN[0])
-    sys.modules.pop("samsara.storage.logstart", None)
-    import samsara.storage as pkg
-    if hasattr(pkg, "logstart"):
-        delattr(pkg, "logstart")
-    for ev in TURN[1:]:
-        rec.on_event(ev)
-    assert rec.log.run_gid is None
-    assert "samsara.storage.logstart" not in sys.modules

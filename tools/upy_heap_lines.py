@@ -155,7 +155,6 @@ try:
         gc.enable()
     print("HEAP state", board.controller.state, "pending", len(loop.recorder.pending))
     measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
-    measure("import logstart", lambda: __import__("samsara.storage.logstart"))
     measure("status line", line('{"cmd": "status", "id": ID}'))
     # The final turn again at a hand's pace (lift, 300 ms, place, 400 ms), tick by tick
     # with the automatic collections off: each tick that moved the free heap by more

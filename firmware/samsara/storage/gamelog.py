@@ -1,14 +1,10 @@
 """Game logs on flash: the store of one append-only file per game, torn last records
 dropped at boot, unique game numbers, reservation and rotation (docs/gamelog.md).  Its
-one job is the files; the bytes of a record are samsara.storage.logrecord's
-(its writing side samsara.storage.logwrite), what is logged
-and when a game starts and ends is samsara.storage.recorder's.
-
-The boot scan of the folder and the host's side of the store (list, info, read,
-replay, mark_pulled, delete) are samsara.storage.logdisk's, a game's start (start_game,
-the rotation) samsara.storage.logstart's, both loaded on demand:
-the methods here call into them, so their code is on the Pico's heap only while it
-runs.
+one job is the files: the boot scan of the folder, a game's start, records appended,
+its end, and the host's side of the store (list, info, read, replay, mark_pulled,
+delete).  The bytes of a record are samsara.storage.logrecord's (its writing side
+samsara.storage.logwrite), what is logged and when a game starts and ends is
+samsara.storage.recorder's.
 
 Hardware-free: all file access goes through a file-system adapter
 (samsara.storage.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
@@ -20,8 +16,9 @@ digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
 from samsara.link.protocol import crc16
-from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, T_ROLL, T_TURN, T_END,
-                                      event_record, encode_record, _dumps)
+from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
+                                      T_TURN, T_END, event_record, encode_record, dumps)
+from samsara.storage.logrecord import record_at, Replay
 
 try:
     from micropython import const
@@ -37,6 +34,8 @@ _CAPACITY = const(768 * 1024)
 """Default bytes of flash the logs may use on the Pico."""
 _CRC_STEP = const(16)
 """Bytes of the running file's CRC computed per loop iteration after a boot."""
+TAIL_CHECK = 1024
+"""The boot scan checks record CRCs in this many bytes at the end of a running game."""
 
 _T_RESERVE = OVERHEAD + T_MAX
 _HDR_RESERVE = OVERHEAD + MAX_PAYLOAD
@@ -90,6 +89,23 @@ def _finished(size, crc, pulled):
     return (size << 17) | (crc << 1) | (1 if pulled else 0)
 
 
+def _parse_name(name):
+    """(gid, crc, state) of a game log file name, or None."""
+    if len(name) < 6 or name[0] != "g":
+        return None
+    ext = name[-4:]
+    body = name[1:-4]
+    try:
+        if ext == ".run":
+            return (int(body), -1, "running")
+        if ext == ".end" or ext == ".pul":
+            g, c = body.split("_")
+            return (int(g), int(c, 16), "done" if ext == ".end" else "pulled")
+    except ValueError:
+        return None
+    return None
+
+
 class GameLog:
     """The log store over a file-system adapter `fs` (samsara.storage.osfs).
 
@@ -119,14 +135,173 @@ class GameLog:
         self.torn = 0        # bytes of torn records dropped at the last boot
         self.lazy = False    # records are written without a sync; sync() makes them durable
 
-    # -- boot (samsara.storage.logdisk, loaded on demand) -------------------------------
+    # -- boot -------------------------------------------------------------------------
 
     def boot(self):
         """Scan the folder: remove scratch files, drop a torn tail of the running game,
         finish a close cut short, read the game counter.  Returns the Replay of the
         unfinished game (its .game is the game number) or None."""
-        from samsara.storage.logdisk import boot
-        return boot(self)
+        fs = self.fs
+        self.games = {}
+        self.run_gid = None
+        self.torn = 0
+        runs = []
+        top = 0
+        for name in fs.listdir():
+            if name.endswith(".tmp"):
+                fs.remove(name)
+                continue
+            p = _parse_name(name)
+            if p is None:
+                continue
+            gid, crc, state = p
+            if not -1 <= crc <= 0xFFFF:
+                continue  # not a name this log writes (its CRCs are 4 hex digits)
+            if gid > top:
+                top = gid
+            if state == "running":
+                runs.append(gid)
+            else:
+                self.games[gid] = _finished(fs.size(name), crc, state == "pulled")
+        self.next_id = max(self._read_counter(), top + 1, 1)
+        runs.sort()
+        resume = None
+        for gid in runs:
+            rp = self._scan_running(gid)
+            if rp is None:
+                continue
+            if resume is not None:  # an older unfinished game (should not happen): close it
+                self._close_stale(resume)
+            resume = rp
+        if resume is not None:
+            self._open_running(resume)
+        return resume
+
+    def _read_counter(self):
+        best = 0
+        for slot in ("id0", "id1"):
+            try:
+                if self.fs.size(slot) <= 0:
+                    continue
+                raw = self.fs.read(slot, 0, 32)
+                parts = raw.split(b" ")
+                if len(parts) != 2 or crc16(parts[0]) != int(parts[1], 16):
+                    continue
+                v = int(parts[0])
+                if v > best:
+                    best = v
+            except (ValueError, OSError):
+                continue
+        return best
+
+    def _scan_running(self, gid):
+        """Parse g<gid>.run in pieces; drop a torn tail; returns a Replay with extra
+        members game, size, win, windows, dropped, or None when nothing valid is left.
+
+        Only a write cut short can damage the file, and only at its end (every
+        earlier write was synced), so record CRCs are checked in the last TAIL_CHECK
+        bytes; before that the walk checks sync byte, length and type.  This keeps the
+        boot of a long game short on the Pico (docs/gamelog.md "Boot scan")."""
+        fs = self.fs
+        name = _gname(gid, 0, ".run")
+        size = fs.size(name)
+        tail = size - TAIL_CHECK
+        rp = Replay()
+        off = 0
+        win = 0
+        windows = 1
+        buf = b""
+        bstart = 0
+        while off < size:
+            i = off - bstart
+            k = record_at(buf, i, len(buf), off >= tail)
+            if k == 0:
+                if bstart + len(buf) >= size:
+                    break  # the file ends inside this record: torn
+                buf = fs.read(name, off, 1024)  # records are at most 255 bytes
+                bstart = off
+                if not buf:
+                    break
+                continue
+            if k < 0:
+                break
+            t = buf[i + 2]
+            if rp.records == 0 and t != T_HEADER:
+                break
+            try:
+                rp.feed(t, buf[i + 3:i + k - 2])
+            except Exception:
+                break  # a record with a valid check but a payload we cannot read
+            if t == T_ROLL:
+                win = 0
+                windows += 1
+            win += k
+            if t == T_HEADER:
+                win = 0
+            off += k
+        self.torn += size - off
+        if rp.records == 0:
+            fs.remove(name)
+            return None
+        if off < size:
+            self._truncate(name, off)
+        rp.game = gid
+        rp.size = off
+        rp.win = win
+        rp.windows = windows
+        rp.dropped = size - off
+        if rp.ended:
+            # The end record was written but the rename was cut short: finish it.
+            crc = self._file_crc(name, off)
+            fs.rename(name, _gname(gid, crc, ".end"))
+            self.games[gid] = _finished(off, crc, False)
+            return None
+        return rp
+
+    def _file_crc(self, name, n, crc=0xFFFF, off=0):
+        while off < n:
+            chunk = self.fs.read(name, off, min(512, n - off))
+            if not chunk:
+                break
+            crc = crc16(chunk, crc)
+            off += len(chunk)
+        return crc
+
+    def _truncate(self, name, n):
+        """Keep the first n bytes of a file: copy them to a scratch file, then rename it
+        over the original (atomic), so a cut leaves either the old or the new file."""
+        fs = self.fs
+        tmp = name[:-4] + ".tmp"
+        fs.remove(tmp)
+        h = fs.open_append(tmp)
+        try:
+            off = 0
+            while off < n:
+                chunk = fs.read(name, off, min(1024, n - off))
+                if not chunk:
+                    break
+                h.write(chunk)
+                off += len(chunk)
+            h.sync()
+        finally:
+            h.close()
+        fs.rename(tmp, name)
+
+    def _close_stale(self, rp):
+        self._open_running(rp)
+        self.end_game({"how": "abandoned"})
+
+    def _open_running(self, rp):
+        self.run_gid = rp.game
+        self._size = rp.size
+        self._crc = None          # computed in the background: crc_step()
+        self._crc_part = 0xFFFF
+        self._crc_off = 0
+        self._win = rp.win
+        self._windows = rp.windows
+        self.dropped = 0
+        self._h = self.fs.open_append(_gname(rp.game, 0, ".run"))
+        self.games[rp.game] = _RUNNING
 
     def crc_step(self, nbytes=_CRC_STEP):
         """Advance the CRC of the running game's file (unknown after a boot resumed it)
@@ -197,9 +372,18 @@ class GameLog:
 
     def _rotate(self, need):
         """Delete pulled games, oldest first, until `need` bytes can be reserved.
-        Returns True when there is room.  (samsara.storage.logstart, loaded for it.)"""
-        from samsara.storage.logstart import rotate
-        return rotate(self, need)
+        Returns True when there is room."""
+        while self.room() < need:
+            old = -1
+            for gid in self.games:
+                e = self.games[gid]
+                if e != _RUNNING and e & 1 and (old < 0 or gid < old):
+                    old = gid
+            if old < 0:
+                return False
+            e = self.games.pop(old)
+            self.fs.remove(_gname(old, (e >> 1) & 0xFFFF, ".pul"))
+        return True
 
     # -- a game ------------------------------------------------------------------------
 
@@ -209,13 +393,40 @@ class GameLog:
         about the game (start position, rule options, match...) of at most ~200 bytes
         as JSON.  games: how many games' reservations must fit now (2 for a match, so
         its second game always logs).  Returns the game number.  Raises LogFull, or
-        LogError(state) while a game is running.
-        (samsara.storage.logstart, loaded for it: a game starts rarely.)"""
-        from samsara.storage.logstart import start_game
-        return start_game(self, header, games)
+        LogError(state) while a game is running."""
+        if self.run_gid is not None:
+            raise LogError("state", "a game is running; end it first")
+        if not self._rotate(games * self.need):
+            raise LogFull(self.space())
+        gid = self.next_id
+        self._write_counter(gid + 1)   # durable before the game exists: numbers never repeat
+        self.next_id = gid + 1
+        h = {"fmt": FMT, "game": gid}
+        if header:
+            for k in header:
+                h[k] = header[k]
+        payload = dumps(h).encode()
+        if len(payload) > MAX_PAYLOAD:
+            payload = dumps({"fmt": FMT, "game": gid, "cut": True}).encode()
+        rec = encode_record(T_HEADER, payload)
+        self.run_gid = gid
+        self._size = 0
+        self.games[gid] = _RUNNING
+        self._crc = 0xFFFF
+        self._win = 0
+        self._windows = 1
+        self.dropped = 0
+        self._h = self.fs.open_append(_gname(gid, 0, ".run"))
+        self._write(rec)
+        self._win = 0
+        return gid
+
+    def _write_counter(self, value):
+        raw = b"%d" % value
+        self.fs.write_file("id%d" % (value & 1), raw + b" %04x" % crc16(raw))
 
     def _write(self, rec):
-        # (a game runs: _h is the handle logstart.start_game opened)
+        # (a game runs: _h is the handle start_game opened)
         n = len(rec)
         self._h.write(rec)   # pyright: ignore[reportAttributeAccessIssue]
         if not self.lazy:
@@ -265,9 +476,7 @@ class GameLog:
     def end_game(self, info=None):
         """Write the end record (info: a dict such as {"how": "end", "result": ...} or
         {"how": "abandoned"}) and close the game's file.  Returns the game number or
-        None when no game was running.  (Here, not loaded on demand as the start is:
-        on the Pico the module's import would pass 1.8-2.7 KB through the heap at the
-        game's end, its lowest point; docs/performance.md "Seventh round".)"""
+        None when no game was running."""
         gid = self.run_gid
         if gid is None:
             return None
@@ -275,9 +484,9 @@ class GameLog:
         if info:
             for k in info:
                 d[k] = info[k]
-        p = _dumps(d).encode()
+        p = dumps(d).encode()
         if len(p) > MAX_PAYLOAD:
-            p = _dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
+            p = dumps({"how": str(d.get("how"))[:32], "cut": True}).encode()
         self._write(encode_record(T_END, p))
         self._h.close()   # pyright: ignore[reportAttributeAccessIssue]
         self._h = None
@@ -302,38 +511,92 @@ class GameLog:
 
     # -- for the host ------------------------------------------------------------------
 
-    # -- for the host (samsara.storage.logdisk, loaded on demand) ----------------------
-
     def list(self):
         """[(game, size, state, crc)] oldest first; the crc of the running game is the
         CRC of what it holds so far, -1 while still being computed after a boot."""
-        from samsara.storage.logdisk import listing
-        return listing(self)
+        out = []
+        for gid in sorted(self.games):
+            size, st, crc = self._entry(gid)
+            out.append((gid, size, st, crc))
+        return out
+
+    def _entry(self, gid):
+        # (size, state, crc) of a game in games; the running game's crc is what
+        # its file holds so far, -1 while unknown
+        e = self.games[gid]
+        if e == _RUNNING:
+            return self._size, "running", -1 if self._crc is None else self._crc
+        return e >> 17, "pulled" if e & 1 else "done", (e >> 1) & 0xFFFF
+
+    def _name(self, gid):
+        e = self.games.get(gid)
+        if e is None:
+            raise LogError("not_found", "no log of game %d" % gid)
+        if e == _RUNNING:
+            return _gname(gid, 0, ".run")
+        return _gname(gid, (e >> 1) & 0xFFFF, ".pul" if e & 1 else ".end")
 
     def info(self, gid):
         """(size, state, crc) of a game's log.  Raises LogError(not_found)."""
-        from samsara.storage.logdisk import info
-        return info(self, gid)
+        self._name(gid)
+        return self._entry(gid)
 
     def read(self, gid, offset, n):
         """Up to n bytes of a game's log from offset.  Raises LogError(not_found)."""
-        from samsara.storage.logdisk import read
-        return read(self, gid, offset, n)
+        name = self._name(gid)
+        size = self._entry(gid)[0]
+        if offset >= size:
+            return b""
+        if offset + n > size:
+            n = size - offset
+        return self.fs.read(name, offset, n)
 
     def replay(self, gid):
         """The Replay of a game's whole log (None when it has none)."""
-        from samsara.storage.logdisk import replay
-        return replay(self, gid)
+        try:
+            name = self._name(gid)
+        except LogError:
+            return None
+        size = self._entry(gid)[0]
+        rp = Replay()
+        off = 0
+        while off < size:
+            buf = self.fs.read(name, off, 1024)
+            i = 0
+            while True:
+                k = record_at(buf, i, len(buf))
+                if k <= 0:
+                    break
+                rp.feed(buf[i + 2], buf[i + 3:i + k - 2])
+                i += k
+            if i == 0:
+                break
+            off += i
+        return rp
 
     def mark_pulled(self, gid, crc, size):
         """A host has the log of a finished game and checked it (crc: the CRC-16 it
         computed, size its length): the game may now be rotated out.  Raises
         LogError(not_found | state | bad_args)."""
-        from samsara.storage.logdisk import mark_pulled
-        return mark_pulled(self, gid, crc, size)
+        name = self._name(gid)
+        fsize, st, fcrc = self._entry(gid)
+        if st == "running":
+            raise LogError("state", "game %d is still running" % gid)
+        if crc != fcrc or size != fsize:
+            raise LogError("bad_args", "crc or size differ from the board's log: pull again")
+        if st == "done":
+            self.fs.rename(name, _gname(gid, fcrc, ".pul"))
+            self.games[gid] = _finished(fsize, fcrc, True)
+        return "pulled"
 
     def delete(self, gid, force=False):
         """Delete a game's log.  Raises LogError(busy) for the running game,
         LogError(state) for a log not yet pulled unless force."""
-        from samsara.storage.logdisk import delete
-        delete(self, gid, force)
+        name = self._name(gid)
+        st = self._entry(gid)[1]
+        if st == "running":
+            raise LogError("busy", "game %d is being played" % gid)
+        if st == "done" and not force:
+            raise LogError("state", "game %d was not pulled yet (force to delete)" % gid)
+        self.fs.remove(name)
+        del self.games[gid]

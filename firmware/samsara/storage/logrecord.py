@@ -14,8 +14,8 @@ Z end of game (JSON).  Which events are logged at all is the event table of
 samsara.link.protocol (event_table(), NOT_LOGGED).
 
 The encoding (constants, encode_record, event_record) is samsara.storage.logwrite's,
-imported here: the board keeps only that module loaded while a game runs, this one is
-loaded for the boot scan and the log transfer (samsara.storage.logdisk).
+imported here; checking, parsing and replaying are this module's own (the board's boot
+scan and log transfer, samsara.storage.gamelog, and the host use them).
 
 Runs on MicroPython and CPython; integers stay below 2**16.
 """
@@ -24,7 +24,7 @@ import json
 
 from samsara.link.protocol import crc16
 from samsara.storage.logwrite import (SYNC, FMT, OVERHEAD, MAX_PAYLOAD, E_MAX, T_MAX,  # noqa: F401
-                                      T_HEADER, T_ROLL, T_TURN, T_END, _dumps,
+                                      T_HEADER, T_ROLL, T_TURN, T_END, dumps,
                                       encode_record, event_record)
 
 try:

@@ -69,7 +69,7 @@ def boot(rec, now_ms, frame=None):
     try:
         rp = log.boot()
     except Exception as e:
-        rec._emit({"ev": "log_error", "msg": "log scan failed: %s" % e})
+        rec.board.emit({"ev": "log_error", "msg": "log scan failed: %s" % e})
     rec.busy = True
     if rp is None:
         return None
@@ -85,7 +85,7 @@ def boot(rec, now_ms, frame=None):
             log.end_game({"how": "end", "resumed": True})
     except Exception as e:
         board.clear_events()
-        rec._emit({"ev": "error", "msg": "resume failed: %s" % str(e)[:80]})
-    rec._emit({"ev": "resume", "game": rp.game, "records": rp.records,
+        rec.board.emit({"ev": "error", "msg": "resume failed: %s" % str(e)[:80]})
+    rec.board.emit({"ev": "resume", "game": rp.game, "records": rp.records,
                "turns": len(rp.turns), "dropped": rp.dropped})
     return rp.game

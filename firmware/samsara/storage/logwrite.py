@@ -1,6 +1,6 @@
 """The writing side of the game log's record format (docs/gamelog.md "Records"): the
-bytes of a record and the record of a board event.  Its one job is encoding; the board
-loads only this while a game runs.  samsara.storage.logrecord (the whole format: these
+bytes of a record and the record of a board event.  Its one job is encoding.
+samsara.storage.logrecord (the whole format: these
 names plus checking, parsing and replaying records, for the host and the boot scan)
 imports everything here.
 
@@ -39,7 +39,8 @@ _T_EVENT = const(0x45)   # E
 T_END = 0x5A     # Z
 
 
-def _dumps(obj):
+def dumps(obj):
+    """Compact JSON text of obj (no spaces after separators where the port allows)."""
     try:
         return json.dumps(obj, separators=(",", ":"))
     except TypeError:  # MicroPython without the separators argument
@@ -86,9 +87,9 @@ def event_record(ev):
         t = ev.get("turn")
         if isinstance(t, str) and len(t) <= T_MAX:
             return encode_record(T_TURN, t.encode())
-    p = _dumps(ev).encode()
+    p = dumps(ev).encode()
     if len(p) > E_MAX:
-        p = _dumps({"ev": str(name)[:32], "cut": True}).encode()
+        p = dumps({"ev": str(name)[:32], "cut": True}).encode()
     return encode_record(_T_EVENT, p)
 
 

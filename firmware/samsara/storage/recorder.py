@@ -140,11 +140,37 @@ class Recorder:
         board's memory, or take the log-full hint away when there is room again."""
         self.flush()
         if self.unlogged:
-            # (loaded for it: samsara.storage.logdisk, on demand)
-            from samsara.storage.logdisk import catch_up
-            catch_up(self)
+            self._catch_up()
         elif self.log_full_sent and not self.log.space()["full"]:
             self._clear_full()
+
+    def _catch_up(self):
+        # A game that started while the log was full runs unlogged; once a host has
+        # pulled (and room is free again) its log is written from the board's memory:
+        # a header with its start and one turn record per complete turn.
+        log = self.log
+        if log.run_gid is not None:
+            return
+        so_far = self.board.game_so_far()
+        if so_far is None or log.space()["full"]:
+            return
+        turns, dice, subs, match_game = so_far
+        h = self.header(self._start or START, match_game > 0, None, None, match_game or 1,
+                        self.last_gid, match_game > 0)
+        h["late"] = len(turns)
+        try:
+            log.start_game(h)
+            for t in turns:
+                log.log_event({"ev": "turn", "turn": t})
+            if dice is not None:
+                log.log_event({"ev": "roll", "dice": dice})
+                for m in subs:
+                    log.log_event({"ev": "sub", "move": m})
+        except Exception as e:
+            self._emit({"ev": "log_error", "msg": str(e)[:80]})
+            return
+        self.unlogged = False
+        self._clear_full()
 
     def _clear_full(self):
         if self.log_full_sent:
