@@ -121,6 +121,35 @@ def test_device_table_gives_the_same_values():
         dev._table = saved
 
 
+def test_device_fast_evaluation_gives_the_same_values_and_choices():
+    # engine.use_fast (the board's): chance remembered, the double spaces by table
+    # lookups; every value and every choice as without it.
+    rng = random.Random(5)
+    pos = [(rng.getrandbits(24), rng.getrandbits(24), rng.randint(0, 5), rng.randint(0, 5))
+           for _ in range(3000)]
+    games = positions(3, 9)
+    rolls = [(rng.randint(1, 6), rng.randint(1, 6)) for _ in games]
+    was = dev.use_fast(False)
+    try:
+        plain_eval = [dev.evaluate(r, s, a, b, me) for r, s, a, b in pos for me in (0, 1)]
+        plain_chance = [dev.chance(u) for u in range(4096)]
+        plain_choice = [dev.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, 0, 9)
+                        for p, (d1, d2) in zip(games, rolls)]
+        assert dev.use_fast(True) is False
+        assert dev.use_fast(True) is True
+        assert [dev.evaluate(r, s, a, b, me) for r, s, a, b in pos for me in (0, 1)] == \
+            plain_eval
+        assert [dev.chance(u) for u in range(4096)] == plain_chance
+        assert [dev.chance(u) for u in range(4096)] == plain_chance     # remembered
+        assert [dev.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, 0, 9)
+                for p, (d1, d2) in zip(games, rolls)] == plain_choice
+        assert dev.use_fast(False) is True
+        assert [dev.evaluate(r, s, a, b, me) for r, s, a, b in pos[:50] for me in (0, 1)] \
+            == plain_eval[:100]
+    finally:
+        dev.use_fast(was)
+
+
 def test_host_choice_is_legal():
     rng = random.Random(5)
     for p in positions(2, 9)[:6]:

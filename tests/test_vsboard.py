@@ -210,20 +210,19 @@ def test_gesture_through_the_main_loop_starts_a_logged_game_against_the_board():
     assert logrecord.record_event(rtype, payload)["vs_board"] == "B"
 
 
-def test_the_board_engine_accelerators_give_the_engine_own_values():
-    import random
-    from samsara import boardplayer as vsplay
-    vsplay._fast_chance()
-    rng = random.Random(5)
-    for _ in range(20000):
-        r = rng.getrandbits(24)
-        s = rng.getrandbits(24)
-        a = rng.randint(0, 5)
-        b = rng.randint(0, 5)
-        for me in (0, 1):
-            assert vsplay._evaluate(r, s, a, b, me) == vsplay._plain_evaluate(r, s, a, b, me)
-    for u in range(4096):
-        assert vsplay._chance_memo(u) == vsplay._chance(u)
+def test_the_board_player_asks_the_engine_for_its_fast_evaluation():
+    # The board thinks on a Pico: its player switches the engine's fast evaluation on
+    # (the same values: tests/test_engine.py) when it is made, not in its first decision.
+    from samsara.rules import engine
+    from samsara.boardplayer import BoardPlayer
+    was = engine.use_fast(False)
+    try:
+        BoardPlayer(None)                   # a hint's adviser only: nothing yet
+        assert engine.use_fast(False) is False
+        BoardPlayer(1)
+        assert engine.use_fast(False) is True
+    finally:
+        engine.use_fast(was)
 
 
 def test_a_game_against_the_board_resumes_against_the_board():

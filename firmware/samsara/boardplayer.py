@@ -14,7 +14,8 @@ On the board's turn it
      dice, or host-set dice waiting; manual dice are entered by the player with the
      roll button as usual): step() returns P_ROLL and the controller rolls;
   2. thinks in slices: samsara.rules.engine.Thinker.step(THINK_UNITS) once per scan,
-     so the scan loop keeps scanning (the choice does not depend on the slicing);
+     so the scan loop keeps scanning (the choice does not depend on the slicing), with
+     the engine's fast evaluation (engine.use_fast: the same values);
   3. names the next sub-move of its turn to light (to_light: the origin blinking dim
      white, the target in the die's colour); step() returns P_MOVE when a new one is
      lit, and the controller sends the `board_move` event;
@@ -57,111 +58,6 @@ BLINK_MS = 300
 SEED = 1
 """The engine's tie-break seed (the one of `samsara engine match`)."""
 
-_memo = None            # bytearray(4096): engine.chance(u) + 1, 0 not known yet
-_chance = engine.chance
-_plain_evaluate = engine.evaluate
-
-
-def _chance_memo(u):
-    # engine.chance, remembered: the same values, computed once per mask.  The engine's
-    # own 4 KB table (engine.use_table) costs ~10 s of Pico time up front; this one
-    # fills as the masks occur (docs/engine.md "On the board").
-    v = _memo[u]
-    if v:
-        return v - 1
-    v = _chance(u)
-    _memo[u] = v + 1
-    return v
-
-
-_nib = None            # bytearray(6 * 256): the double-space terms of 4 spaces at once
-_nib_off = 0           # what the six bytes of one evaluation add up to less than the terms
-
-
-def _term(t, x, y):
-    # engine.evaluate's term of double space t: x, y its opponent's / mover's half.
-    if x:
-        return (engine.BOTH[t] if y else engine.THEIRS[t]) - 128
-    if y:
-        return engine.MINE[t] - 128
-    return 0
-
-
-def _nibbles():
-    # The per-space terms of engine.evaluate summed four spaces at a time: entry
-    # k * 256 + x * 16 + y is that sum over spaces t = 4k..4k+3 (bit t-4k of x: the
-    # opponent's half, of y: the mover's) less the group's least sum, so that it fits
-    # a byte (1.5 KB; the trained tables give ranges up to 232).  Returns (table,
-    # the sum of the six least sums), or None when a range would not fit a byte.
-    tab = bytearray(6 * 256)
-    row = [0] * 256      # one group's sums (made once, at the game's start)
-    off = 0
-    k = 0
-    while k < 6:
-        xy = 0
-        while xy < 256:
-            w = 0
-            i = 0
-            while i < 4:
-                w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
-                i += 1
-            row[xy] = w
-            xy += 1
-        lo = min(row)
-        if max(row) - lo > 255:
-            return None
-        xy = 0
-        while xy < 256:
-            tab[k * 256 + xy] = row[xy] - lo
-            xy += 1
-        off += lo
-        k += 1
-    return (tab, off)
-
-
-def _evaluate(r, s, a, b, me):
-    # engine.evaluate with the same value (tests/test_vsboard.py compares them): the 24
-    # double spaces in six table lookups instead of 24 steps.
-    if me == 0:
-        my = a
-        op = b
-        mine = s
-        theirs = r
-    else:
-        my = b
-        op = a
-        mine = r
-        theirs = s
-    e_op = _chance_memo(theirs >> 12)
-    v = engine.GOAL * (my - op) + engine.W_OWN * _chance_memo(mine >> 12) - \
-        engine.W_OPP * e_op
-    if op >= 5:
-        v -= engine.W_OPP5 * e_op
-    rm = ((mine & 0xFFF) << 12) | (mine >> 12)
-    tab = _nib
-    w = _nib_off + tab[((theirs & 15) << 4) | (rm & 15)] + \
-        tab[256 + ((theirs >> 0) & 0xF0) + ((rm >> 4) & 15)] + \
-        tab[512 + ((theirs >> 4) & 0xF0) + ((rm >> 8) & 15)] + \
-        tab[768 + ((theirs >> 8) & 0xF0) + ((rm >> 12) & 15)] + \
-        tab[1024 + ((theirs >> 12) & 0xF0) + ((rm >> 16) & 15)] + \
-        tab[1280 + ((theirs >> 16) & 0xF0) + ((rm >> 20) & 15)]
-    return v + 8 * w
-
-
-def _fast_chance():
-    # The engine on the board, faster with the same values: chance remembered, the
-    # evaluation's double spaces by nibbles (docs/engine.md "On the board").
-    global _memo, _nib, _nib_off
-    if _memo is None:
-        _memo = bytearray(4096)
-        if engine._table is None:
-            engine.chance = _chance_memo
-        got = _nibbles()
-        if got is not None:
-            _nib, _nib_off = got
-            engine.evaluate = _evaluate
-
-
 class BoardPlayer:
     """The board's player, or a hint's adviser (module docstring).  side: 0/1 the
     board's side, None or -1: none (a hint).  Attributes: plan (the chosen turn: a tuple
@@ -174,7 +70,7 @@ class BoardPlayer:
         self.side = -1 if side is None else side
         self.reset()
         if self.side >= 0:
-            _fast_chance()      # the tables now, not in the first decision
+            engine.use_fast()   # the engine's tables now, not in the first decision
 
     def reset(self):
         """Forget the turn (a new game)."""
@@ -205,7 +101,7 @@ class BoardPlayer:
         self.plan = None
         self.k = -1
         p = t.base
-        _fast_chance()
+        engine.use_fast()
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter)

@@ -121,24 +121,3 @@ def test_a_hint_lights_the_engine_turn_for_the_player_roll():
     want = engine.choose(p.r, p.s, p.a, p.b, 0, 6, 1, 0, 1)[0]
     assert c.player.lit == want[0] and c.view.marks[want[0][2]] == want[0][0]
     assert c.turn.played == []          # not played for the player
-
-
-def test_the_accelerated_engine_gives_the_engine_own_values():
-    from samsara import boardplayer as vsplay
-    vsplay._fast_chance()
-    x = [12345]
-
-    def below(n):
-        x[0] = (x[0] * 1103515245 + 12345) & 0x3FFFFFFF
-        return (x[0] >> 8) % n
-    n = 0
-    while n < 400:
-        r = (below(4096) << 12) | below(4096)
-        s = (below(4096) << 12) | below(4096)
-        a = below(6)
-        b = below(6)
-        for me in (0, 1):
-            assert vsplay._evaluate(r, s, a, b, me) == vsplay._plain_evaluate(r, s, a, b, me)
-        u = below(4096)
-        assert vsplay._chance_memo(u) == vsplay._chance(u)
-        n += 1

@@ -37,6 +37,30 @@ def test_sliced_equals_one_call():
     assert t.key == key and t.value == value and n > 10
 
 
+def test_the_fast_evaluation_gives_the_same_values():
+    # engine.use_fast, the board's: the same values as the plain evaluation.
+    x = [12345]
+
+    def below(n):
+        x[0] = (x[0] * 1103515245 + 12345) & 0x3FFFFFFF
+        return (x[0] >> 8) % n
+    pos = []
+    while len(pos) < 400:
+        pos.append(((below(4096) << 12) | below(4096), (below(4096) << 12) | below(4096),
+                    below(6), below(6)))
+    masks = [below(4096) for _ in range(400)]
+    was = dev.use_fast(False)
+    try:
+        plain = [dev.evaluate(r, s, a, b, me) for r, s, a, b in pos for me in (0, 1)]
+        chances = [dev.chance(u) for u in masks]
+        dev.use_fast(True)
+        assert [dev.evaluate(r, s, a, b, me) for r, s, a, b in pos for me in (0, 1)] == plain
+        assert [dev.chance(u) for u in masks] == chances
+        assert [dev.chance(u) for u in masks] == chances      # remembered
+    finally:
+        dev.use_fast(was)
+
+
 def test_moksha_is_none():
     p = Position.parse(MOKSHA_66)
     assert dev.choose(p.r, p.s, p.a, p.b, p.mover, 6, 6) is None

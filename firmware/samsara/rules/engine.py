@@ -27,8 +27,13 @@ sub-move generation or one evaluated position) and returns True when the choice 
 ready, so the scan loop can call it between scans; `choose` runs it to the end.  Both
 give the same answer.
 
+Two options make it faster with the same choices: `use_fast` (the board's: `chance`
+remembered, the double spaces by table lookups) and `use_table` (the host's: `chance`
+precomputed).
+
 Imports only the rules engine; MicroPython-compatible (integers < 2**30, lane masks
-are 24-bit ints, no tables bigger than 4 KB and those only on request: `use_table`).
+are 24-bit ints, no tables bigger than 4 KB and those only on request: `use_fast`,
+`use_table`).
 """
 
 from samsara.rules.geometry import popcount24
@@ -59,17 +64,15 @@ BOTH = b"\xa2\xa1\xa5\xb4\xaf\xa4\xb3\xae\x8d\x84\x82\x78\x5a\x5c\x54\x45\x4a\x4
 MODE_SINGLE = const(0)
 MODE_MATCH = const(1)
 
-_table = None
+_table = None          # use_table: chance of all 4096 masks
+_memo = None           # use_fast: bytearray(4096), chance + 1 of each mask met, 0 not yet
+_nib = None            # use_fast: bytearray(6 * 256), the double spaces' terms by nibbles
+_nib_off = 0           # what the six bytes of one evaluation add up to less than the terms
+_fast = None           # use_fast's tables while switched off: (memo, nib, nib_off)
 
 
-def chance(u):
-    """Expected goals x36 (0..72) of one roll for a player whose goal lane holds the
-    12-bit mask u: bit k set when a marble can count from field 13+k of the lane, i.e.
-    12-k fields before the goal.  A roll (x, y) scores when x, y or x+y is such a
-    distance (two goals for two different distances).  Intermediate landings are not
-    checked (an estimate, docs/engine.md)."""
-    if _table is not None:
-        return _table[u]
+def _count(u):
+    # chance(u) counted over the 36 rolls (chance's docstring).
     tot = 0
     x = 1
     while x <= 6:
@@ -91,6 +94,26 @@ def chance(u):
     return tot
 
 
+def chance(u):
+    """Expected goals x36 (0..72) of one roll for a player whose goal lane holds the
+    12-bit mask u: bit k set when a marble can count from field 13+k of the lane, i.e.
+    12-k fields before the goal.  A roll (x, y) scores when x, y or x+y is such a
+    distance (two goals for two different distances).  Intermediate landings are not
+    checked (an estimate, docs/engine.md).  Counted, or looked up after `use_fast`
+    (remembered per mask) or `use_table` (all masks at once): the same values."""
+    m = _memo
+    if m is not None:
+        v = m[u]
+        if v:
+            return v - 1
+        v = _count(u)
+        m[u] = v + 1
+        return v
+    if _table is not None:
+        return _table[u]
+    return _count(u)
+
+
 def use_table():
     """Precompute `chance` for all 4096 masks into a 4 KB bytearray (the host does;
     the values are the same, only faster).  Returns the table."""
@@ -99,10 +122,73 @@ def use_table():
         t = bytearray(4096)
         u = 0
         while u < 4096:
-            t[u] = chance(u)
+            t[u] = _count(u)
             u += 1
         _table = t
     return _table
+
+
+def _term(t, x, y):
+    # evaluate's term of double space t: x, y its opponent's / mover's half occupied.
+    if x:
+        return (BOTH[t] if y else THEIRS[t]) - 128
+    if y:
+        return MINE[t] - 128
+    return 0
+
+
+def _nibbles():
+    # The per-space terms of evaluate summed four spaces at a time: entry
+    # k * 256 + x * 16 + y is that sum over spaces t = 4k..4k+3 (bit t-4k of x: the
+    # opponent's half, of y: the mover's) less the group's least sum, so that it fits
+    # a byte (1.5 KB; the trained tables give ranges up to 232).  Returns (table,
+    # the sum of the six least sums), or None when a range would not fit a byte.
+    tab = bytearray(6 * 256)
+    row = [0] * 256      # one group's sums (made once)
+    off = 0
+    k = 0
+    while k < 6:
+        xy = 0
+        while xy < 256:
+            w = 0
+            i = 0
+            while i < 4:
+                w += _term(4 * k + i, (xy >> (4 + i)) & 1, (xy >> i) & 1)
+                i += 1
+            row[xy] = w
+            xy += 1
+        lo = min(row)
+        if max(row) - lo > 255:
+            return None
+        xy = 0
+        while xy < 256:
+            tab[k * 256 + xy] = row[xy] - lo
+            xy += 1
+        off += lo
+        k += 1
+    return (tab, off)
+
+
+def use_fast(on=True):
+    """The engine's fast evaluation on (True) or off (False), with the same values
+    (docs/engine.md "On the board"): `chance` remembered per mask as the masks occur
+    (4 KB, filled as it goes: the 4 KB table of `use_table` costs ~10 s of Pico time up
+    front), and `evaluate`'s 24 double spaces in six lookups of a 1.5 KB table built
+    on the first call.  For the whole module (every Thinker, choose and evaluate).
+    Returns whether it was on before."""
+    global _memo, _nib, _nib_off, _fast
+    was = _memo is not None
+    if on and not was:
+        if _fast is None:
+            got = _nibbles()
+            _fast = (bytearray(4096),) + (got if got is not None else (None, 0))
+        _memo, _nib, _nib_off = _fast
+    elif not on and was:
+        _fast = (_memo, _nib, _nib_off)
+        _memo = None
+        _nib = None
+        _nib_off = 0
+    return was
 
 
 def side_count(r, s, player):
@@ -133,6 +219,16 @@ def evaluate(r, s, a, b, me):
         v -= W_OPP5 * e_op
     # Double space t: field t+1 of the opponent's lane and its partner on the mover's.
     rm = ((mine & 0xFFF) << 12) | (mine >> 12)
+    tab = _nib
+    if tab is not None:
+        # use_fast: four double spaces a lookup (_nibbles)
+        w = _nib_off + tab[((theirs & 15) << 4) | (rm & 15)] + \
+            tab[256 + ((theirs >> 0) & 0xF0) + ((rm >> 4) & 15)] + \
+            tab[512 + ((theirs >> 4) & 0xF0) + ((rm >> 8) & 15)] + \
+            tab[768 + ((theirs >> 8) & 0xF0) + ((rm >> 12) & 15)] + \
+            tab[1024 + ((theirs >> 12) & 0xF0) + ((rm >> 16) & 15)] + \
+            tab[1280 + ((theirs >> 16) & 0xF0) + ((rm >> 20) & 15)]
+        return v + 8 * w
     w = 0
     t = 0
     while t < 24:
