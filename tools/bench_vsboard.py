@@ -107,6 +107,7 @@ def pct(vals, q):
 def play(srv, link, seed=1, side=1, turns=None, log=print):
     """Play one game against the board; returns the figures dict."""
     from samsara.rules.geometry import position_name
+    from samsara.rules.moves import M_R, M_S, M_A, M_B
     from samsara.rules.notation import read_sub_move
     from samsara.rules.position import Position, START_TEXT
     from samsara_host.sim.player import hand_actions, hand_moves, random_pick, strategy
@@ -162,7 +163,7 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
                 break
             moves = choose(pos.r, pos.s, pos.a, pos.b, pos.mover, d1, d2, 0, pick)
             last = moves[-1]
-            cur = (last[4], last[5], last[6], last[7])   # the board's turn starts here
+            cur = (last[M_R], last[M_S], last[M_A], last[M_B])   # the board's turn begins
             dice()                    # the board's roll, used once this turn is complete
             acts = hand_actions(moves, pos.a, pos.b)
             for i in range(0, len(acts), 2):
@@ -203,7 +204,7 @@ def play(srv, link, seed=1, side=1, turns=None, log=print):
             for frm, to in hand_moves(m, cur[2], cur[3]):
                 hand(frm, to)
             left.remove(m[0])
-            cur = (m[4], m[5], m[6], m[7])
+            cur = (m[M_R], m[M_S], m[M_A], m[M_B])
         n_turns += 1
         log("turn %d (board): %s, decision %s ms" % (
             n_turns, roll.get("dice"), decisions[-1] if decisions else "-"))

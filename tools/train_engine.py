@@ -17,6 +17,7 @@ import random
 from samsara.rules import engine as dev
 from samsara.rules.geometry import rot12
 from samsara.rules.game import Game
+from samsara.rules.moves import M_R, M_S, M_A, M_B
 from samsara_host.sim import player as simplayer
 
 
@@ -74,7 +75,7 @@ def samples(games, seed, player="greedy", eps=0.1):
                 g.apply(d1, d2, [], None)
                 break
             m = moves[-1]
-            g.apply(d1, d2, list(moves), (m[4], m[5], m[6], m[7]))
+            g.apply(d1, d2, list(moves), (m[M_R], m[M_S], m[M_A], m[M_B]))
             if not g.over():
                 q = g.pos
                 seen.append((features(q.r, q.s, q.a, q.b, p.mover), p.mover))

@@ -22,6 +22,7 @@ from samsara.config import Config
 from samsara.rules import moves as rules
 from samsara.rng import Lcg
 from samsara.rules.geometry import GS, A_TRACK, B_TRACK
+from samsara.rules.moves import M_A, M_B
 from samsara.states import WAITING, MOVING, TURN_COMPLETE
 
 try:
@@ -140,10 +141,10 @@ class Bench:
                 if m[3] >= 0:
                     if m[2] == GS:
                         old = A_TRACK + pa
-                        new = A_TRACK + m[6]
+                        new = A_TRACK + m[M_A]
                     else:
                         old = B_TRACK + pb
-                        new = B_TRACK + m[7]
+                        new = B_TRACK + m[M_B]
                     if old != new:
                         self.move(old, new)
                     self.move(m[2], m[3])

@@ -28,6 +28,7 @@ sends the `hint` event) and the turn is lit without being forced.
 
 from samsara.rules import engine
 from samsara.rules.notation import format_sub_move
+from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS
 from samsara.ticks import ticks_diff
 from samsara.states import WAITING, MOVING, TURN_COMPLETE, GOAL_PENDING, \
     GAME_OVER, MOKSHA
@@ -124,7 +125,8 @@ class BoardPlayer:
         while i < n:
             m = played[i]
             q = plan[i]
-            if m[0] != q[0] or m[1] != q[1] or m[2] != q[2] or m[3] != q[3]:
+            if m[M_DIE] != q[M_DIE] or m[M_FROM] != q[M_FROM] or m[M_TO] != q[M_TO] or \
+                    m[M_INS] != q[M_INS]:
                 return -1
             i += 1
         return n
@@ -245,7 +247,7 @@ class BoardPlayer:
         if c.view.lifted and not self.forced:
             return None
         if not c.view.lifted:
-            self.blink = m[1]
+            self.blink = m[M_FROM]
             self.on = 1
         return m
 
@@ -260,16 +262,17 @@ class BoardPlayer:
         seq = res[2]
         plan = self.plan
         if plan is None:
-            x = seq[-1][2] if seq else -1
+            x = seq[-1][M_TO] if seq else -1
             if x < 0:
                 return res
             return (rd.WRONG, x, "wait: the board is thinking", None)
         i = k
         for m in seq:
             q = plan[i] if i < len(plan) else None
-            if q is None or m[0] != q[0] or m[1] != q[1] or m[2] != q[2] or m[3] != q[3]:
+            if q is None or m[M_DIE] != q[M_DIE] or m[M_FROM] != q[M_FROM] or \
+                    m[M_TO] != q[M_TO] or m[M_INS] != q[M_INS]:
                 nxt = plan[k] if k < len(plan) else None
-                return (rd.WRONG, m[2], "the board plays %s" % format_sub_move(nxt)
+                return (rd.WRONG, m[M_TO], "the board plays %s" % format_sub_move(nxt)
                         if nxt is not None else "the board's turn is complete", None)
             i += 1
         return res

@@ -30,6 +30,7 @@ from samsara.rules.game import Game, Match
 from samsara.rules.geometry import GS, GR, position_name
 from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move
 from samsara.rules.position import Position
+from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS, M_A, M_B
 from samsara.boardplayer import BoardPlayer, P_ROLL, P_MOVE, P_HINT, P_NOHINT, P_DONE, \
     P_BLINK
 from samsara.dice_entry import DiceEntry
@@ -467,7 +468,8 @@ class Controller:
             for m in old[k:]:
                 hit = None
                 for a in added:
-                    if m[0] == a[0] and m[1] == a[1] and m[2] == a[2] and m[3] == a[3]:
+                    if m[M_DIE] == a[M_DIE] and m[M_FROM] == a[M_FROM] and \
+                            m[M_TO] == a[M_TO] and m[M_INS] == a[M_INS]:
                         hit = a
                         break
                 if hit is None:
@@ -495,11 +497,11 @@ class Controller:
         # The last accepted sub-move put a marble into a goal hole.
         t = self.turn
         m = t.played[-1]
-        t.goal = m[2]
+        t.goal = m[M_TO]
         t.goal_events = 0
-        self.emit({"ev": "goal", "t": self.now, "goal": position_name(m[2]),
-                   "player": PLAYER[0 if m[2] == GS else 1],
-                   "score": "%d-%d" % (m[6], m[7]), "ins": position_name(m[3])})
+        self.emit({"ev": "goal", "t": self.now, "goal": position_name(m[M_TO]),
+                   "player": PLAYER[0 if m[M_TO] == GS else 1],
+                   "score": "%d-%d" % (m[M_A], m[M_B]), "ins": position_name(m[M_INS])})
         self.state = GOAL_PENDING
         self._apply_goal(prog)
 
@@ -510,12 +512,12 @@ class Controller:
         m = t.played[-1]
         if ins_done and not t.goal_events & 1:
             t.goal_events |= 1
-            self.emit({"ev": "reinsert", "t": self.now, "pos": position_name(m[3])})
+            self.emit({"ev": "reinsert", "t": self.now, "pos": position_name(m[M_INS])})
         if piece_done and not t.goal_events & 2:
             t.goal_events |= 2
-            owner = 0 if m[2] == GS else 1
+            owner = 0 if m[M_TO] == GS else 1
             self.emit({"ev": "score", "t": self.now, "player": PLAYER[owner],
-                       "score": m[6] if owner == 0 else m[7]})
+                       "score": m[M_A] if owner == 0 else m[M_B]})
         t.goal_step(ins_done, piece_done)
         self.view.lifted = []
         if ins_done and piece_done:
@@ -729,7 +731,7 @@ class Controller:
             else:
                 self.state = MOVING
             self.undo_shown = True
-            self.enter_repair("undo: put the marble back on %s" % position_name(m[1]))
+            self.enter_repair("undo: put the marble back on %s" % position_name(m[M_FROM]))
             self.evaluate_repair()
             return note
         finally:

@@ -20,6 +20,7 @@ from samsara import scene as sc
 from samsara.boardplayer import THINKING
 from samsara.frame import names
 from samsara.rules.geometry import A_TRACK, B_TRACK, GS, GR, position_index
+from samsara.rules.moves import M_DIE, M_FROM, M_TO
 from samsara.reading import targets as targets_of
 from samsara.states import REPAIR, WAITING, GOAL_PENDING, MOVING, TURN_COMPLETE, GAME_OVER
 
@@ -141,13 +142,13 @@ class View:
             return True
         lifted = self.lifted
         if not lifted:
-            _mark_hole(marks, new, m[2], m[0])
-            _mark_hole(marks, new, m[1], sc.ORIGIN)
+            _mark_hole(marks, new, m[M_TO], m[M_DIE])
+            _mark_hole(marks, new, m[M_FROM], sc.ORIGIN)
         else:
             for p in lifted:
-                if p == m[1]:
-                    _mark_hole(marks, new, m[2], m[0])
-                    self.targets.append((m[2], m[0]))
+                if p == m[M_FROM]:
+                    _mark_hole(marks, new, m[M_TO], m[M_DIE])
+                    self.targets.append((m[M_TO], m[M_DIE]))
                     _mark_hole(marks, new, p, sc.ORIGIN)
                 else:
                     _mark_hole(marks, new, p, sc.NOMOVE)

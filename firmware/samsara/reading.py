@@ -35,6 +35,7 @@ from samsara.rules import moves as rules
 from samsara.frame import r_mask, s_mask, extra_mask, pieces_mask
 from samsara.rules.geometry import GS, popcount24, position_name
 from samsara.rules.notation import format_sub_move
+from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS, M_R, M_S, M_A, M_B
 from samsara.turn import lane_bit, owner_piece
 
 MAX_LIFTED = const(2)   # marbles in the air at once before the board counts as disturbed
@@ -118,11 +119,11 @@ def fit_goal(m, pa, pb, fr, fs, fx, hand):
     Returns (ins_done, piece_done, lifted) or None.  Every other hole must match,
     except (only if hand) other marbles in the air once both steps are done: the goal
     is then complete and the next sub-move may begin."""
-    r = m[4]
-    s = m[5]
-    ins = m[3]
+    r = m[M_R]
+    s = m[M_S]
+    ins = m[M_INS]
     rb, sb = lane_bit(ins)
-    gbit = 1 << (m[2] - GS)
+    gbit = 1 << (m[M_TO] - GS)
     old, new = owner_piece(m, pa, pb)
     obit = 1 << (old - GS)
     nbit = 1 << (new - GS)
@@ -142,7 +143,7 @@ def fit_goal(m, pa, pb, fr, fs, fx, hand):
     if lifted and not (hand and ins_done and lifted <= MAX_LIFTED):
         return None
     fx &= ~gbit
-    other = pieces_mask(m[6], m[7]) & ~nbit
+    other = pieces_mask(m[M_A], m[M_B]) & ~nbit
     if old == new:
         piece_done = True
         want = other | nbit
@@ -224,16 +225,16 @@ def place_fast(turn, frame, o, x):
         if (xi - o % 24 - d) % 12:
             continue
         for m in rules.gen_sub_moves(turn.r, turn.s, a, b, mover, d, og, o):
-            if m[2] != x:
+            if m[M_TO] != x:
                 continue
             if goal:
-                rb, sb = lane_bit(m[3])     # the marble waits in the goal
-                if m[4] & ~rb != fr or m[5] & ~sb != fs:
+                rb, sb = lane_bit(m[M_INS])     # the marble waits in the goal
+                if m[M_R] & ~rb != fr or m[M_S] & ~sb != fs:
                     continue
-            elif m[4] != fr or m[5] != fs:
+            elif m[M_R] != fr or m[M_S] != fs:
                 continue
             if two and not rules.ends_turn(m, a, b) and not rules.any_sub_move(
-                    m[4], m[5], m[6], m[7], mover, rem[1 - i], og):
+                    m[M_R], m[M_S], m[M_A], m[M_B], mover, rem[1 - i], og):
                 return None     # a dead end: `read` rejects it
             prog = None
             if goal:
@@ -273,7 +274,7 @@ def _one_more(turn, pr, ps, pa, pb, rem, gone, fr, fs, fx):
                 if c is None:
                     continue
                 if two and not (rules.ends_turn(m, pa, pb) or
-                                rules.any_sub_move(m[4], m[5], m[6], m[7], mover,
+                                rules.any_sub_move(m[M_R], m[M_S], m[M_A], m[M_B], mover,
                                                    other, og)):
                     continue
                 found.append(c)
@@ -294,13 +295,13 @@ def _two_more(turn, pr, ps, pa, pb, rem, gone, fr, fs, fx):
             if x >= 0 and (x - o % 24 - d - e) % 12 and (o % 24 + d + e) % 12:
                 continue
             for m in rules.gen_sub_moves(pr, ps, pa, pb, mover, d, og, o):
-                if m[3] >= 0 or rules.ends_turn(m, pa, pb):
+                if m[M_INS] >= 0 or rules.ends_turn(m, pa, pb):
                     continue  # a goal is finished before anything else moves
-                gone2 = bits(m[4] & ~fr, m[5] & ~fs)
+                gone2 = bits(m[M_R] & ~fr, m[M_S] & ~fs)
                 if len(gone2) > 4:
                     continue
                 for o2 in gone2:
-                    for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, e,
+                    for m2 in rules.gen_sub_moves(m[M_R], m[M_S], m[M_A], m[M_B], mover, e,
                                                   og, o2):
                         c = _candidate((m, m2), pa, pb, fr, fs, fx)
                         if c is not None:
@@ -313,22 +314,22 @@ def _candidate(seq, pa, pb, fr, fs, fx):
     # every new landing field occupied in F; else None.
     last = seq[-1]
     if len(seq) == 2:
-        pa = seq[0][6]
-        pb = seq[0][7]
+        pa = seq[0][M_A]
+        pb = seq[0][M_B]
     landing = []
     for m in seq:
-        if m[2] < 48:
-            landing.append(m[2])
-    if len(seq) == 2 and seq[1][1] == seq[0][2] and seq[0][2] in landing:
-        landing.remove(seq[0][2])
-    if last[3] >= 0:
+        if m[M_TO] < 48:
+            landing.append(m[M_TO])
+    if len(seq) == 2 and seq[1][M_FROM] == seq[0][M_TO] and seq[0][M_TO] in landing:
+        landing.remove(seq[0][M_TO])
+    if last[M_INS] >= 0:
         prog = fit_goal(last, pa, pb, fr, fs, fx, False)
         if prog is None:
             return None
         lifted = 0
     else:
         prog = None
-        lifted = _fit(last[4], last[5], last[6], last[7], fr, fs, fx)
+        lifted = _fit(last[M_R], last[M_S], last[M_A], last[M_B], fr, fs, fx)
         if lifted < 0:
             return None
     for p in landing:
@@ -348,7 +349,7 @@ def _pick(k, found):
     for c in found:
         if c[0] == best:
             m = c[1][-1]
-            key = (m[4], m[5], m[6], m[7])
+            key = (m[M_R], m[M_S], m[M_A], m[M_B])
             if key not in keys:
                 keys.append(key)
                 keep.append(c)
@@ -372,12 +373,12 @@ def targets(turn, o):
     if turn.rem:
         for m in rules.completable_sub_moves(turn.r, turn.s, turn.a, turn.b, turn.mover,
                                              tuple(turn.rem), o, turn.og):
-            out.append((m[2], m[0]))
+            out.append((m[M_TO], m[M_DIE]))
     back = -1
     if len(turn.played) > turn.floor:
         m = turn.played[-1]
-        if m[2] == o:
-            back = m[1]
+        if m[M_TO] == o:
+            back = m[M_FROM]
     memo[0] = key
     memo[1] = (out, back)
     return memo[1]
@@ -447,7 +448,7 @@ def _why_not(turn, o, x):
             continue          # no sub-move of d from o reaches x
         for m in rules.gen_sub_moves(turn.r, turn.s, turn.a, turn.b, turn.mover, d,
                                      turn.og, o):
-            if m[2] == x and two:
+            if m[M_TO] == x and two:
                 other = rem[1] if d == rem[0] else rem[0]
                 return "%s leaves die %d unplayable" % (format_sub_move(m), other)
     lst = " ".join(["%d:%s" % (d, position_name(t)) for t, d in tl])

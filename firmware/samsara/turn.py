@@ -24,6 +24,7 @@ by `set_expected`.
 from samsara.rules import moves as rules
 from samsara.frame import fill, pieces_mask
 from samsara.rules.geometry import GS, A_TRACK, B_TRACK, PLAYER_NAMES
+from samsara.rules.moves import M_DIE, M_TO, M_INS, M_R, M_S, M_A, M_B
 
 PLAYER = tuple(PLAYER_NAMES)    # ("A", "B"): player 0 and 1 (the mover) in events
 
@@ -38,9 +39,9 @@ def lane_bit(p):
 def owner_piece(m, pa, pb):
     """(old, new) sensor positions of the scoring piece moved by goal sub-move m (scores
     pa, pb before it); old == new when the score stays at 6."""
-    if m[2] == GS:
-        return (A_TRACK + pa, A_TRACK + m[6])
-    return (B_TRACK + pb, B_TRACK + m[7])
+    if m[M_TO] == GS:
+        return (A_TRACK + pa, A_TRACK + m[M_A])
+    return (B_TRACK + pb, B_TRACK + m[M_B])
 
 
 class Turn:
@@ -87,21 +88,21 @@ class Turn:
         ends = rules.ends_turn(m, self.a, self.b)
         self.played.append(m)
         self.ends.append(ends)
-        if m[3] >= 0:
+        if m[M_INS] >= 0:
             self.floor = len(self.played)
-        if m[0] == self.d1 and not self.used & 1:
+        if m[M_DIE] == self.d1 and not self.used & 1:
             self.used |= 1
         else:
             self.used |= 2
         rem = self.rem
         if rem:
-            rem.remove(m[0])
+            rem.remove(m[M_DIE])
         if ends:
             del rem[:]
-        self.r = m[4]
-        self.s = m[5]
-        self.a = m[6]
-        self.b = m[7]
+        self.r = m[M_R]
+        self.s = m[M_S]
+        self.a = m[M_A]
+        self.b = m[M_B]
 
     def drop_goal(self):
         """Forget a goal in progress (its sub-move is undone or replaced)."""
@@ -124,7 +125,7 @@ class Turn:
             p = self.base
             return (p.r, p.s, p.a, p.b)
         m = self.played[k - 1]
-        return (m[4], m[5], m[6], m[7])
+        return (m[M_R], m[M_S], m[M_A], m[M_B])
 
     def goal_step(self, ins_done, piece_done):
         """The goal of the last accepted sub-move: which of its two steps are done.
@@ -132,7 +133,7 @@ class Turn:
         m = self.played[-1]
         pr, ps, pa, pb = self.prefix(len(self.played) - 1)
         old_p, new_p = owner_piece(m, pa, pb)
-        self.ins = -1 if ins_done else m[3]
+        self.ins = -1 if ins_done else m[M_INS]
         self.piece_old = old_p
         self.piece_new = -1 if piece_done else new_p
 

@@ -30,6 +30,7 @@ import time
 from samsara.rules import moves as rules
 from samsara.rules.game import Game
 from samsara.rules.geometry import position_name
+from samsara.rules.moves import M_A, M_B
 from samsara_host.sim.player import choose_greedy, hand_moves, random_pick
 
 WAIT_S = 10.0
@@ -124,7 +125,7 @@ class TablePlay:
                     self._wait(("sub",))
                     for frm, to in steps[1:]:   # a goal: the marble out, the score on
                         self._hand(frm, to)
-                    a, b = m[6], m[7]
+                    a, b = m[M_A], m[M_B]
                 game.apply(d1, d2, moves, key)
                 self._wait(("game_over",) if game.over() else ("turn_complete",))
             done += 1

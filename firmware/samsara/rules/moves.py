@@ -4,7 +4,8 @@ Positions are handled as raw parts so that no object is built per step:
 ``r, s`` are 24-bit lane masks (bit i = field i+1 of the round / angular lane),
 ``a, b`` the scores (0..6) and ``mover`` 0 (A) or 1 (B).
 
-A sub-move is a tuple ``(die, frm, to, ins, r, s, a, b)``:
+A sub-move is a tuple ``(die, frm, to, ins, r, s, a, b)``, its fields named M_DIE,
+M_FROM, M_TO, M_INS, M_R, M_S, M_A, M_B (the indexes 0..7):
     die   pips used, 1..6
     frm   position index of the marble's own field (0..47), even after a lane change
           at the start
@@ -29,11 +30,26 @@ OWNER_SCORES = 0
 FORBIDDEN = 1
 OPTION_NAMES = ("owner_scores", "forbidden")
 
-# Sub-move tuple fields
-_DIE = const(0)
-_FRM = const(1)
-_TO = const(2)
-_INS = const(3)
+# The fields of a sub-move tuple, by name (module docstring): m[M_R] is the round lane
+# of the position after sub-move m.  Code outside the rules engine indexes sub-moves by
+# these names (tests/test_move_fields.py); const: inside a module that declares them
+# they cost nothing, elsewhere one lookup of a module global.
+M_DIE = const(0)
+"""Pips the sub-move used, 1..6."""
+M_FROM = const(1)
+"""Position index of the moving marble's own field (0..47)."""
+M_TO = const(2)
+"""Landing field (0..47), or GS (48) / GR (49) for a goal."""
+M_INS = const(3)
+"""Reinsertion field after a goal (0..47), else -1."""
+M_R = const(4)
+"""Round lane (24-bit mask) of the position after the sub-move."""
+M_S = const(5)
+"""Angular lane (24-bit mask) of the position after the sub-move."""
+M_A = const(6)
+"""A's score after the sub-move."""
+M_B = const(7)
+"""B's score after the sub-move."""
 
 
 def option_code(name):

@@ -12,6 +12,7 @@ end of the game.  `snapshot()` is a JSON-able dict with the board drawn as SVG
 """
 from samsara.rules import moves as rules
 from samsara.rules.geometry import position_index, position_name
+from samsara.rules.moves import M_DIE, M_TO
 from samsara.scene import COLOURS
 
 from samsara_host import svg
@@ -214,7 +215,7 @@ class LiveModel(Model):
             return []
         out = []
         for m in subs:
-            t = (position_name(m[2]), m[0])
+            t = (position_name(m[M_TO]), m[M_DIE])
             if t not in out:
                 out.append(t)
         return out

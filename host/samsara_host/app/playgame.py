@@ -29,6 +29,7 @@ from samsara.rules import engine as dev_engine
 from samsara.rules import moves as rules
 from samsara.rules.geometry import GR, GS, A_TRACK, position_index, position_name
 from samsara.rules.position import Position
+from samsara.rules.moves import M_FROM, M_TO, M_A, M_B
 from samsara.storage.gamelog import GameLog
 from samsara.storage.osfs import OsFs
 from samsara.storage.recorder import Recorder
@@ -198,11 +199,11 @@ class PlayGame:
                 return
             a, b = p.a, p.b
             for m in got[0]:
-                self._hand(m[1], m[2])
-                if m[2] in (GS, GR):
+                self._hand(m[M_FROM], m[M_TO])
+                if m[M_TO] in (GS, GR):
                     for x, y in goal_steps(m, a, b):
                         self._hand(x, y)
-                a, b = m[6], m[7]
+                a, b = m[M_A], m[M_B]
             if self.c.state != states.TURN_COMPLETE:
                 return
 

@@ -17,6 +17,7 @@ import time
 from samsara.rules import engine as dev
 from samsara.rules import moves as rules
 from samsara.rules.game import Game
+from samsara.rules.moves import M_R, M_S, M_A, M_B
 from samsara_host.engine import hostengine
 from samsara_host.sim import player as simplayer
 
@@ -33,7 +34,7 @@ def _sim(strategy):
         if moves is None:
             return None
         m = moves[-1]
-        return (moves, (m[4], m[5], m[6], m[7]))
+        return (moves, (m[M_R], m[M_S], m[M_A], m[M_B]))
     return decide
 
 

@@ -29,6 +29,7 @@ scoring piece one field on (`goal_steps`).  `hand_actions` spells a whole turn a
 from samsara.rules import moves as rules
 from samsara.rules.geometry import (A_SIDE_R, A_SIDE_S, B_SIDE_R, B_SIDE_S, GR, GS,
                               popcount24, score_position)
+from samsara.rules.moves import M_FROM, M_TO, M_INS, M_A, M_B
 
 LIFT = "lift"
 PLACE = "place"
@@ -172,11 +173,11 @@ def goal_steps(m, a, b):
     the goal hole, scores a, b before it: the marble out of the goal onto its
     reinsertion field, then the owner's scoring piece one field on (left out when
     the owner's score does not change).  Either order is accepted by the board."""
-    goal = m[2]
+    goal = m[M_TO]
     owner = 0 if goal == GS else 1
     old = score_position(owner, a if owner == 0 else b)
-    new = score_position(owner, m[6] if owner == 0 else m[7])
-    steps = [(goal, m[3])]
+    new = score_position(owner, m[M_A] if owner == 0 else m[M_B])
+    steps = [(goal, m[M_INS])]
     if new != old:
         steps.append((old, new))
     return steps
@@ -185,8 +186,8 @@ def goal_steps(m, a, b):
 def hand_moves(m, a, b):
     """The hand moves (from, to) of sub-move `m` (rules' tuple) from scores a, b: the
     marble to its landing field, and for a goal `goal_steps` after it."""
-    out = [(m[1], m[2])]
-    if m[2] == GS or m[2] == GR:
+    out = [(m[M_FROM], m[M_TO])]
+    if m[M_TO] == GS or m[M_TO] == GR:
         out.extend(goal_steps(m, a, b))
     return out
 
@@ -199,5 +200,5 @@ def hand_actions(moves, a, b):
         for frm, to in hand_moves(m, a, b):
             out.append((LIFT, frm))
             out.append((PLACE, to))
-        a, b = m[6], m[7]
+        a, b = m[M_A], m[M_B]
     return out

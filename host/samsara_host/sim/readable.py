@@ -7,6 +7,7 @@ rule; this host-side module is the simulator's, not the board's.
 
 from samsara.rules import moves as rules
 from samsara.rules.geometry import popcount24
+from samsara.rules.moves import M_DIE, M_R, M_S, M_A, M_B
 from samsara.reading import MAX_LIFTED
 
 
@@ -20,10 +21,10 @@ def sequences(r, s, a, b, mover, rem, og):
     orders = [dice] if len(dice) < 2 or dice[0] == dice[1] else [dice, dice[::-1]]
     for order in orders:
         for m in rules.gen_sub_moves(r, s, a, b, mover, order[0], og):
-            out.add((m[4], m[5]))
+            out.add((m[M_R], m[M_S]))
             if len(order) == 2:
-                for m2 in rules.gen_sub_moves(m[4], m[5], m[6], m[7], mover, order[1], og):
-                    out.add((m2[4], m2[5]))
+                for m2 in rules.gen_sub_moves(m[M_R], m[M_S], m[M_A], m[M_B], mover, order[1], og):
+                    out.add((m2[M_R], m2[M_S]))
     return out
 
 
@@ -40,10 +41,10 @@ def readings(turn, planned=None):
     for k in range(len(seq) + 1):
         if k:
             m = seq[k - 1]
-            pos = (m[4], m[5], m[6], m[7])
-            if m[0] not in left:
+            pos = (m[M_R], m[M_S], m[M_A], m[M_B])
+            if m[M_DIE] not in left:
                 break
-            left.remove(m[0])
+            left.remove(m[M_DIE])
         out.add(pos[:2])
         if left:
             out |= sequences(pos[0], pos[1], pos[2], pos[3], g.mover, left, turn.og)

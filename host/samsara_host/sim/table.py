@@ -37,6 +37,7 @@ from samsara.config import Config
 from samsara.rules.geometry import GS, GR
 from samsara.rules.notation import format_sub_move
 from samsara.rules.position import Position, START
+from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_R, M_S, M_A, M_B
 from samsara_host.sim.readable import readings, reads_as_move
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, GAME_OVER, \
     MOKSHA, ENDED
@@ -262,11 +263,11 @@ class Table:
         while k < len(plan):
             m = plan[k]
             yield from self._sleep(self._u(ph.BETWEEN_MS))
-            if m[2] in (GS, GR):
+            if m[M_TO] in (GS, GR):
                 yield from self._goal(m)
             else:
                 yield from self._sub_move(m)
-            want = (m[4], m[5], m[6], m[7])
+            want = (m[M_R], m[M_S], m[M_A], m[M_B])
 
             def accepted(n=k + 1, want=want):
                 if len(c.turn.played) != n or c.view.lifted or c.view.wrong >= 0 or c.state in (
@@ -278,7 +279,7 @@ class Table:
             if c.state in ENDED:
                 return
             got = c.turn.played[-1]
-            if got[0] != m[0] and k + 1 < len(plan):
+            if got[M_DIE] != m[M_DIE] and k + 1 < len(plan):
                 # The board read the other die (same landing): play the rest with the
                 # die it left.
                 plan[k + 1:] = self._replan(plan[k + 1:], c.remaining_dice())
@@ -316,8 +317,8 @@ class Table:
         bases = [(c.turn.r, c.turn.s)]
         if in_air >= 0:
             bases.append(_without(c.turn.r, c.turn.s, in_air))
-        if planned is not None and planned[2] < 48:
-            bases.append((planned[4], planned[5]))
+        if planned is not None and planned[M_TO] < 48:
+            bases.append((planned[M_R], planned[M_S]))
         out = []
         for w in holes:
             good = True
@@ -337,13 +338,13 @@ class Table:
     def _wrong_hole(self, m):
         # An empty hole near the target that no reading of the board could take as a
         # move (so the board must call it wrong), or -1.
-        frm, to = m[1], m[2]
+        frm, to = m[M_FROM], m[M_TO]
         return self._pick(self._unreadable(frm, self._empty_near(to, (frm, to)), m))
 
     def _sub_move(self, m):
         phys = self.phys
         nz = self.noise
-        frm, to = m[1], m[2]
+        frm, to = m[M_FROM], m[M_TO]
         t = self._at(self.now)
         if self._chance(nz.back):
             # Lift a marble and put it back where it came from (no move).
@@ -371,7 +372,7 @@ class Table:
         # resting marble rocking, all while the hand is busy with this sub-move.
         phys = self.phys
         nz = self.noise
-        frm, to = m[1], m[2]
+        frm, to = m[M_FROM], m[M_TO]
         if self._chance(nz.knock):
             q = self._pick(self._occupied_near(self._pick([frm, to]), busy))
             if q >= 0:
@@ -404,7 +405,7 @@ class Table:
         reinsertion field."""
         phys = self.phys
         c = self.controller
-        frm, goal = m[1], m[2]
+        frm, goal = m[M_FROM], m[M_TO]
         steps = goal_steps(m, c.turn.a, c.turn.b)   # out of the goal, then the scoring piece
         t = self._at(self.now)
         phys.move(t, frm, goal, slide=False)
