@@ -30,6 +30,7 @@ from samsara.rules.game import Game, Match
 from samsara.rules.geometry import GS, GR, position_name
 from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move
 from samsara.rules.position import Position
+from samsara.rules.engine import LEVEL_BEST
 from samsara.boardplayer import BoardPlayer, P_ROLL, P_MOVE, P_HINT, P_NOHINT, P_DONE, \
     P_BLINK
 from samsara.dice_entry import DiceEntry
@@ -102,15 +103,16 @@ class Controller:
         self.wait_settle = False
         self.pacing.end_due = False
 
-    def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None):
+    def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None,
+                 level=LEVEL_BEST):
         """Start a single game (from `position`, a Position or position string, default
         the start with `starter` to move) or a match of two games (match=True; starter
         begins the first).  vs: 0/1, the side the board plays (samsara.boardplayer),
-        None: none.  A complete turn of the game before is recorded first (close_turn).
+        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine).  A complete turn of the game before is recorded first (close_turn).
         The board is expected in the game's position; state 'waiting'."""
         self.close_turn(now_ms)
         self.now = now_ms
-        self.player = BoardPlayer(vs) if vs is not None else None
+        self.player = BoardPlayer(vs, level) if vs is not None else None
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
             position = Position.parse(position)

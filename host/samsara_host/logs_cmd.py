@@ -151,6 +151,14 @@ def cmd_pull(args):
     if problem:
         _err("pull", problem)
         return 2    # an output that cannot be: docs/cli.md "Exit codes"
+    if args.names is not None:
+        # checked before anything is pulled: a pull that cannot be tagged is not begun
+        from samsara_host import gametags
+        try:
+            args.names = gametags.check_names(args.names)
+        except gametags.TagError as e:
+            _err("pull", "--names: %s" % e)
+            return 2
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
@@ -292,8 +300,12 @@ def _stamp(console, path, names):
 def cmd_tag(args):
     from samsara_host import gametags, record
     tags = {}
-    if args.names:
-        tags["PlayerA"], tags["PlayerB"] = args.names
+    if args.names is not None:
+        try:
+            tags["PlayerA"], tags["PlayerB"] = gametags.check_names(args.names)
+        except gametags.TagError as e:
+            _err("tag", "--names: %s" % e)
+            return 2
     for key, value in (("Event", args.event), ("Site", args.site), ("Date", args.date)):
         if value is not None:
             tags[key] = value

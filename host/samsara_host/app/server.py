@@ -326,11 +326,12 @@ class AppServer:
         gid = self._gid(request)
         obj = await self._body(request)
         names = obj.get("players")
-        if not (isinstance(names, list) and len(names) == 2
-                and all(isinstance(n, str) for n in names)):
+        if not (isinstance(names, list) and len(names) == 2):
             return _error(400, "give both players' names")
-        if any(len(n.strip()) > MAX_NAME for n in names):
-            return _error(400, "a player's name has at most %d characters" % MAX_NAME)
+        try:
+            names = gametags.check_names(names)     # the tool's own check
+        except gametags.TagError as e:
+            return _error(400, str(e))
         try:
             tags = library.rename(self.logs_dir, gid, names[0], names[1])
         except library.NotFound:
