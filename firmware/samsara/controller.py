@@ -88,6 +88,7 @@ class Controller:
         self.frame_matches = False
         self.turn_note = ""
         self.player = None
+        self.setting_up = False   # a new game after a finished one, not set up yet
         self._new_turn()
         self.new_game()
 
@@ -112,6 +113,8 @@ class Controller:
         The board is expected in the game's position; state 'waiting'."""
         self.close_turn(now_ms)
         self.now = now_ms
+        # after a finished game the board still shows its end: setting up is no mistake
+        self.setting_up = self.state == GAME_OVER or self.state == MOKSHA
         self.player = BoardPlayer(vs, level) if vs is not None else None
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
@@ -402,6 +405,7 @@ class Controller:
             self.view.repair_marks(t.expected, self.frame)
             return
         self.undo_shown = False
+        self.setting_up = False
         self.state = back
         self.emit({"ev": "repair_end", "t": self.now})
         self.evaluate()
@@ -423,6 +427,8 @@ class Controller:
 
     def _waiting_reason(self):
         if self.state == WAITING and self.turn.d1 == 0:
+            if self.setting_up:
+                return "set up the board for the new game: the marbles on their start holes"
             return "the board changed before the roll"
         return "the board differs from the expected position"
 
@@ -675,6 +681,7 @@ class Controller:
     def _roll(self, d1, d2, source):
         # Roll d1, d2 (source: 'host', 'manual' or 'electronic'): a complete turn is
         # recorded first; no complete turn with this roll is Moksha.
+        self.setting_up = False
         if self.state == TURN_COMPLETE:
             self.commit()
             if self.state != WAITING:
