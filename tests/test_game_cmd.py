@@ -9,7 +9,6 @@ import pytest
 from samsara.link import commands as C
 from samsara.link.protocol import ProtocolError
 from samsara.rules import engine
-from samsara.rules.position import START
 from samsara_host import boardlink, cli, movewords
 from samsara_host.virtual_board import VirtualBoard, find_micropython, running_boards
 
@@ -23,16 +22,24 @@ except FileNotFoundError:
 # ---- the level and the command table (no board) --------------------------------------
 
 def test_lower_levels_choose_other_turns_and_level_3_is_the_engine():
-    p = START
+    """Along a self-play game of the engine, level 3 is its choice every turn; levels 2
+    and 1 choose other (legal, complete) turns, level 1 more often."""
+    import random
+    from samsara.rules.game import Game
+    g = Game()
+    rng = random.Random(3)
     differ = {1: 0, 2: 0}
-    for d1 in range(1, 7):
-        for d2 in range(1, 7):
-            best = engine.choose(p.r, p.s, p.a, p.b, 0, d1, d2, seed=1)
-            assert engine.choose(p.r, p.s, p.a, p.b, 0, d1, d2, seed=1, level=3) == best
-            for lv in (1, 2):
-                got = engine.choose(p.r, p.s, p.a, p.b, 0, d1, d2, seed=1, level=lv)
-                assert got[0] is not None
-                differ[lv] += got[0] != best[0]
+    for _ in range(40):
+        if g.over():
+            break
+        q = g.pos
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        best = engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1)
+        assert engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1, level=3) == best
+        for lv in (1, 2):
+            got = engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1, level=lv)
+            differ[lv] += got[0] != best[0]
+        g.apply(d1, d2, best[0], best[1])
     assert differ[1] > differ[2] > 0, differ
 
 

@@ -13,8 +13,8 @@ import time
 
 from samsara_host import boardlink
 from samsara_host.argtypes import port_arg
-from samsara_host.movewords import (arrows, dice_words, headline, player_name,
-                                    sub_move_words, turn_words)
+from samsara_host.movewords import (arrows, dice_words, headline, sub_move_words,
+                                    turn_words)
 
 HINT_WAIT_S = 20.0
 """How long `game hint` waits for the board's `hint` event (it thinks in slices: a
@@ -97,19 +97,22 @@ def game_status(client):
 
 def _words(s):
     lines = [s["headline"] + "."]
-    if s.get("board_move"):
+    if s.get("board_move") and s["board_move"] not in s["headline"]:
         lines.append("The board plays %s: %s." % (s["board_move"],
                                                   sub_move_words(s["board_move"])))
-    if s.get("hint"):
+    if s.get("hint") and not s["headline"].startswith("Hint"):
         lines.append("Hint (lit on the board): %s." % turn_words(s["hint"]))
     if s["vs_board"]:
         lines.append("Against the board: it plays %s (level %s), you play %s." % (
             s["vs_board"], s["level"], "B" if s["vs_board"] == "A" else "A"))
     score = str(s["score"] or "0-0").split("-")
     if len(score) == 2:
+        def who(side):
+            if not s["vs_board"]:
+                return side
+            return "%s (%s)" % ("the board" if side == s["vs_board"] else "you", side)
         lines.append("Score: %s %s, %s %s.  Turns so far: %s." % (
-            player_name("A", None, s["vs_board"]), score[0],
-            player_name("B", None, s["vs_board"]), score[1], s["turns"]))
+            who("A"), score[0], who("B"), score[1], s["turns"]))
     if s["dice"]:
         lines.append("Dice: %s." % dice_words(s["dice"], s["remaining"]))
     if s["record"]:
@@ -127,7 +130,7 @@ def _say(args, obj, text):
 def _refused(args, e):
     # the board said no: its reason, and what to do
     what = {"roll": "`samsara game status` says whose turn it is and what to do",
-            "undo": "nothing of this turn is left to take back",
+            "undo": "undo takes back a sub-move of the turn being played",
             "hint": "ask for a hint during your own turn, after the roll",
             "new": "pull the finished games first: `samsara logs pull`"}
     msg = e.msg or e.code

@@ -61,7 +61,7 @@ MODE_MATCH = const(1)
 
 LEVEL_BEST = const(3)
 """The engine's full strength (levels 1..LEVEL_BEST; docs/engine.md "Levels")."""
-LEVEL_SPREAD = (2400, 700, 0)
+LEVEL_SPREAD = (900, 250, 0)
 """Per level 1..LEVEL_BEST: the span (evaluation units, a goal = 1000) of the seeded
 deviation added to each turn's value, so a lower level sometimes prefers a weaker turn;
 a won game (WIN) stays worth more than any deviation, so no level misses a win."""

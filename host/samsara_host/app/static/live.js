@@ -40,7 +40,8 @@ function show(s) {
   document.getElementById("pA").classList.toggle("tomove", s.mover === "A" && !s.over);
   document.getElementById("pB").classList.toggle("tomove", s.mover === "B" && !s.over);
   document.getElementById("whose").textContent = s.over ? s.over :
-    (s.connected ? `${sideName(s, s.mover)}: ${s.vs_board === s.mover ? "the board's turn" : "your turn"}` : "");
+    (!s.connected ? "" : !s.vs_board ? `Player ${s.mover} to play` :
+     s.vs_board === s.mover ? "The board's turn" : "Your turn");
   const rem = s.remaining.slice();
   document.getElementById("dice").innerHTML = s.dice.length ? s.dice.map(d => {
     const i = rem.indexOf(d);
