@@ -129,6 +129,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     link("R24", "GR")
     link("S24", "GS")
 
+    labels = []    # drawn over the rings of the holes to fix, so no name is hidden
     for p in sorted(coords):
         x, y = coords[p]
         name = position_name(p)
@@ -145,8 +146,10 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
               'stroke="#3b2410" stroke-width="0.6"/>'
               % (x - xmin - r, ymax - y + head - r, 2 * r, 2 * r))
         ly = y - r - 4.2 if p < 48 and _below_row(p, coords) else y + r + 1.8
-        a('<text class="label" x="%s" y="%s" font-size="3.6" text-anchor="middle" '
-          'fill="#4a2f16">%s</text>' % (X(x), Y(ly), name))
+        labels.append('<text class="label" x="%s" y="%s" font-size="3.6" '
+                      'text-anchor="middle" fill="#4a2f16" stroke="#e6c79a" '
+                      'stroke-width="0.9" paint-order="stroke">%s</text>'
+                      % (X(x), Y(ly), name))
 
     for p in range(48):
         if position.occupied(p):
@@ -164,6 +167,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
             a('<circle cx="%s" cy="%s" r="%.1f" fill="url(#piece)" stroke="#6b4e00" '
               'stroke-width="0.5"/>' % (X(x), Y(y), rr))
 
+    out.extend(labels)
     # Dice pips and turn indicators: dark when unlit, in the scene colour when lit.
     for name in LED_ONLY_NAMES:
         if name not in leds:

@@ -54,7 +54,7 @@ function show(s) {
     `<div class="turnline" data-n="${n}">${n}. ${esc(sideName(s, n % 2 ? "A" : "B"))}: ${esc(t)}</div>`).join("") : "<i>no turns yet</i>";
   rec.scrollTop = rec.scrollHeight;
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
-    `<div>${esc(w)}</div>`).join("");
+    `<div>${diceText(w)}</div>`).join("");
 }
 
 async function act(action, body) {

@@ -109,7 +109,7 @@ function turnWords(t, who) {
       (t.flag ? `: <span class="flag flag-${t.flag}">${FLAG_WORDS[t.flag]}</span>` : " (a small slip)") + "</p>";
   }
   if (t.win_prob != null) h += `<p>A's chance to win after it: ${pct(t.win_prob)}</p>`;
-  h += `<p class="keys">Luck of the roll ${t.dice.join("")}: ${signed(t.luck)} for ${who}.</p>`;
+  h += `<p class="keys">Luck of the roll ${diceText("roll " + t.dice.join(" ")).slice(5)}: ${signed(t.luck)} for ${who}.</p>`;
   return h;
 }
 
