@@ -509,8 +509,10 @@ def analysed_text(rec, analysis):
                                                           analysis["units"])
         for n in "AB":
             s = analysis["summary"][n]
-            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n])
-        return rec.to_text({t["turn"]: comment(t) for t in analysis["turns"]})
+            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n],
+                                                    analysis["units"])
+        return rec.to_text({t["turn"]: comment(t, analysis["units"])
+                            for t in analysis["turns"]})
     finally:
         rec.tags = saved
 

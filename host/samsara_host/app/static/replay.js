@@ -6,7 +6,8 @@ const gid = location.pathname.replace(/^\/replay\//, "");
 let game = null, k = 0, an = null;
 const FLAG_WORDS = {doubtful: "doubtful", mistake: "a mistake", blunder: "a blunder"};
 
-function pct(v) { return (100 * v).toFixed(1).replace(/\.0$/, "") + "%"; }
+// the figures as the terminal and the exports write them (analysis.figure): "24.7 %"
+function pct(v) { return (100 * v).toFixed(1) + " %"; }
 function signed(v) { return (v >= 0 ? "+" : "\u2212") + pct(Math.abs(v)); }
 
 // A's win probability after each step (null where unknown: the start, no analysis).
