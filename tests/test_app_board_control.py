@@ -164,6 +164,21 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
                 browser.save_screenshot(str(tmp_path / ("%s-360.png" % page.split("/")[0])))
                 assert ok and not wide and not small, (page, wide, small)
         else:
+            # the board's move carried out by clicks on the app's own virtual board
+            assert browser.find_element("id", "handsnote").is_displayed()
+            first = snap["board_move"]
+            for hole in (frm, to.split("*")[0]):
+                wait_for(lambda: browser.find_elements(
+                    "css selector", 'circle.hot[data-hole="%s"]' % hole), "hole " + hole)
+                browser.execute_script(
+                    "document.querySelector('circle.hot[data-hole=\"' + arguments[0] + "
+                    "'\"]').dispatchEvent(new MouseEvent('click'))", hole)
+                time.sleep(0.4)
+            snap = wait_for(lambda: js(browser, "(samsaraLive.board_move != %r || "
+                                                "samsaraLive.state != 'moving') && "
+                                                "samsaraLive" % first), "the sub-move taken")
+            assert [frm, to.split("*")[0], "move"] in snap["arrows"] \
+                or snap["state"] != "moving", snap["arrows"]
             # the app's virtual board dies: said at once as a virtual board's, restarted
             browser.get(app.url)
             wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected"),

@@ -117,6 +117,7 @@ class BoardWatch(threading.Thread):
 
     # -- the thread ----------------------------------------------------------------
     def run(self):
+        self.model.hands = self.virtual is not None   # the page may move its marbles
         while not self._halt.is_set():
             if not self.connected:
                 self._connect()

@@ -5,7 +5,9 @@ checked first, and the board's answer or refusal into a player's words.  The com
 itself runs in the BoardWatch thread (its `game` job), the port's one holder.
 
 Actions: "new" {"vs_board": null|"A"|"B", "level": 1..3, "starter": "A"|"B",
-"match": bool}, "roll", "undo", "hint" (no body).
+"match": bool}, "roll", "undo", "hint" (no body); and "hand" {"hole"} on the app's own
+virtual board only: a hand lifts or places a marble there (hand_line), as a person at
+a real board would.
 """
 from samsara_host.movewords import dice_words, sub_move_words
 
@@ -42,6 +44,23 @@ def request_of(action, body):
     if body.get("match"):
         kw["match"] = True
     return ACTIONS[action], kw
+
+
+def hand_line(snapshot, hole):
+    """The feed line (samsara_host.vboard.vdrivers) of a hand's click on `hole` of the
+    app's own virtual board, from the live snapshot: a lifted marble or piece is put
+    back, one in its hole is lifted, an empty hole gets the marble in the hand.
+    Raises BadRequest for a name that is no hole."""
+    from samsara.rules.geometry import position_index
+    try:
+        position_index(hole)
+    except (TypeError, ValueError):
+        raise BadRequest("no hole %r on the board" % (hole,))
+    if hole in snapshot.get("lifted", ()):
+        return {"pos": hole, "on": True}
+    if hole in snapshot.get("occupied", ()):
+        return {"pos": hole, "on": False}
+    return {"pos": hole, "on": True}
 
 
 def done_words(name, kw, reply):

@@ -88,6 +88,7 @@ class LiveModel(Model):
         self.og = None          # the game's rule option code from its log's header,
                                 # None: the board did not say (the default is used)
         self.restartable = False  # the app's own virtual board stopped: it can restart it
+        self.hands = False      # the app's own virtual board: the page moves its marbles
         self.vs_board = None    # "A"/"B": the side the board plays, None: two players
         self.level = None       # the board's strength 1..3 in a game against it
         self.board_move = None  # the board's next sub-move to carry out (notation)
@@ -387,6 +388,7 @@ class LiveModel(Model):
                            if self.hint and self.state == "moving" else ""),
             "headline": self.headline(), "can": self.can(),
             "restartable": bool(self.restartable and self.banner),
+            "hands": bool(self.hands),
         }
 
     def can(self):

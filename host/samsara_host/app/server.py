@@ -285,6 +285,17 @@ class AppServer:
         # The live page's remote control: new game, roll, undo, hint (app/control.py).
         from samsara_host.app import control
         obj = await self._body(request) if request.can_read_body else {}
+        if request.match_info["action"] == "hand":
+            vb = getattr(self.watch, "virtual", None)
+            if vb is None:
+                return _error(409, "Only the app's own virtual board is moved from here: "
+                                   "at a real board, move the marble with your hand.")
+            try:
+                line = control.hand_line(self.hub.snap, obj.get("hole"))
+            except control.BadRequest as e:
+                return _error(400, str(e))
+            await asyncio.to_thread(vb.feed, line)
+            return _json({"ok": True, "line": line})
         try:
             name, kw = control.request_of(request.match_info["action"], obj)
         except control.BadRequest as e:

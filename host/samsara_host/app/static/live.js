@@ -19,7 +19,8 @@ function show(s) {
   const busy = document.getElementById("busy");
   busy.textContent = s.busy || "";
   busy.classList.toggle("hidden", !s.busy);
-  document.getElementById("board").innerHTML = s.svg;
+  drawBoard(s);
+  document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.guidance : (s.banner ? "Waiting for the board ..." : s.guidance);
   g.classList.toggle("bad", !!(s.wrong || s.missing.length || s.extra.length));
@@ -55,6 +56,23 @@ function show(s) {
   rec.scrollTop = rec.scrollHeight;
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
     `<div>${diceText(w)}</div>`).join("");
+}
+
+// The app's own virtual board has no hands: a click lifts the marble in a hole, or
+// puts the marble in the hand into an empty one (/api/live/hand).
+async function drawBoard(s) {
+  const box = document.getElementById("board");
+  if (!s.hands) { box.innerHTML = s.svg; return; }
+  const h = await holes();
+  if (last === s) showBoard(box, s.svg, h, hand);
+}
+async function hand(name) {
+  const r = await api("/api/live/hand", {method: "POST", body: {hole: name}});
+  if (r.error) {
+    const said = document.getElementById("said");
+    said.textContent = r.error;
+    said.classList.add("bad");
+  }
 }
 
 async function act(action, body) {
