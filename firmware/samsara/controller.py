@@ -109,8 +109,9 @@ class Controller:
         """Start a single game (from `position`, a Position or position string, default
         the start with `starter` to move) or a match of two games (match=True; starter
         begins the first).  vs: 0/1, the side the board plays (samsara.boardplayer),
-        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine).  A complete turn of the game before is recorded first (close_turn).
-        The board is expected in the game's position; state 'waiting'."""
+        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine).  A
+        complete turn of the game before is recorded first (close_turn).  The board is
+        expected in the game's position; state 'waiting'."""
         self.close_turn(now_ms)
         self.now = now_ms
         # after a finished game the board still shows its end: setting up is no mistake

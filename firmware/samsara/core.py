@@ -74,8 +74,8 @@ class Board:
         start with `starter` to move) or a two-game match (match=True).  starter: 0/'A'
         or 1/'B'; vs: the side the board plays (0/1, 'A'/'B'; None: a normal game,
         samsara.boardplayer); level: the board's strength 1..3 (3 the engine's best,
-        samsara.rules.engine.LEVEL_BEST).  A complete turn of the game before is recorded first
-        (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
+        samsara.rules.engine.LEVEL_BEST).  A complete turn of the game before is
+        recorded first (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
         settled board, or when None the game's position (marbles and scoring pieces in
         place)."""
         if starter == "A":
