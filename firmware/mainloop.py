@@ -138,11 +138,12 @@ class Inputs:
         """Host-set dice of the next roll (ValueError unless 1..6)."""
         self.board.set_dice(d1, d2)
 
-    def new_game(self, now_ms, position=None, match=False, starter=0, vs=None):
+    def new_game(self, now_ms, position=None, match=False, starter=0, vs=None, level=3):
         """A new game on the board and its log.  A complete turn of the game before is
         recorded first and its record reaches the log before that game's log ends (as
         abandoned when unfinished).  position: a position string or None (the start);
-        vs: the side the board plays (0/1) or None.  Returns the game number (None
+        vs: the side the board plays (0/1) or None; level: its strength 1..3 (3 the
+        engine's best, samsara.rules.engine.LEVEL_BEST).  Returns the game number (None
         without a recorder).  Raises samsara.storage.gamelog.LogFull (announced) when
         the log cannot take the game, samsara.rules.position.PositionError."""
         board = self.board
@@ -154,7 +155,7 @@ class Inputs:
         if rec is not None:
             gid = rec.start_game(position, match, starter, vs)
         board.new_game(position=position, match=match, starter=starter, now_ms=now_ms,
-                       vs=vs)
+                       vs=vs, level=level)
         return gid
 
 

@@ -15,3 +15,28 @@ import signal  # noqa: E402
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Running virtual boards are listed in a folder (samsara_host.virtual_board.running_dir)
+# that `samsara ports` and every command without --port look into.  The tests' boards
+# are listed in a folder of the session's own, and each test sees a folder of its own
+# (boards started by a test's module-wide fixtures stay out of its sight): a command
+# without --port finds only the boards the test itself started.
+import itertools  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+import pytest  # noqa: E402
+
+_RUNNING = tempfile.mkdtemp(prefix="samsara-test-run-")
+os.environ["SAMSARA_RUNTIME_DIR"] = _RUNNING
+_n = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _own_running_boards(monkeypatch):
+    monkeypatch.setenv("SAMSARA_RUNTIME_DIR", os.path.join(_RUNNING, "t%d" % next(_n)))
+    yield
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_RUNNING, ignore_errors=True)

@@ -72,7 +72,7 @@ def test_live_library_replay_on_the_virtual_board(browser, tmp_path):
                     k, sorted(drawn), sorted(want))
             assert snap["position"].split(" ")[0] == rec.steps[-1].position.format().split(" ")[0]
             text = browser.find_element("id", "record").text
-            assert "%d. %s %s" % (k, "AB"[(k - 1) % 2], turns[-1]) in text
+            assert "%d. Player %s: %s" % (k, "AB"[(k - 1) % 2], turns[-1]) in text
         assert browser.find_element("id", "guide").text
         browser.save_screenshot(str(tmp_path / "live.png"))
         # Reload: the page comes back with the record.  One more turn: the board's log

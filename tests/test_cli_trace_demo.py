@@ -172,7 +172,9 @@ def test_live_view_renders_a_running_game():
         t.step_until(stop)
         con.print(render(t, "demo", speed=3.0))
     text = con.export_text()
-    assert "GR" in text and "GS" in text and "state:" in text
+    assert "GR" in text and "GS" in text and "now:" in text
+    for name in ("turn_complete", "goal_pending", "moving"):
+        assert name not in text
     assert "rolls" in text
 
 

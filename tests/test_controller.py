@@ -674,3 +674,21 @@ def test_goal_through_both_dice_with_the_goal_hole_never_settled():
     assert b.of("reinsert")
     b.move("A0", "A1")
     assert b.state == states.TURN_COMPLETE
+
+
+def test_a_new_game_after_a_finished_one_asks_to_set_up_the_board():
+    """After a finished game the board still shows its end: the new game's repair
+    asks to set it up, not 'the board changed'; a game that is not after a finished
+    one still says the board changed."""
+    from samsara.config import Config
+    from samsara.core import Board
+    from samsara.frame import from_position
+    from samsara.rules.position import Position
+    end = Position.parse("o....o........o.o......o/.o...o....o..o..oo.o.... 6-5 B")
+    for before, words in ((states.GAME_OVER, "set up the board for the new game"),
+                          (states.WAITING, "the board changed before the roll")):
+        b = Board(Config())
+        b.controller.state = before
+        b.new_game(now_ms=100, frame=from_position(end))
+        assert b.controller.state == states.REPAIR
+        assert b.controller.view.reason.startswith(words)

@@ -193,7 +193,10 @@ def test_cli_match_json_and_best(capsys):
     assert main(["engine", "match", "random", "nobody"]) == 2
     capsys.readouterr()
     assert main(["rules", "best", "--position", GOAL_31, "--dice", "3", "1"]) == 0
-    out = capsys.readouterr().out.strip().split("\t")
+    head, line = capsys.readouterr().out.strip().split("\n")
+    assert head.split("\t") == ["# turn", "position after it",
+                                "value (a goal = 1000, a won game 1000000)"]
+    out = line.split("\t")
     assert "3:S22-GS*" in out[0] and out[1].endswith(" 1-0 B")
     int(out[2])
     assert main(["rules", "best", "--position", MOKSHA_66, "--dice", "6", "6", "--engine", "host"]) == 0

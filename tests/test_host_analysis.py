@@ -142,8 +142,9 @@ def test_analyze_cli_text_and_json(logged):
 def test_summary_words_use_the_singular_for_one():
     from samsara_host.analyze_cmd import summary_line
     s = {"doubtful": 1, "mistake": 1, "blunder": 1, "equity_loss": 0.05}
-    assert summary_line(s, 0.01) == ("1 doubtful, 1 mistake, 1 blunder, loss 0.050, "
-                                     "luck +0.010")
+    assert summary_line(s, 0.01) == ("1 doubtful, 1 mistake, 1 blunder, loss 5.0 %, "
+                                     "luck +1.0 %")
+    assert summary_line(s, 0.01, "goals").endswith("loss 0.05 goals, luck +0.01 goals")
     s.update(mistake=0, blunder=2)
     assert summary_line(s, -0.2).startswith("1 doubtful, 0 mistakes, 2 blunders, ")
 
@@ -231,3 +232,19 @@ def test_training_goes_on_from_saved_weights_and_decays_the_rate(tmp_path):
     two, more, decay = w("two.npz"), w("more.npz"), w("decay.npz")
     assert all(np.array_equal(two[k], more[k]) for k in two)
     assert not np.array_equal(two["wl"], decay["wl"])
+
+
+def test_losses_and_luck_read_as_the_app_writes_them():
+    """The terminal, the exports and the app's replay write a loss and a luck alike:
+    a share of the chance to win with one decimal and a spaced '%' (the replay's pct),
+    goals for the device engine."""
+    import re
+    from samsara_host.analysis import comment, figure
+    t = {"best": "53 5:S6-S11 3:S11-S14", "played": "53 5:S2-S7 3:S4-R19",
+         "equity_loss": 0.2474, "flag": "blunder", "win_prob": 0.33}
+    assert comment(t) == "blunder -24.7 %: best 53 5:S6-S11 3:S11-S14; A 33 %"
+    assert comment(dict(t, win_prob=None), "goals").startswith("blunder -0.25 goals")
+    assert figure(0.451, sign=True) == "+45.1 %"
+    js = open(os.path.join(os.path.dirname(__file__), "..", "host", "samsara_host", "app",
+                           "static", "replay.js")).read()
+    assert re.search(r'function pct\(v\) \{ return \(100 \* v\)\.toFixed\(1\) \+ " %"; \}', js)

@@ -109,3 +109,14 @@ def test_ctrl_c_in_demo_keeps_the_partial_trace(tmp_path):
     assert p.returncode == 130, text[-2000:]
     assert "partial game's trace is kept" in text and os.path.exists(path), text[-2000:]
     assert "Traceback" not in text
+
+
+def test_ctrl_c_in_a_commands_first_second_is_one_line():
+    """Ctrl-C while the tool still loads its modules (the first moments of a command)
+    is the same one line as later on, never a traceback."""
+    for after in (0.15, 0.3, 0.6, 0.9):
+        rc, out, err = _interrupt([SAMSARA, "engine", "match", "device", "greedy",
+                                   "--games", "400"], after)
+        lines = [l for l in err.splitlines() if l.strip()]
+        assert rc == 130 and len(lines) == 1, (after, rc, err)
+        assert "stopped (Ctrl-C)" in lines[0] and "Traceback" not in err

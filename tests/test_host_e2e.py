@@ -113,7 +113,7 @@ def test_monitor_doctor_ports_see_the_virtual_board(played, capsys):
     vb, gid, game = played
     assert cli.main(["monitor", "--port", vb.port, "--plain", "--seconds", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert "Samsara board virtual-1" in out and "game_over" in out
+    assert "Samsara board virtual-1" in out and "The game is over" in out and "game_over" not in out
     assert cli.main(["doctor", "--port", vb.port]) == 0
     assert "All good" in capsys.readouterr().out
     assert cli.main(["ports", "--port", vb.port]) == 0

@@ -283,7 +283,7 @@ def test_empty_names_are_refused_and_quotes_survive_the_export(tmp_path):
     log = tmp_path / "game-0001.log"
     log.write_bytes(game_log(3)[0])
     r = run("logs", "tag", str(log), "--names", "", "Ben")
-    _one_line_error(r, "PlayerA is empty")
+    _one_line_error(r, "player A's name is empty")
     assert not os.path.exists(str(log) + ".tags")
     r = run("logs", "tag", str(log), "--names", 'An"na]', "Ben")
     assert r.returncode == 0, r.stderr

@@ -65,10 +65,12 @@ class BoardPlayer:
     of sub-move tuples, or None), k (the index in the plan of the sub-move to play
     next, as last looked), lit (the sub-move lit now or None), forced (the plan is the
     board's own turn), think (the engine.Thinker at work, or None), blink (the lit
-    origin that blinks, -1: none) and on (its phase)."""
+    origin that blinks, -1: none) and on (its phase).  level: the strength of its own
+    turns, 1..engine.LEVEL_BEST (the default; a hint is always at full strength)."""
 
-    def __init__(self, side):
+    def __init__(self, side, level=engine.LEVEL_BEST):
         self.side = -1 if side is None else side
+        self.level = level
         self.reset()
         if self.side >= 0:
             engine.use_fast()   # the engine's tables now, not in the first decision
@@ -105,7 +107,8 @@ class BoardPlayer:
         engine.use_fast()
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
-                                    engine.MODE_SINGLE, g.starter)
+                                    engine.MODE_SINGLE, g.starter,
+                                    self.level if forced else engine.LEVEL_BEST)
 
     def advise(self, c):
         """A hint asked for on controller c (Controller.hint checked that one is

@@ -31,6 +31,7 @@ from samsara.rules.geometry import GS, GR, position_name
 from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move
 from samsara.rules.position import Position
 from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS, M_A, M_B
+from samsara.rules.engine import LEVEL_BEST
 from samsara.boardplayer import BoardPlayer, P_ROLL, P_MOVE, P_HINT, P_NOHINT, P_DONE, \
     P_BLINK
 from samsara.dice_entry import DiceEntry
@@ -88,6 +89,7 @@ class Controller:
         self.frame_matches = False
         self.turn_note = ""
         self.player = None
+        self.setting_up = False   # a new game after a finished one, not set up yet
         self._new_turn()
         self.new_game()
 
@@ -103,15 +105,19 @@ class Controller:
         self.wait_settle = False
         self.pacing.end_due = False
 
-    def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None):
+    def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None,
+                 level=LEVEL_BEST):
         """Start a single game (from `position`, a Position or position string, default
         the start with `starter` to move) or a match of two games (match=True; starter
         begins the first).  vs: 0/1, the side the board plays (samsara.boardplayer),
-        None: none.  A complete turn of the game before is recorded first (close_turn).
-        The board is expected in the game's position; state 'waiting'."""
+        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine).  A
+        complete turn of the game before is recorded first (close_turn).  The board is
+        expected in the game's position; state 'waiting'."""
         self.close_turn(now_ms)
         self.now = now_ms
-        self.player = BoardPlayer(vs) if vs is not None else None
+        # after a finished game the board still shows its end: setting up is no mistake
+        self.setting_up = self.state == GAME_OVER or self.state == MOKSHA
+        self.player = BoardPlayer(vs, level) if vs is not None else None
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
             position = Position.parse(position)
@@ -401,6 +407,7 @@ class Controller:
             self.view.repair_marks(t.expected, self.frame)
             return
         self.undo_shown = False
+        self.setting_up = False
         self.state = back
         self.emit({"ev": "repair_end", "t": self.now})
         self.evaluate()
@@ -422,6 +429,8 @@ class Controller:
 
     def _waiting_reason(self):
         if self.state == WAITING and self.turn.d1 == 0:
+            if self.setting_up:
+                return "set up the board for the new game: the marbles on their start holes"
             return "the board changed before the roll"
         return "the board differs from the expected position"
 
@@ -675,6 +684,7 @@ class Controller:
     def _roll(self, d1, d2, source):
         # Roll d1, d2 (source: 'host', 'manual' or 'electronic'): a complete turn is
         # recorded first; no complete turn with this roll is Moksha.
+        self.setting_up = False
         if self.state == TURN_COMPLETE:
             self.commit()
             if self.state != WAITING:

@@ -69,12 +69,13 @@ class Board:
         self.new_game()
 
     def new_game(self, position=None, match=False, starter=0, now_ms=0, frame=None,
-                 vs=None):
+                 vs=None, level=3):
         """Start a single game (position: Position or position string, default the
         start with `starter` to move) or a two-game match (match=True).  starter: 0/'A'
         or 1/'B'; vs: the side the board plays (0/1, 'A'/'B'; None: a normal game,
-        samsara.boardplayer).  A complete turn of the game before is recorded first
-        (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
+        samsara.boardplayer); level: the board's strength 1..3 (3 the engine's best,
+        samsara.rules.engine.LEVEL_BEST).  A complete turn of the game before is
+        recorded first (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
         settled board, or when None the game's position (marbles and scoring pieces in
         place)."""
         if starter == "A":
@@ -84,7 +85,7 @@ class Board:
         if vs == "A" or vs == "B":
             vs = "AB".index(vs)
         c = self.controller
-        c.new_game(position, match, starter, now_ms, vs)
+        c.new_game(position, match, starter, now_ms, vs, level)
         self._full = True
         if frame is None:
             frame = from_position(c.game.pos)

@@ -202,16 +202,27 @@ def analyze_log(path, engine="host"):
     return analyze_record(load_whole(path), engine)
 
 
-def comment(entry):
-    """A one-line comment for a turn of the analysis, e.g. 'mistake (-0.052): best
-    64 6:S1-S7 4:S2-S6' or 'best' or '' (Moksha)."""
+def figure(value, units="win probability", sign=False):
+    """A loss or a luck in the words the app uses too: win probability as a percentage
+    of the chance to win ('-5.2 %', '+45.1 %' with sign), goals as goals ('-0.25
+    goals')."""
+    if units == "win probability":
+        return ("%+.1f %%" if sign else "%.1f %%") % (100 * value)
+    return ("%+.2f goals" if sign else "%.2f goals") % value
+
+
+def comment(entry, units="win probability"):
+    """A one-line comment for a turn of the analysis, e.g. 'mistake -5.2 %: best
+    64 6:S1-S7 4:S2-S6; A 45 %' or 'best' or '' (Moksha); units: the analysis's
+    (figure)."""
     if entry["best"] is None:
         return ""
     if entry["best"] == entry["played"] or entry["equity_loss"] == 0:
         text = "best"
     else:
-        text = "%s-%.3f: best %s" % ((entry["flag"] + " ") if entry["flag"] else "",
-                                      entry["equity_loss"], entry["best"])
+        text = "%s%s: best %s" % ((entry["flag"] + " ") if entry["flag"] else "",
+                                   figure(-entry["equity_loss"], units),
+                                   entry["best"])
     if entry.get("win_prob") is not None:
-        text += "; A %.0f%%" % (100 * entry["win_prob"])
+        text += "; A %.0f %%" % (100 * entry["win_prob"])
     return text

@@ -15,33 +15,38 @@ def add_parser(sub, name, help_text):
     p.set_defaults(func=cmd_analyze)
 
 
-def summary_line(s, luck_value):
+def summary_line(s, luck_value, units="win probability"):
     """A player's summary in words from the analysis's summary dict `s` (doubtful,
     mistake, blunder, equity_loss) and luck, e.g. '1 doubtful, 1 mistake, 2 blunders,
-    loss 0.120, luck +0.050' (singular for one)."""
+    loss 12.0 %, luck +5.0 %' (singular for one; the figures as the app shows them,
+    analysis.figure)."""
+    from samsara_host.analysis import figure
+
     def n(k):
         return "%d %s%s" % (s[k], k, "" if s[k] == 1 else "s")
-    return "%d doubtful, %s, %s, loss %.3f, luck %+.3f" % (
-        s["doubtful"], n("mistake"), n("blunder"), s["equity_loss"], luck_value)
+    return "%d doubtful, %s, %s, loss %s, luck %s" % (
+        s["doubtful"], n("mistake"), n("blunder"), figure(s["equity_loss"], units),
+        figure(luck_value, units, sign=True))
 
 
 def text_report(res):
     """The analysis dict as lines of text for people (one per turn, then the sums)."""
-    from samsara_host.analysis import comment
+    from samsara_host.analysis import comment, figure
     names = res["players"]
     unit = res["units"]
-    lines = ["Analysis by the %s engine (loss in %s; %s)" % (
-        res["engine"], unit, ", ".join("%s from %g" % (k, v)
-                                       for k, v in sorted(res["thresholds"].items(),
-                                                          key=lambda kv: kv[1])))]
+    lines = ["Analysis by the %s engine (loss %s; %s)" % (
+        res["engine"], "as a share of the chance to win" if unit == "win probability"
+        else "in goals", ", ".join("%s from %s" % (k, figure(v, unit))
+                                   for k, v in sorted(res["thresholds"].items(),
+                                                      key=lambda kv: kv[1])))]
     for t in res["turns"]:
         lines.append("%3d. %s %-28s %s" % (t["turn"], t["player"], t["played"],
-                                           comment(t) or "(no choice)"))
+                                           comment(t, unit) or "(no choice)"))
     lines.append(res["result"])
     for n in "AB":
         who = n if names[n] in ("", "?") else "%s (%s)" % (n, names[n])
         s = res["summary"][n]
-        lines.append("%s: %s" % (who, summary_line(s, res["luck"][n])))
+        lines.append("%s: %s" % (who, summary_line(s, res["luck"][n], unit)))
     return lines
 
 

@@ -85,22 +85,38 @@ def list_ports(comports=None):
     return out
 
 
-def find_board(comports=None):
-    """The device of the one Pico among the serial ports.
+def virtual_boards():
+    """The virtual boards running here (samsara_host.virtual_board.running_boards):
+    [{"port", "folder", "board"}], [] when none (or the platform has none)."""
+    try:
+        from samsara_host.virtual_board import running_boards
+        return running_boards()
+    except (ImportError, OSError):
+        return []
+
+
+def find_board(comports=None, virtual=None):
+    """The port of the one board: a Pico among the serial ports or a running virtual
+    board (virtual: that list, default virtual_boards()).
 
     Raises BoardNotFound when there is none, LinkError when there are several (name
     one with --port).
     """
-    picos = [p for p in list_ports(comports) if p.is_pico]
-    if not picos:
+    picos = [p.device for p in list_ports(comports) if p.is_pico]
+    if virtual is None:
+        virtual = virtual_boards() if comports is None else []
+    found = picos + [v["port"] for v in virtual]
+    if not found:
         raise BoardNotFound(
-            "no board found: no serial port with the Pico's USB id 2E8A:0005. "
+            "no board found: no serial port with the Pico's USB id 2E8A:0005 and no "
+            "virtual board running. "
             "Plug the board in with a data cable (not a charge-only one), check that it "
-            "runs MicroPython (`samsara doctor`), or name the port with --port.")
-    if len(picos) > 1:
+            "runs MicroPython (`samsara doctor`), start `samsara virtual-board`, or name "
+            "the port with --port.")
+    if len(found) > 1:
         raise LinkError("%d boards found (%s): choose one with --port"
-                        % (len(picos), ", ".join(p.device for p in picos)))
-    return picos[0].device
+                        % (len(found), ", ".join(found)))
+    return found[0]
 
 
 def _is_url(port):
@@ -157,7 +173,7 @@ def classify_open_error(port, e):
 
 
 def resolve_port(port=None, comports=None):
-    """The port to use: `port` when given, else the one auto-detected Pico."""
+    """The port to use: `port` when given, else the one board found (find_board)."""
     if port:
         return port
     return find_board(comports)

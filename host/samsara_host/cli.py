@@ -4,10 +4,11 @@
 Modules are imported lazily by name so that `samsara rules ...` never loads serial or
 simulation code it does not need.
 """
-import argparse
-import importlib
 import os
 import sys
+
+# (argparse and importlib are imported inside the functions: until main() runs, the
+# tool does nothing a Ctrl-C could interrupt with a traceback)
 
 # (command, module, one-line help)
 COMMANDS = [
@@ -21,6 +22,7 @@ COMMANDS = [
     ("ports", "samsara_host.ports_cmd", "find the board among the serial ports"),
     ("logs", "samsara_host.logs_cmd", "game logs: list, pull, export, show"),
     ("monitor", "samsara_host.monitor_cmd", "a live picture of the board from its events"),
+    ("game", "samsara_host.game_cmd", "the board's game: new (also against the board), roll, undo, hint, status"),
     ("doctor", "samsara_host.doctor_cmd", "say what is wrong when the board does not answer"),
     ("virtual-board", "samsara_host.vboard_cmd", "run a virtual board (no hardware) for the other commands"),
     ("bench", "samsara_host.bench_cmd", "run the device benchmark on a board, print its figures"),
@@ -30,6 +32,8 @@ COMMANDS = [
 
 def build_parser():
     """The argparse parser with every sub-command registered."""
+    import argparse
+    import importlib
     parser = argparse.ArgumentParser(
         prog="samsara", description="Samsara smart board tool",
         epilog="exit codes: 0 done; 2 a mistake in what was given (an option, a value, a "
@@ -59,7 +63,19 @@ def _version():
 
 
 def main(argv=None):
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.  A Ctrl-C at any moment, even
+    while the commands' modules are still being loaded, is one line and exit 130."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        words = [a for a in (sys.argv[1:] if argv is None else argv)[:2]
+                 if not a.startswith("-")]
+        print("samsara%s: stopped (Ctrl-C)" % "".join(" " + w for w in words[:1]),
+              file=sys.stderr)
+        return 130
+
+
+def _main(argv):
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -118,6 +134,7 @@ def _pipe_closed_is_done():
 def _deepest(parser, argv):
     """The (sub-)parser of the command named in `argv` (e.g. `logs export`), so that an
     error shows that command's usage line."""
+    import argparse
     for tok in argv:
         subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if not subs or tok not in subs[0].choices:

@@ -107,7 +107,8 @@ def pictures(record, legend=True, analysis=None):
         mark = None
         if v is not None:
             if comment(v):
-                notes.append("%s engine: %s" % (analysis["engine"], comment(v)))
+                notes.append("%s engine: %s" % (analysis["engine"],
+                                                comment(v, analysis["units"])))
             if v["flag"]:
                 mark = (v["flag"], MARK_COLOURS[v["flag"]])
         if s is record.steps[-1] and record.result is not None:

@@ -323,7 +323,7 @@ def wait_back(port, timeout):
         p = port
         if p is None:
             try:
-                p = boardlink.find_board()
+                p = boardlink.find_board(virtual=[])   # a Pico: flash is for one
             except boardlink.LinkError:
                 return None
         r = ask_hello(p)
@@ -438,7 +438,7 @@ def flash(args, out):
 def _pico_port():
     from samsara_host import boardlink
     try:
-        return boardlink.find_board()
+        return boardlink.find_board(virtual=[])   # a Pico, never a virtual board
     except boardlink.LinkError:
         return None
 

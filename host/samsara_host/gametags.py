@@ -22,6 +22,38 @@ class TagError(ValueError):
     """A tag value that cannot be stored, or a sidecar that cannot be read."""
 
 
+MAX_TEXT = 40
+"""The longest name or tag text in characters (it fits a line of the library and a
+picture's caption)."""
+
+
+def check_text(value, what="a name"):
+    """`value` with the spaces around it taken off, if it can be a player's name or a
+    tag's text: not empty, at most MAX_TEXT characters, no control characters (line
+    breaks, tabs, escapes); else TagError saying which.  The one check of `--names`
+    (logs pull, logs tag), `logs tag`'s other texts and the app's names."""
+    if not isinstance(value, str):
+        raise TagError("%s must be text" % what)
+    v = value.strip()
+    if not v:
+        raise TagError("%s is empty: give it some text" % what)
+    if len(v) > MAX_TEXT:
+        raise TagError("%s has at most %d characters, not %d" % (what, MAX_TEXT, len(v)))
+    for ch in v:
+        if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
+            raise TagError("%s may not hold control characters (line breaks, tabs, "
+                           "escapes): %r" % (what, v))
+    return v
+
+
+def check_names(names):
+    """The two players' names (A's, B's), each checked by check_text; TagError names
+    the player."""
+    if names is None or len(names) != 2:
+        raise TagError("give both players' names")
+    return [check_text(n, "player %s's name" % side) for side, n in zip("AB", names)]
+
+
 def sidecar(path):
     """The sidecar file of the game file at `path`."""
     return path + SUFFIX
@@ -59,25 +91,28 @@ def _is_date(v):
 
 
 def check(tags):
-    """Raise TagError for a tag this file does not keep, a Date not YYYY.MM.DD, an
-    empty value or one of more than one line."""
+    """Raise TagError for a tag this file does not keep, a Date not YYYY.MM.DD, or a
+    text check_text refuses (empty, too long, control characters)."""
     for k, v in tags.items():
         if k not in EDITABLE:
             raise TagError("%s is not a tag a player sets (%s)" % (k, ", ".join(EDITABLE)))
         if k == "Date" and not _is_date(v):
             raise TagError("the date must be a day of the calendar as YYYY.MM.DD, e.g. %s, "
                            "not %r" % (today(), v))
-        if "\n" in v or "\r" in v:
-            raise TagError("%s: one line only" % k)
-        if not v.strip():
-            raise TagError("%s is empty: give it some text (a tag is changed, never "
-                           "removed)" % k)
+        what = {"PlayerA": "player A's name", "PlayerB": "player B's name"}.get(k, k)
+        try:
+            check_text(v, what)
+        except TagError as e:
+            if not str(v).strip():
+                raise TagError("%s (a tag is changed, never removed)" % e)
+            raise
 
 
 def update(path, tags):
     """Merge `tags` into the sidecar of `path` (written anew, atomically); returns the
     sidecar's tags.  Raises TagError, OSError."""
     check(tags)
+    tags = {k: (v if k == "Date" else v.strip()) for k, v in tags.items()}
     merged = read(path)
     merged.update(tags)
     tmp = sidecar(path) + ".new"
@@ -96,7 +131,7 @@ def stamp_pull(path, names=None):
     if "Date" not in read(path):
         tags["Date"] = today()
     if names:
-        tags["PlayerA"], tags["PlayerB"] = names
+        tags["PlayerA"], tags["PlayerB"] = check_names(names)
     return update(path, tags) if tags else read(path)
 
 

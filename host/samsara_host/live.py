@@ -244,8 +244,13 @@ def render(table, title=None, lines=8, speed=None):
         side.append("score %d\n" % score)
     side.append("\n")
     side.append_text(dice_text(scene))
-    side.append("\n\n state: ", style="dim")
-    side.append(c.state, style="bold magenta" if c.state == states.REPAIR else "bold")
+    side.append("\n\n now:   ", style="dim")
+    from samsara_host.movewords import headline
+    t = c.turn
+    side.append(headline({"state": c.state, "mover": "AB"[t.mover],
+                          "dice": [t.d1, t.d2] if t.d1 else [],
+                          "remaining": c.remaining_dice(), "vs_board": None}),
+                style="bold magenta" if c.state == states.REPAIR else "bold")
     note = turn_line(c)
     if note:
         side.append("\n turn:  ", style="dim")

@@ -151,6 +151,14 @@ def cmd_pull(args):
     if problem:
         _err("pull", problem)
         return 2    # an output that cannot be: docs/cli.md "Exit codes"
+    if args.names is not None:
+        # checked before anything is pulled: a pull that cannot be tagged is not begun
+        from samsara_host import gametags
+        try:
+            args.names = gametags.check_names(args.names)
+        except gametags.TagError as e:
+            _err("pull", "--names: %s" % e)
+            return 2
     state = boardlink.State(args.port)
     try:
         hello = state.hello()
@@ -292,8 +300,12 @@ def _stamp(console, path, names):
 def cmd_tag(args):
     from samsara_host import gametags, record
     tags = {}
-    if args.names:
-        tags["PlayerA"], tags["PlayerB"] = args.names
+    if args.names is not None:
+        try:
+            tags["PlayerA"], tags["PlayerB"] = gametags.check_names(args.names)
+        except gametags.TagError as e:
+            _err("tag", "--names: %s" % e)
+            return 2
     for key, value in (("Event", args.event), ("Site", args.site), ("Date", args.date)):
         if value is not None:
             tags[key] = value
@@ -497,8 +509,10 @@ def analysed_text(rec, analysis):
                                                           analysis["units"])
         for n in "AB":
             s = analysis["summary"][n]
-            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n])
-        return rec.to_text({t["turn"]: comment(t) for t in analysis["turns"]})
+            rec.tags["Analysis" + n] = summary_line(s, analysis["luck"][n],
+                                                    analysis["units"])
+        return rec.to_text({t["turn"]: comment(t, analysis["units"])
+                            for t in analysis["turns"]})
     finally:
         rec.tags = saved
 

@@ -126,8 +126,11 @@ def view(model, hint=True):
     h = model.hello
     title = "Samsara board %s  fw %s (%s)" % (h.get("board", "?"), h.get("fw", "?"),
                                             h.get("hash", "?"))
-    head = Text("game %s   state %s   turns %d" % (
-        model.game if model.game is not None else "-", model.state, model.turns))
+    from samsara_host.movewords import headline
+    words = headline({"state": model.state, "mover": "AB"[model.position.mover],
+                      "dice": model.dice, "vs_board": None}) if model.state != "?" else ""
+    head = Text("game %s   %s   turns %d" % (
+        model.game if model.game is not None else "-", words, model.turns))
     if not model.connected:
         head.append("   %s: waiting for it ..." % (HUNG_TEXT if model.hung
                                                    else "board went away"),

@@ -1,5 +1,6 @@
-"""`samsara ports`: the serial ports, with the Pico (USB 2E8A:0005) marked; with
---hello each candidate (or the --port given) is asked `hello` (docs/host-tool.md)."""
+"""`samsara ports`: the serial ports, with the Pico (USB 2E8A:0005) marked, and the
+virtual boards running here (`samsara virtual-board`, the app's); with --hello each
+candidate (or the --port given) is asked `hello` (docs/host-tool.md)."""
 import json
 import sys
 
@@ -41,12 +42,26 @@ def run(args):
         args.hello = True
     else:
         rows = [p for p in ports if p.is_pico or args.all]
+    virtual = [] if args.port else boardlink.virtual_boards()
     out = []
     for p in rows:
         row = {"port": p.device, "usb": p.usb_id(), "pico": p.is_pico,
                "serial": p.serial_number, "description": p.description}
         if args.hello and (p.is_pico or args.port):
             reply, problem = probe(p.device)
+            row["samsara"] = bool(reply)
+            if reply:
+                row.update({"board": reply.get("board"), "fw": reply.get("fw"),
+                            "hash": reply.get("hash"), "proto": reply.get("proto")})
+            else:
+                row["problem"] = problem
+        out.append(row)
+    for v in virtual:
+        row = {"port": v["port"], "usb": None, "pico": False, "virtual": True,
+               "serial": None, "description": "virtual board %s (folder %s)" % (
+                   v["board"], v["folder"])}
+        if args.hello:
+            reply, problem = probe(v["port"])
             row["samsara"] = bool(reply)
             if reply:
                 row.update({"board": reply.get("board"), "fw": reply.get("fw"),
@@ -63,13 +78,14 @@ def run(args):
     else:
         if not out:
             others = len(ports)
-            print("No Pico found (no serial port with USB id 2E8A:0005; %d other port%s%s)."
-                  % (others, "" if others == 1 else "s",
-                     ", see --all" if others else ""))
-            print("Plug the board in with a data cable; `samsara doctor` helps further.")
+            print("No Pico found (no serial port with USB id 2E8A:0005; %d other port%s%s) "
+                  "and no virtual board running." % (others, "" if others == 1 else "s",
+                                                     ", see --all" if others else ""))
+            print("Plug the board in with a data cable (`samsara doctor` helps further), "
+                  "or start one without hardware: `samsara virtual-board`.")
             return 1
         for row in out:
-            mark = "Pico" if row["pico"] else "    "
+            mark = "Pico" if row["pico"] else ("virt" if row.get("virtual") else "    ")
             line = "%-24s %-9s %s  %s" % (row["port"], row["usb"] or "-", mark,
                                           row["description"] or "")
             if "samsara" in row:
@@ -81,6 +97,6 @@ def run(args):
             print(line.rstrip())
     if args.hello and out and not any(r.get("samsara") for r in out):
         return 1
-    if not args.port and not any(r["pico"] for r in out):
+    if not args.port and not any(r["pico"] or r.get("virtual") for r in out):
         return 1        # --all listed other ports, but no board was found
     return 0

@@ -156,8 +156,15 @@ def cmd_best(args):
     if res is None:
         print("Moksha")
         return 0
+    # the columns named in a first line (a '#' line that scripts skip)
+    print("# turn\tposition after it\t%s" % BEST_VALUE[args.engine])
     if args.engine == "host":
         print("%s\t%s\t%.3f" % res)
     else:
         print("%s\t%s\t%d" % res)
     return 0
+
+
+BEST_VALUE = {"device": "value (a goal = 1000, a won game 1000000)",
+              "host": "the mover's chance to win (0..1)"}
+"""The label of `rules best`'s third column, by engine (docs/cli.md)."""

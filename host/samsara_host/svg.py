@@ -25,6 +25,9 @@ PX_PER_MM = 2.6
 SIDE_LABEL = 8.0           # room for the player labels A and B outside the frame
 LEGEND_H = 9.0
 ARROW_COLOUR = "#c0392b"   # a sub-move's arrow
+ARROW_KINDS = {"move": ARROW_COLOUR, "board": "#1f5fbf", "hint": "#138a36"}
+"""An arrow's colour by its kind: a move played (the last turn), the board's own move
+to carry out, a hint."""
 DICE_COLOUR = "#ff3030"    # the lit pips of the roll
 
 
@@ -56,7 +59,9 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     ({LED or position name: '#rrggbb'}, unlit LEDs left out).  title: a heading line;
     notes: further lines of text under the board (e.g. the result).  layout: the
     (coords, leds, source) triple of load_positions(), loaded when None.
-    arrows: [(from name, to name)], one arrow per sub-move, origin to target;
+    arrows: [(from name, to name)] or [(from, to, kind)], one arrow per sub-move,
+    origin to target; kind one of ARROW_KINDS (default "move"; "board" and "hint"
+    are drawn dashed, class "move board" / "move hint");
     dice: (d1, d2) drawn on the dice display's pips (die 1, die 2) in DICE_COLOUR;
     legend: a key to the colours and marks under the board.
     mark: None, or (word, '#rrggbb'): a frame of that colour around the picture and
@@ -100,6 +105,11 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     a('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="8" refY="5" '
       'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
       '<path d="M 0 0 L 10 5 L 0 10 z" fill="%s"/></marker></defs>' % ARROW_COLOUR)
+    for kind in sorted(set(_kind(x) for x in arrows) - {"move"}):
+        a('<defs><marker id="arrowhead-%s" viewBox="0 0 10 10" refX="8" refY="5" '
+          'markerWidth="4" markerHeight="4" orient="auto-start-reverse">'
+          '<path d="M 0 0 L 10 5 L 0 10 z" fill="%s"/></marker></defs>'
+          % (kind, ARROW_KINDS[kind]))
     a('<rect class="frame" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="10" '
       'fill="#d9b380" stroke="#7a5230" stroke-width="1.5"/>'
       % (4, head + 4, w - 8, ymax - ymin - 8))
@@ -119,6 +129,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
     link("R24", "GR")
     link("S24", "GS")
 
+    labels = []    # drawn over the rings of the holes to fix, so no name is hidden
     for p in sorted(coords):
         x, y = coords[p]
         name = position_name(p)
@@ -135,8 +146,10 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
               'stroke="#3b2410" stroke-width="0.6"/>'
               % (x - xmin - r, ymax - y + head - r, 2 * r, 2 * r))
         ly = y - r - 4.2 if p < 48 and _below_row(p, coords) else y + r + 1.8
-        a('<text class="label" x="%s" y="%s" font-size="3.6" text-anchor="middle" '
-          'fill="#4a2f16">%s</text>' % (X(x), Y(ly), name))
+        labels.append('<text class="label" x="%s" y="%s" font-size="3.6" '
+                      'text-anchor="middle" fill="#4a2f16" stroke="#e6c79a" '
+                      'stroke-width="0.9" paint-order="stroke">%s</text>'
+                      % (X(x), Y(ly), name))
 
     for p in range(48):
         if position.occupied(p):
@@ -154,6 +167,7 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
             a('<circle cx="%s" cy="%s" r="%.1f" fill="url(#piece)" stroke="#6b4e00" '
               'stroke-width="0.5"/>' % (X(x), Y(y), rr))
 
+    out.extend(labels)
     # Dice pips and turn indicators: dark when unlit, in the scene colour when lit.
     for name in LED_ONLY_NAMES:
         if name not in leds:
@@ -167,8 +181,8 @@ def render(position, scene=None, title=None, notes=(), layout=None, arrows=(), d
         else:
             a('<circle cx="%s" cy="%s" r="2.8" fill="%s" stroke="#3b2410" stroke-width="0.4"/>'
               % (X(x), Y(y), col or "#6d5238"))
-    for frm, to in arrows:
-        _arrow(a, coords, frm, to, X, Y, xmin, xmax)
+    for arr in arrows:
+        _arrow(a, coords, arr[0], arr[1], X, Y, xmin, xmax, _kind(arr))
     # Player labels at their sides, outside the frame.
     a('<text class="label" x="%.1f" y="%.1f" font-size="6" text-anchor="middle" '
       'fill="#222">A</text>' % (w / 2, ymax - ymin + head + SIDE_LABEL - 0.5))
@@ -235,7 +249,12 @@ def wrap(text, width):
     return lines
 
 
-def _arrow(a, coords, frm, to, X, Y, xmin, xmax):
+def _kind(arrow):
+    k = arrow[2] if len(arrow) > 2 else "move"
+    return k if k in ARROW_KINDS else "move"
+
+
+def _arrow(a, coords, frm, to, X, Y, xmin, xmax, kind="move"):
     # One sub-move: a curve from the origin's hole to the target's, an arrowhead at
     # the target.  Between the two rows (round the board's end) it bends outwards.
     try:
@@ -257,10 +276,17 @@ def _arrow(a, coords, frm, to, X, Y, xmin, xmax):
         return xa + dx * d / n, ya + dy * d / n
     sx, sy = toward(x1, y1, cx, cy, HOLE_R * 0.6)
     ex, ey = toward(x2, y2, cx, cy, HOLE_R * 0.9)
-    a('<path class="move" d="M %s %s Q %s %s %s %s" fill="none" stroke="%s" '
-      'stroke-width="1.6" stroke-linecap="round" opacity="0.9" '
-      'marker-end="url(#arrowhead)"><title>%s to %s</title></path>'
-      % (X(sx), Y(sy), X(cx), Y(cy), X(ex), Y(ey), ARROW_COLOUR, _esc(frm), _esc(to)))
+    if kind == "move":
+        a('<path class="move" d="M %s %s Q %s %s %s %s" fill="none" stroke="%s" '
+          'stroke-width="1.6" stroke-linecap="round" opacity="0.9" '
+          'marker-end="url(#arrowhead)"><title>%s to %s</title></path>'
+          % (X(sx), Y(sy), X(cx), Y(cy), X(ex), Y(ey), ARROW_COLOUR, _esc(frm), _esc(to)))
+        return
+    a('<path class="move %s" data-from="%s" data-to="%s" d="M %s %s Q %s %s %s %s" '
+      'fill="none" stroke="%s" stroke-width="2.2" stroke-dasharray="3 1.6" '
+      'stroke-linecap="round" marker-end="url(#arrowhead-%s)"><title>%s to %s</title></path>'
+      % (kind, _esc(frm), _esc(to), X(sx), Y(sy), X(cx), Y(cy), X(ex), Y(ey),
+         ARROW_KINDS[kind], kind, _esc(frm), _esc(to)))
 
 
 LEGEND = (("ring", "#ffb000", "fields of this turn"), ("ring", "#30c030", "goal entered"),

@@ -94,6 +94,81 @@ creation to stop(): one board per folder, or two would share one port path and w
 the same game logs."""
 
 
+RUNNING_ENV = "SAMSARA_RUNTIME_DIR"
+"""The environment variable naming the folder where running virtual boards are listed
+(default: `samsara-<uid>` in the system's temporary folder)."""
+
+
+def running_dir():
+    """The folder listing the running virtual boards (one file a board: its folder)."""
+    d = os.environ.get(RUNNING_ENV)
+    if not d:
+        uid = os.getuid() if hasattr(os, "getuid") else 0
+        d = os.path.join(tempfile.gettempdir(), "samsara-%d" % uid)
+    return os.path.join(d, "virtual-boards")
+
+
+def _held(folder):
+    # True while some process holds the folder's LOCK_FILE (a board runs there).
+    import fcntl
+    try:
+        fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def running_boards():
+    """The virtual boards running on this machine for this user: a list of
+    {"port", "folder", "board"} dicts (the port path, the board's folder, its board
+    id), sorted by port.  A listed board whose folder is no longer held (its launcher
+    and board ended, however) is taken off the list."""
+    d = running_dir()
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        path = os.path.join(d, name)
+        try:
+            with open(path) as f:
+                entry = json.load(f)
+            folder = entry["folder"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if not _held(folder) or not os.path.lexists(entry.get("port", "")):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            continue
+        out.append({"port": entry["port"], "folder": folder, "board": entry.get("board")})
+    out.sort(key=lambda e: e["port"])
+    return out
+
+
+def _list_running(board):
+    # Put `board` (a VirtualBoard) on running_boards' list; returns the entry's path.
+    import hashlib
+    d = running_dir()
+    try:
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, hashlib.sha1(board.folder.encode()).hexdigest()[:16] + ".json")
+        with open(path + ".tmp", "w") as f:
+            json.dump({"port": board.port, "folder": board.folder, "board": board.board_id}, f)
+        os.replace(path + ".tmp", path)
+        return path
+    except OSError:
+        return None      # not listed: `--port` still finds it
+
+
 class FolderError(Exception):
     """The folder cannot hold this virtual board: another one runs there, it is a file,
     or it cannot be made.  str() says which and what to do; `busy` is True for the
@@ -165,6 +240,8 @@ class VirtualBoard:
         self._booted = threading.Event()
         self._tail = bytearray()
         self.starts = 0
+        self._launcher_r = self._launcher_w = None
+        self._listed = None      # the entry of running_boards' list, once started
         if not os.path.exists(self.feed_path):
             open(self.feed_path, "w").close()
 
@@ -205,15 +282,24 @@ class VirtualBoard:
             env["SAMSARA_VBOARD_DICE"] = self.dice
         if self.seed is not None:
             env["SAMSARA_VBOARD_SEED"] = str(int(self.seed) & 0xFFFFFF)
+        if self._launcher_w is None:
+            # the board's process watches this pipe and ends when no launcher holds it
+            # (vdrivers.LauncherWatch); the write end stays here only (not inherited)
+            self._launcher_r, self._launcher_w = os.pipe()
+        env["SAMSARA_VBOARD_LAUNCHER_FD"] = str(self._launcher_r)
         self._booted.clear()
         del self._tail[:]
         err = open(os.path.join(self.folder, "stderr.log"), "ab")
+        # the board's process holds the folder's lock as well: however its launcher
+        # dies, no second board takes the folder while this one still writes there
         self.proc = subprocess.Popen(
             [self.micropython, "-i", os.path.join(VBOARD, "vboard_main.py")],
             stdin=bs, stdout=bs, stderr=err, cwd=self.folder, env=env,
-            start_new_session=True)
+            start_new_session=True, pass_fds=(self._folder_lock, self._launcher_r))
         os.close(bs)
         err.close()
+        if self._listed is None:
+            self._listed = _list_running(self)
         with self._lock:
             old = self._bm
             self._bm = bm
@@ -273,6 +359,20 @@ class VirtualBoard:
 
     def _release(self):
         # The folder is free for another virtual board.
+        listed, self._listed = getattr(self, "_listed", None), None
+        if listed:
+            try:
+                os.unlink(listed)
+            except OSError:
+                pass
+        for name in ("_launcher_r", "_launcher_w"):
+            pfd = getattr(self, name, None)
+            setattr(self, name, None)
+            if pfd is not None:
+                try:
+                    os.close(pfd)
+                except OSError:
+                    pass
         fd, self._folder_lock = self._folder_lock, None
         if fd is not None:
             try:

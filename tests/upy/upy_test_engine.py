@@ -27,6 +27,25 @@ def test_same_choice_as_cpython():
         assert key in keys
 
 
+# The results at levels 1 and 2 (docs/engine.md "Levels") of EXPECTED's first four
+# positions, seed 7, from CPython: the seeded deviation is the same on MicroPython.
+LEVELS = (
+    ((175, 1055, 0, 0), (63, 8223, 0, 0)),
+    ((2097306, 2129967, 1, 0), (154, 2102415, 1, 0)),
+    ((2768384, 100360, 1, 0), (2804288, 100360, 1, 0)),
+    ((2792065, 591872, 1, 1), (3062400, 67584, 1, 0)),
+)
+
+
+def test_lower_levels_choose_as_on_cpython():
+    for (text, d1, d2, key, value), want in zip(EXPECTED, LEVELS):
+        p = Position.parse(text)
+        for level in (1, 2):
+            res = dev.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, 0, 7, level=level)
+            assert res[1] == want[level - 1], (text, level)
+        assert dev.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, 0, 7, level=3)[1] == key
+
+
 def test_sliced_equals_one_call():
     text, d1, d2, key, value = EXPECTED[1]
     p = Position.parse(text)

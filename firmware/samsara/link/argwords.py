@@ -40,6 +40,8 @@ def takes(name, key):
         return "\"A\" or \"B\" (the player who starts)"
     if key == "vs_board":
         return "\"A\" or \"B\" (the side the board plays)"
+    if key == "level":
+        return "1, 2 or 3 (the board's strength in a game against it; 3 the strongest)"
     if key == "position":
         return "a position string (docs/rules.md section 5) of at most 80 characters"
     if key == "ms":

@@ -11,6 +11,7 @@ that took the line (samsara.link.commands has the table).
 
 from samsara.controller import Refused
 from samsara.link.protocol import CmdError, E_STATE, E_NOT_SUPPORTED, E_BAD_ARGS, E_LOG_FULL
+from samsara.rules.notation import format_sub_move, format_turn
 from samsara.rules.position import Position, PositionError
 from samsara.storage.gamelog import LogFull
 
@@ -22,20 +23,41 @@ def _inputs(link):
 
 
 def status(link, a):
-    """`status`: state, game number, mover, score, dice, the log's space, uptime and
-    the loop figures.  Never waits for the game log."""
+    """`status`: state, game number, mover, score, dice, the side the board plays and
+    its level (a game against the board), the board's next sub-move to carry out and
+    the hint lit now (notation or None), the log's space, uptime and the loop
+    figures.  Never waits for the game log."""
     c = link.board.controller
     pos = c.position()
     rec = link.recorder
+    p = c.player
+    vs = p is not None and p.side >= 0
     return {"state": c.state,
             "game": None if rec is None else rec.log.run_gid,
             "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
             "dice": [c.turn.d1, c.turn.d2] if c.turn.d1 else [],
             "remaining": c.remaining_dice(),
+            "vs_board": "AB"[p.side] if vs else None,
+            "level": p.level if vs else None,
+            "board_move": _planned(c, p, True), "hint": _planned(c, p, False),
             "log": link.log_space(),
             "uptime_ms": link.uptime_ms(),
             "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
                      "overruns": link.overruns}}
+
+
+def _planned(c, p, forced):
+    # The board's sub-move to carry out next (forced: its own turn) or the hint's turn
+    # lit now (not forced), in notation; None when there is none.
+    if p is None or p.plan is None or p.forced != forced or not p._same_turn(c.turn):
+        return None
+    if not forced:
+        t = c.turn
+        return format_turn(t.d1, t.d2, p.plan)
+    k = p.next_index(c.turn)
+    if 0 <= k < len(p.plan):
+        return format_sub_move(p.plan[k])
+    return None
 
 
 def position(link, a):
@@ -89,7 +111,8 @@ def hint(link, a):
 
 def new_game(link, a):
     """`new_game`: a new game (its log reserved; a complete turn of the game before is
-    recorded first); its game number (`log_full` when the log holds only unpulled
+    recorded first; `level` the strength of the board's own turns with `vs_board`);
+    its game number (`log_full` when the log holds only unpulled
     games, `bad_args` for a bad position)."""
     pos = a["position"]
     if pos is not None:
@@ -101,7 +124,7 @@ def new_game(link, a):
     try:
         gid = _inputs(link).new_game(link.now, pos, a["match"],
                                      0 if a["starter"] == "A" else 1,
-                                     None if vs is None else "AB".index(vs))
+                                     None if vs is None else "AB".index(vs), a["level"])
     except LogFull:
         raise CmdError(E_LOG_FULL, "flash holds only unpulled games: pull them first")
     return {"game": gid}

@@ -11,7 +11,7 @@ health).  `link` is the samsara.link.hostlink.HostLink that took the line; a han
 raises protocol.CmdError when the command fails.
 
 Argument kinds: bool, dice ([d1, d2], 1..6), side ("A"/"B"), text (at most 80
-characters), step (a calibration step), ms (100..10000), game (0..2^30-1), after
+characters), step (a calibration step), level (1..3, the board player's strength), ms (100..10000), game (0..2^30-1), after
 (-1..2^30-1), offset (0..2^30-1), chunk (1..CHUNK), crc (4 hex digits).
 
 Runs unchanged on MicroPython and CPython.
@@ -37,7 +37,8 @@ COMMANDS = (
     ("roll", cmd_game.roll, ()),
     ("set_dice", cmd_game.set_dice, (("dice", "dice", REQUIRED),)),
     ("new_game", cmd_game.new_game, (("match", "bool", False), ("starter", "side", "A"),
-                                     ("position", "text", None), ("vs_board", "side", None))),
+                                     ("position", "text", None), ("vs_board", "side", None),
+                                     ("level", "level", 3))),
     ("undo", cmd_game.undo, ()),
     ("hint", cmd_game.hint, ()),
     ("led_test", cmd_board.led_test, (("ms", "ms", 2000),)),
@@ -215,6 +216,8 @@ def _check_arg(name, key, kind, v, rid):
         ok = isinstance(v, str) and len(v) <= 80
     elif kind == "step":
         ok = v in CAL_STEPS
+    elif kind == "level":
+        ok = _is_int(v) and 1 <= v <= 3
     elif kind == "ms":
         ok = _is_int(v) and 100 <= v <= 10000
     elif kind == "game":

@@ -64,6 +64,13 @@ BOTH = b"\xa2\xa1\xa5\xb4\xaf\xa4\xb3\xae\x8d\x84\x82\x78\x5a\x5c\x54\x45\x4a\x4
 MODE_SINGLE = const(0)
 MODE_MATCH = const(1)
 
+LEVEL_BEST = const(3)
+"""The engine's full strength (levels 1..LEVEL_BEST; docs/engine.md "Levels")."""
+LEVEL_SPREAD = (900, 250, 0)
+"""Per level 1..LEVEL_BEST: the span (evaluation units, a goal = 1000) of the seeded
+deviation added to each turn's value, so a lower level sometimes prefers a weaker turn;
+a won game (WIN) stays worth more than any deviation, so no level misses a win."""
+
 _table = None          # use_table: chance of all 4096 masks
 _memo = None           # use_fast: bytearray(4096), chance + 1 of each mask met, 0 not yet
 _nib = None            # use_fast: bytearray(6 * 256), the double spaces' terms by nibbles
@@ -292,7 +299,9 @@ class Thinker:
     """One decision in slices: the best complete turn of roll (d1, d2) for the mover of
     position (r, s, a, b, mover) under rule option `og`.
 
-    mode, starter: as `turn_value`; seed: any int, breaks ties between equal values.
+    mode, starter: as `turn_value`; seed: any int, breaks ties between equal values;
+    level: 1..LEVEL_BEST (the full strength, the default): below it a seeded deviation
+    of up to LEVEL_SPREAD[level - 1] units is added to each turn's value.
     step(n) does at most n units of work (one sub-move generation or one evaluated
     position each) and returns True once the choice is ready; `work` counts the units
     done.  Then `moves` is the chosen turn (a tuple of one or two sub-move tuples of
@@ -301,8 +310,10 @@ class Thinker:
     decision is at most ~1,000 units.
     """
 
-    def __init__(self, r, s, a, b, mover, d1, d2, og=0, seed=0, mode=MODE_SINGLE, starter=0):
+    def __init__(self, r, s, a, b, mover, d1, d2, og=0, seed=0, mode=MODE_SINGLE, starter=0,
+                 level=LEVEL_BEST):
         self.pos = (r, s, a, b, mover)
+        self.spread = LEVEL_SPREAD[min(max(level, 1), LEVEL_BEST) - 1]
         self.dice = (d1, d2)
         self.og = og
         self.seed = seed
@@ -320,6 +331,9 @@ class Thinker:
         # m: the last sub-move (its r, s, a, b are the turn's result).
         r, s, a, b, mover = self.pos
         v = turn_value(m[4], m[5], m[6], m[7], mover, a, b, self.mode, self.starter)
+        if self.spread:
+            # a lower level: a deviation seeded by the turn's result (small ints only)
+            v += _mix(self.seed, m[4], m[5], m[6], m[7]) % self.spread
         best = self._best
         if self.value is None or v > self.value:
             self.value = v
@@ -379,10 +393,11 @@ class Thinker:
         self._best = []
 
 
-def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=MODE_SINGLE, starter=0):
+def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=MODE_SINGLE, starter=0,
+           level=LEVEL_BEST):
     """The engine's complete turn in one call: (moves, key, value) as `Thinker`, or
     None for a Moksha roll.  Same answer as any sequence of Thinker.step calls."""
-    t = Thinker(r, s, a, b, mover, d1, d2, og, seed, mode, starter)
+    t = Thinker(r, s, a, b, mover, d1, d2, og, seed, mode, starter, level)
     while not t.step(64):
         pass
     if t.moves is None:

@@ -56,8 +56,25 @@ def banner_words(e):
     return "No board: %s" % boardlink.explain(e)
 
 
+class VirtualGone(boardlink.Disconnected):
+    """The virtual board the app started has stopped (its process ended)."""
+
+
+def virtual_words(vb):
+    """The banner when the app's own virtual board `vb` stopped: what happened and
+    how to restart it (a virtual board is not unplugged)."""
+    return ("The virtual board stopped (its program ended; what it printed is in %s). "
+            "Restart it with the button below: its game goes on where it was."
+            % os.path.join(vb.folder, "stderr.log"))
+
+
 class BoardWatch(threading.Thread):
-    """The port's reader and the board jobs' runner (module docstring)."""
+    """The port's reader and the board jobs' runner (module docstring).  `virtual`:
+    the VirtualBoard the app started (None: a real board or one started elsewhere):
+    its end is noticed at once and said in its own words (virtual_words), and the
+    `restart` job starts it again."""
+
+    virtual = None
 
     def __init__(self, port, on_change, clock=time.monotonic, transport_factory=None):
         threading.Thread.__init__(self, daemon=True, name="board-watch")
@@ -77,7 +94,7 @@ class BoardWatch(threading.Thread):
     # -- for the server ------------------------------------------------------------
     def submit(self, name, *args):
         """Queue board job `name` ("pull", "led_test", "hello", "status", "health",
-        "self_test", "deploy");
+        "self_test", "deploy", "game");
         returns a Future of its result.  A job without a board fails with
         boardlink.LinkError (the banner's words)."""
         fut = concurrent.futures.Future()
@@ -100,6 +117,7 @@ class BoardWatch(threading.Thread):
 
     # -- the thread ----------------------------------------------------------------
     def run(self):
+        self.model.hands = self.virtual is not None   # the page may move its marbles
         while not self._halt.is_set():
             if not self.connected:
                 self._connect()
@@ -115,17 +133,35 @@ class BoardWatch(threading.Thread):
                 self.connected = False
                 self.model.connected = False
                 self.model.lifted = []
-                self.model.banner = banner_words(e)
+                self.model.banner = self._words(e)
                 self._changed()
 
+    def _words(self, e):
+        vb = self.virtual
+        if vb is not None and not vb.alive():
+            self.model.restartable = True
+            return virtual_words(vb)
+        return banner_words(e)
+
     def _connect(self):
+        if self.virtual is not None and not self.virtual.alive():
+            self._run_jobs_offline()
+            if not self.virtual.alive():
+                words = virtual_words(self.virtual)
+                if words != self.model.banner:
+                    self.model.banner = words
+                    self.model.connected = False
+                    self.model.restartable = True
+                    self._changed()
+                return
+        self.model.restartable = False
         try:
             self.model.hello = dict(self.state.hello(timeout=2.0))
             self._refresh()
         except boardlink.LinkError as e:
             self.state.close()
             self.state = boardlink.State(self.port)
-            words = banner_words(e)
+            words = self._words(e)
             if self.clock() < self._quiet_until:   # a deployed board restarting
                 words = self.model.banner
             if words != self.model.banner:
@@ -153,6 +189,8 @@ class BoardWatch(threading.Thread):
             self._run_jobs()
             if not self.connected:       # a job let go of the port (deploy)
                 return
+            if self.virtual is not None and not self.virtual.alive():
+                raise VirtualGone("the virtual board's program ended")
             evs = c.poll_events(0.1)
             if evs:
                 heard = self.clock()
@@ -167,6 +205,40 @@ class BoardWatch(threading.Thread):
                     self._refresh()
             if evs:
                 self._changed()
+
+    def _run_jobs_offline(self):
+        # Without a board only the restart of the app's virtual board can run.
+        keep = []
+        while True:
+            try:
+                job = self.jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job[0] == "restart":
+                try:
+                    job[2].set_result(self._job_restart())
+                except Exception as e:
+                    job[2].set_exception(e)
+            else:
+                keep.append(job)
+        for job in keep:
+            self.jobs.put(job)
+
+    def _job_restart(self):
+        """Start the app's virtual board again (its folder, so its game resumes);
+        {"restarted": True}.  LinkError when there is none to restart."""
+        vb = self.virtual
+        if vb is None:
+            raise boardlink.LinkError("this board is not a virtual board the app started")
+        if not vb.alive():
+            vb.start()
+            try:
+                vb.wait_ready(30)
+            except TimeoutError as e:
+                raise boardlink.LinkError(str(e))
+        self.model.banner = "Restarting the virtual board ..."
+        self._changed()
+        return {"restarted": True}
 
     def _fail_jobs(self):
         while True:
@@ -197,6 +269,15 @@ class BoardWatch(threading.Thread):
     def _job_hello(self):
         r = self.state.hello()
         self.model.hello = dict(r)
+        return r
+
+    def _job_game(self, name, kw):
+        """A game command from the live page (samsara_host.app.control): new_game,
+        roll, undo or hint with arguments kw; the board's reply, the page refreshed.
+        Raises boardlink.BoardError when the board refuses."""
+        r = self.state.client.request(name, timeout=10.0, **kw)
+        self._refresh()
+        self._changed()
         return r
 
     def _job_status(self):

@@ -127,6 +127,8 @@ def cmd_app(args):
             port = vb.start()
             vb.wait_ready(30)
         watch = None if args.no_board else BoardWatch(port, None)
+        if watch is not None and vb is not None:
+            watch.virtual = vb      # its end is noticed at once and can be restarted
         srv = AppServer(args.logs, watch)
         try:
             url = srv.start(args.http_port)

@@ -78,7 +78,7 @@ class AnalysisCache:
         try:
             res = analysis.analyze_record(rec, ENGINE)
             done = {"state": "done", "torn": rec.torn, "analysis": res,
-                    "comments": [analysis.comment(t) for t in res["turns"]]}
+                    "comments": [analysis.comment(t, res["units"]) for t in res["turns"]]}
         except Exception as e:  # a record the analysis cannot follow: words, not a crash
             why = "no analysis for a torn game" if rec.torn else "no analysis"
             done = {"state": "none", "reason": "%s: %s" % (why, e)}

@@ -18,6 +18,7 @@ from samsara.scene import COLOURS
 from samsara_host import svg
 from samsara_host.live import describe_event, score_words
 from samsara_host.monitor_cmd import Model
+from samsara_host import movewords
 
 SCREEN_GAIN = 3
 """The board's LED colours run dim; on the screen they are this much brighter."""
@@ -87,6 +88,13 @@ class LiveModel(Model):
         self.busy = ""          # what the app does with the board now (pull ...)
         self.og = None          # the game's rule option code from its log's header,
                                 # None: the board did not say (the default is used)
+        self.restartable = False  # the app's own virtual board stopped: it can restart it
+        self.hands = False      # the app's own virtual board: the page moves its marbles
+        self.vs_board = None    # "A"/"B": the side the board plays, None: two players
+        self.level = None       # the board's strength 1..3 in a game against it
+        self.board_move = None  # the board's next sub-move to carry out (notation)
+        self.hint = None        # the hint's turn lit now (notation)
+        self.turn_subs = []     # the sub-moves played so far in this turn (notation)
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
@@ -110,6 +118,8 @@ class LiveModel(Model):
             self.wrong = last[-1].get("pos") if last else None
             self.reject = str(ev.get("reason", ""))
         elif name == "roll":
+            self.turn_subs = []
+            self.hint = None
             self.pending_turn = None
             self.goal = ""
             self.moksha = False
@@ -130,6 +140,16 @@ class LiveModel(Model):
             self.extra = []
         elif name == "moksha":
             self.moksha = True
+        elif name == "sub" and isinstance(ev.get("move"), str):
+            self.turn_subs.append(ev["move"])
+            if ev["move"] == self.board_move:
+                self.board_move = None
+        elif name == "undo" and self.turn_subs:
+            self.turn_subs.pop()
+        elif name == "board_move" and isinstance(ev.get("move"), str):
+            self.board_move = ev["move"]
+        elif name == "hint" and isinstance(ev.get("turn"), str):
+            self.hint = ev["turn"]
         elif name == "turn_complete" and isinstance(ev.get("turn"), str):
             self.record_full.append(ev["turn"])
             self.pending_turn = ev["turn"]
@@ -147,6 +167,11 @@ class LiveModel(Model):
             if name == "game_start":
                 self.record_full = []
                 self.first_turn = 1
+                vs = ev.get("vs")
+                self.vs_board = vs if vs in ("A", "B") else None
+            self.turn_subs = []
+            self.board_move = None
+            self.hint = None
             self.over = ""
             self.moksha = False
         d = describe_event(ev)
@@ -179,6 +204,13 @@ class LiveModel(Model):
         self.remaining = [d for d in rem if isinstance(d, int) and 1 <= d <= 6] \
             if isinstance(rem, list) else []
         self.mover = r.get("mover") if r.get("mover") in ("A", "B") else None
+        if "vs_board" in r:      # (a firmware from before these fields leaves them)
+            self.vs_board = r.get("vs_board") if r.get("vs_board") in ("A", "B") else None
+            lv = r.get("level")
+            self.level = lv if isinstance(lv, int) and 1 <= lv <= 3 else None
+            bm, h = r.get("board_move"), r.get("hint")
+            self.board_move = bm if isinstance(bm, str) else None
+            self.hint = h if isinstance(h, str) else None
 
     def options_from(self, header):
         """Take the rule option from a game log's header dict (or None: unknown)."""
@@ -236,10 +268,21 @@ class LiveModel(Model):
         return sc
 
     def drawn_position(self):
-        """The position as it stands on the board: a lifted marble is in the hand."""
+        """The position as it stands on the board, as the sensors see it: a lifted
+        marble is in the hand; in repair a missing marble is not drawn and an extra
+        one is (the rings mark them)."""
         p = self.position
         r, s = p.r, p.s
-        for o in self.lifted:
+        gone = list(self.lifted)
+        if self.repair:
+            gone += [position_index(n) for n in self.missing]
+            for n in self.extra:
+                o = position_index(n)
+                if o < 24:
+                    r |= 1 << o
+                elif o < 48:
+                    s |= 1 << (o - 24)
+        for o in gone:
             if o < 24:
                 r &= ~(1 << o)
             elif o < 48:
@@ -276,11 +319,39 @@ class LiveModel(Model):
             return "%s may go to the lit holes: %s" % (
                 ", ".join(self.lifted_names()),
                 "; ".join("die %d: %s" % (d, COLOUR_WORDS[d]) for d in dice))
-        if self.state == "turn_complete":
-            return "Turn complete. %s: press the roll button" % who
-        if self.dice and self.remaining:
-            return "%s rolled %d and %d: move a marble" % (who, self.dice[0], self.dice[1])
-        return "%s to roll: press the roll button" % who
+        return self.headline()
+
+    def status(self):
+        """The game as movewords.headline reads it (a `status` reply's fields)."""
+        return {"state": self.state, "mover": self.mover or "AB"[self.position.mover],
+                "dice": list(self.dice), "remaining": list(self.remaining),
+                "vs_board": self.vs_board, "board_move": self.board_move}
+
+    def headline(self):
+        """Whose turn it is and what to do, in one sentence (movewords.headline)."""
+        if self.over:
+            return self.over + ": start a new game"
+        if self.hint and self.state == "moving":
+            return "Hint for %s: %s" % (self.mover or "AB"[self.position.mover],
+                                        movewords.turn_words(self.hint))
+        return movewords.headline(self.status())
+
+    def arrows(self):
+        """[[from, to, kind]]: the board's next sub-move ("board"), the hint's turn
+        ("hint"), and the last moves played ("move": this turn's sub-moves so far, or
+        the last complete turn's)."""
+        out = []
+        last = self.turn_subs or (movewords.turn_moves(self.record_full[-1])
+                                  if self.record_full and not self.dice else [])
+        for frm, to, _d in movewords.arrows(" ".join(last)):
+            out.append([frm, to, "move"])
+        if self.hint and self.state == "moving":
+            for frm, to, _d in movewords.arrows(self.hint):
+                out.append([frm, to, "hint"])
+        if self.board_move and self.state == "moving":
+            for frm, to, _d in movewords.arrows(self.board_move):
+                out.append([frm, to, "board"])
+        return out
 
     def snapshot(self):
         """The page's dict: connected, banner, busy, hello, state, mover, dice,
@@ -292,7 +363,8 @@ class LiveModel(Model):
         occ = [position_name(p) for p in svg.occupied_positions(pos)]
         scene = self.scene()
         dice = self.dice if len(self.dice) == 2 else None
-        picture = svg.render(pos, scene, dice=dice)
+        arrows = self.arrows()
+        picture = svg.render(pos, scene, dice=dice, arrows=arrows)
         return {
             "connected": self.connected and not self.banner,
             "banner": self.banner, "busy": self.busy,
@@ -308,4 +380,27 @@ class LiveModel(Model):
             "guidance": self.guidance(), "words": list(self.words),
             "record": [[self.first_turn + i, t] for i, t in enumerate(self.record_full)],
             "over": self.over, "svg": picture, "options": self.option_words(),
+            "vs_board": self.vs_board, "level": self.level, "arrows": arrows,
+            "board_move": self.board_move, "hint": self.hint,
+            "board_words": ("The board plays %s: %s" % (
+                self.board_move, movewords.sub_move_words(self.board_move))
+                if self.board_move and self.state == "moving" else ""),
+            "hint_words": (movewords.turn_words(self.hint)
+                           if self.hint and self.state == "moving" else ""),
+            "headline": self.headline(), "can": self.can(),
+            "restartable": bool(self.restartable and self.banner),
+            "hands": bool(self.hands),
         }
+
+    def can(self):
+        """{"roll", "undo", "hint"}: which of the live page's buttons make sense now
+        (the board still has the last word: a refusal is shown in its words)."""
+        on = bool(self.connected and not self.banner and not self.over)
+        st = self.state
+        mover = self.mover or "AB"[self.position.mover]
+        roller = mover if st == "waiting" else ("B" if mover == "A" else "A")
+        return {"roll": on and st in ("waiting", "turn_complete") and roller != self.vs_board,
+                "undo": on and (bool(self.turn_subs) or st in ("turn_complete",
+                                                              "goal_pending")),
+                "hint": on and st == "moving" and bool(self.remaining)
+                and mover != self.vs_board and not self.hint}

@@ -60,9 +60,16 @@ class PlayGame:
     "engine" (the device engine, samsara.rules.engine, plays B); position: a position
     string to start from (default the start); seed: the dice.  Thread-safe."""
 
-    def __init__(self, logs_dir, opponent="human", position=None, seed=None):
+    def __init__(self, logs_dir, opponent="human", position=None, seed=None, names=None):
         if opponent not in ("human", "engine"):
             raise PlayError("opponent is human or engine, not %r" % (opponent,))
+        self.names = None
+        if names is not None and any(n.strip() for n in names if isinstance(n, str)):
+            from samsara_host import gametags
+            try:
+                self.names = gametags.check_names(names)   # the tool's one check
+            except gametags.TagError as e:
+                raise PlayError(str(e))
         start = None
         if position:
             try:
@@ -89,6 +96,7 @@ class PlayGame:
         self.words = []
         self.saved = None         # the library id of the finished game
         self.seen = 0
+        self.engine_last = None   # the engine's last complete turn (notation)
         self._settle()
         self._engine_turn()
 
@@ -196,7 +204,11 @@ class PlayGame:
             got = dev_engine.choose(p.r, p.s, p.a, p.b, p.mover, c.turn.d1, c.turn.d2,
                                     c.turn.og, self.seed)
             if got is None:
+                self.engine_last = "%d%d Moksha" % (max(c.turn.d1, c.turn.d2),
+                                                    min(c.turn.d1, c.turn.d2))
                 return
+            from samsara.rules.notation import format_turn
+            self.engine_last = format_turn(c.turn.d1, c.turn.d2, got[0])
             a, b = p.a, p.b
             for m in got[0]:
                 self._hand(m[M_FROM], m[M_TO])
@@ -230,7 +242,7 @@ class PlayGame:
         path, _kept = logpull.place(dest, data)
         with open(path, "wb") as f:
             f.write(data)
-        names = ("Player A", "Engine") if self.opponent == "engine" else None
+        names = self.names or (("Player A", "Engine") if self.opponent == "engine" else None)
         try:
             gametags.stamp_pull(path, names)
         except (gametags.TagError, OSError):
@@ -284,9 +296,22 @@ class PlayGame:
                     over = "Game over: %s wins %d-%d!" % (
                         self._who(res[0]), pos.a, pos.b)
             record = [[i + 1, t] for i, t in enumerate(c.game.record)]
+            if c.state == states.TURN_COMPLETE:
+                # a complete turn is the record's at once (the board commits it at the
+                # next roll)
+                record.append([len(record) + 1, c.turn_notation()])
             cur = turn_line(c) if c.state != states.TURN_COMPLETE else ""
+            from samsara_host import movewords
+            shown_turn = None
+            if self.engine_last and self.mover() == 0 and not c.turn.played:
+                shown_turn = self.engine_last       # until the player moves a marble
+            arrows = [[f, t, "board"] for f, t, _d in movewords.arrows(shown_turn or "")]
             return {
-                "svg": svg.render(shown, scene, dice=dice),
+                "svg": svg.render(shown, scene, dice=dice, arrows=arrows),
+                "computer_turn": shown_turn,
+                "computer_words": ("The computer played %s: %s." % (
+                    shown_turn, movewords.turn_words(shown_turn)) if shown_turn else ""),
+                "names": [self._who(0), self._who(1)],
                 "state": c.state, "mover": "AB"[self.mover()],
                 "mover_name": self._who(self.mover()),
                 "dice": list(dice) if dice else [], "remaining": c.remaining_dice(),
@@ -300,6 +325,8 @@ class PlayGame:
             }
 
     def _who(self, player):
+        if self.names:
+            return self.names[player]
         if self.opponent == "engine":
-            return ("You (A)", "Engine (B)")[player]
+            return ("You (A)", "Computer (B)")[player]
         return "AB"[player]

@@ -10,13 +10,16 @@ through library.py, games in the page through playgame.py.
 Routes: pages `/` (live), `/library`, `/replay/<board>/<game>`, `/play`, `/board`;
 `/api/holes` (svg.hole_points: where each hole is
 drawn), `/api/live` (the snapshot), `/api/live/events` (text/event-stream: one `data:` line
-of the snapshot's JSON per change), `/api/library`, `/api/library/pull` (POST),
+of the snapshot's JSON per change), `/api/live/new|roll|undo|hint` (POST: the board's
+game from the page, app/control.py; 409 with the board's refusal in words),
+`/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
 ?confirm=yes deletes the host's copy), `/api/play/new` (POST {"opponent", "position",
-"seed"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
+"seed", "names"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
 `/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
 background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
 `/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
+`/api/board/restart` (POST: start the app's own virtual board again once it stopped),
 `/api/board/calibrate` (POST {"step": start|empty|occupied|save|cancel}: the Hall
 sensors' guided calibration),
 `/api/board/sensors` (the per-hole sensor map: BoardWatch's health job),
@@ -41,7 +44,7 @@ import threading
 
 from aiohttp import web
 
-from samsara_host import record
+from samsara_host import boardlink, record
 from samsara_host.app import library
 from samsara_host.app.gameanalysis import AnalysisCache
 
@@ -183,6 +186,7 @@ class AppServer:
         r.add_get("/api/holes", self.api_holes)
         r.add_get("/api/live", self.api_live)
         r.add_get("/api/live/events", self.api_events)
+        r.add_post("/api/live/{action}", self.api_live_action)
         r.add_get("/api/library", self.api_library)
         r.add_post("/api/library/pull", self.api_pull)
         r.add_get("/api/game/{board}/{game}", self.api_game)
@@ -194,6 +198,7 @@ class AppServer:
         r.add_post("/api/play/{id}/{action}", self.api_play_action)
         r.add_get("/api/board", self.api_board)
         r.add_post("/api/board/led_test", self.api_led_test)
+        r.add_post("/api/board/restart", self.api_restart)
         r.add_post("/api/board/calibrate", self.api_calibrate)
         r.add_get("/api/board/sensors", self.api_sensors)
         r.add_post("/api/board/self_test", self.api_self_test)
@@ -276,6 +281,36 @@ class AppServer:
         return resp
 
     # -- library -------------------------------------------------------------------
+    async def api_live_action(self, request):
+        # The live page's remote control: new game, roll, undo, hint (app/control.py).
+        from samsara_host.app import control
+        obj = await self._body(request) if request.can_read_body else {}
+        if request.match_info["action"] == "hand":
+            vb = getattr(self.watch, "virtual", None)
+            if vb is None:
+                return _error(409, "Only the app's own virtual board is moved from here: "
+                                   "at a real board, move the marble with your hand.")
+            try:
+                line = control.hand_line(self.hub.snap, obj.get("hole"))
+            except control.BadRequest as e:
+                return _error(400, str(e))
+            await asyncio.to_thread(vb.feed, line)
+            return _json({"ok": True, "line": line})
+        try:
+            name, kw = control.request_of(request.match_info["action"], obj)
+        except control.BadRequest as e:
+            return _error(400, str(e))
+        if self.watch is None:
+            return _error(409, "No board is connected.")
+        try:
+            r = await asyncio.wait_for(
+                asyncio.wrap_future(self.watch.submit("game", name, kw)), 15)
+        except boardlink.BoardError as e:
+            return _error(409, control.refusal_words(name, e))
+        except Exception as e:
+            return _error(409, "The board did not answer: %s" % (e or "timed out"))
+        return _json({"ok": True, "words": control.done_words(name, kw, r)})
+
     async def api_library(self, request):
         games = await asyncio.to_thread(library.listing, self.logs_dir)
         return _json({"games": games, "folder": self.logs_dir,
@@ -326,11 +361,12 @@ class AppServer:
         gid = self._gid(request)
         obj = await self._body(request)
         names = obj.get("players")
-        if not (isinstance(names, list) and len(names) == 2
-                and all(isinstance(n, str) for n in names)):
+        if not (isinstance(names, list) and len(names) == 2):
             return _error(400, "give both players' names")
-        if any(len(n.strip()) > MAX_NAME for n in names):
-            return _error(400, "a player's name has at most %d characters" % MAX_NAME)
+        try:
+            names = gametags.check_names(names)     # the tool's own check
+        except gametags.TagError as e:
+            return _error(400, str(e))
         try:
             tags = library.rename(self.logs_dir, gid, names[0], names[1])
         except library.NotFound:
@@ -359,8 +395,11 @@ class AppServer:
                                  or not 0 <= seed < 2 ** 31):
             return _error(400, "seed is a whole number from 0 to 2147483647")
         try:
+            names = obj.get("names")
+            if names is not None and not (isinstance(names, list) and len(names) == 2):
+                return _error(400, "give both players' names")
             g = await asyncio.to_thread(PlayGame, self.logs_dir, obj.get("opponent", "human"),
-                                        obj.get("position") or None, seed)
+                                        obj.get("position") or None, seed, names)
         except PlayError as e:
             return _error(400, str(e))
         pid = secrets.token_hex(6)
@@ -426,6 +465,9 @@ class AppServer:
                 logs = got["logs"]
                 out["logs"] = {k: logs.get(k) for k in ("free", "need", "full", "unpulled")}
                 out["logs"]["games"] = len(logs.get("logs", []))
+                out["logs"]["room"] = room_for_games(logs.get("free"), logs.get("need"))
+                from samsara_host.movewords import headline
+                out["playing"] = headline(got["status"])
             except Exception as e:
                 out["problem"] = str(e)
         from samsara.config import Config
@@ -483,6 +525,11 @@ class AppServer:
         r, err = await self._board_job(20, "calibrate", step)
         return err or _json(r)
 
+    async def api_restart(self, request):
+        # Start the app's own virtual board again after it stopped (BoardWatch).
+        r, err = await self._board_job(40, "restart")
+        return err or _json(r)
+
     async def api_led_test(self, request):
         if self.watch is None:
             return _error(409, "No board is connected.")
@@ -492,6 +539,14 @@ class AppServer:
         except Exception as e:
             return _error(409, "The LED test did not run: %s" % e)
         return _json(r)
+
+
+def room_for_games(free, need):
+    """How many more games the board's log area takes: free // need (bytes free, bytes
+    a game reserves), None when the board did not say."""
+    if not isinstance(free, int) or not isinstance(need, int) or need <= 0:
+        return None
+    return max(0, free // need)
 
 
 MAX_NAME = 40

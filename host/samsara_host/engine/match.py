@@ -3,7 +3,8 @@ the dice of game i drawn from (seed, i) so that the result is the same for any n
 of worker processes (docs/engine.md "Matches").
 
 Players (`PLAYERS`): `random` and `greedy` (the simulator's strategies,
-samsara_host.sim.player), `device` (samsara.rules.engine) and `host`
+samsara_host.sim.player), `device` (samsara.rules.engine; `device1`, `device2` at the
+board player's lower levels) and `host`
 (samsara_host.engine.hostengine).  A player is a function
 
     decide(r, s, a, b, mover, d1, d2, og, mode, starter, pick) -> (moves, key) or None
@@ -47,13 +48,23 @@ def _engine(choose):
     return decide
 
 
+def _device_level(level):
+    # the device engine at a lower level (samsara.rules.engine.LEVEL_SPREAD)
+    def choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
+        return dev.choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter, level)
+    return _engine(choose)
+
+
 PLAYERS = {
     "random": _sim(simplayer.choose_random),
     "greedy": _sim(simplayer.choose_greedy),
     "device": _engine(dev.choose),
+    "device1": _device_level(1),
+    "device2": _device_level(2),
     "host": _engine(hostengine.choose),
 }
-"""Player name -> decide function (module docstring)."""
+"""Player name -> decide function (module docstring): device1 and device2 are the
+device engine at the board player's levels 1 and 2 (`device` is level 3)."""
 
 
 def play_game(a_name, b_name, seed, index, og=rules.OWNER_SCORES):

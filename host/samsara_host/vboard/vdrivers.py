@@ -15,8 +15,40 @@ nothing at once.
 """
 
 import json
+import os
 
 from samsara.rules.geometry import position_index
+
+LAUNCHER_EVERY = 128
+"""Scans between two looks at the launcher (about half a second at 4 ms a scan)."""
+
+
+class LauncherWatch:
+    """The board's process ends when the program that launched it is gone, however it
+    died (`kill -9` too): the launcher holds the write end of a pipe whose read end is
+    the descriptor in SAMSARA_VBOARD_LAUNCHER_FD; once every write end is closed the
+    read end reports a hang-up.  check() looks every LAUNCHER_EVERY calls and raises
+    SystemExit then (the REPL that follows reads the dead terminal and ends too)."""
+
+    def __init__(self):
+        self.poll = None
+        self.n = 0
+        fd = os.getenv("SAMSARA_VBOARD_LAUNCHER_FD")
+        if fd:
+            import select
+            self.poll = select.poll()
+            self.poll.register(int(fd), select.POLLIN)
+
+    def check(self):
+        if self.poll is None:
+            return
+        self.n += 1
+        if self.n < LAUNCHER_EVERY:
+            return
+        self.n = 0
+        if self.poll.poll(0):
+            print("samsara: the virtual board's launcher is gone; the board stops")
+            raise SystemExit(0)
 
 
 class FeedScanner:
@@ -30,6 +62,7 @@ class FeedScanner:
         self.part = ""
         self.f = None
         self.path = path
+        self.launcher = LauncherWatch()
         try:
             self.f = open(path, "r")
         except OSError:
@@ -71,6 +104,7 @@ class FeedScanner:
                 pass  # a bad feed line is the test's problem, never the board's
 
     def scan(self, buf):
+        self.launcher.check()
         self._read()
         f = self.frame
         for i in range(8):

@@ -21,11 +21,12 @@ async function load() {
     ["Firmware version", h.fw || "-"], ["Bundle hash", h.hash || "-"],
     ["Protocol", h.proto || "-"]];
   if (d.status) {
-    rows.push(["Playing now", d.status.state], ["Game number", d.status.game == null ? "-" : d.status.game],
+    rows.push(["Playing now", d.playing || "-"], ["Game number", d.status.game == null ? "-" : d.status.game],
               ["Up for", Math.round((d.status.uptime_ms || 0) / 1000) + " s"]);
   }
   if (d.logs) rows.push(["Games on the board", d.logs.games],
-    ["Not yet copied to this computer", d.logs.unpulled], ["Free log space", d.logs.free + " bytes"]);
+    ["Not yet copied to this computer", d.logs.unpulled], ["Room on the board", d.logs.room == null ? "-" :
+      `room for ${d.logs.room} more game${d.logs.room === 1 ? "" : "s"}`]);
   document.getElementById("facts").innerHTML = facts(rows);
   if (!deploying) document.getElementById("deploy").disabled = !d.connected;
   const l = d.leds || {};

@@ -40,6 +40,13 @@ function dieSVG(v, played) {
     pips + `</svg>`;
 }
 
+// Dice in running text: "A rolls 4 5" -> "A rolls" and two small dice (the text is
+// escaped first).
+function diceText(t) {
+  return esc(t).replace(/\b(rolls|roll) ([1-6])[ ]?([1-6])\b/g, (m, w, a, b) =>
+    `${w} <span class="minidice" aria-label="${a} and ${b}">${dieSVG(+a, false)}${dieSVG(+b, false)}</span>`);
+}
+
 // Put the board's SVG into `box`; hotspots: {name: [x, y, r]} to make holes clickable.
 function showBoard(box, svgText, hotspots, onClick, marks) {
   box.innerHTML = svgText;

@@ -4,10 +4,16 @@ nav("/library");
 
 function who(p, side) { return p ? `${esc(p)} (${side})` : `Player ${side}`; }
 
+// Games of the Play page are numbered on their own: "Play page game 2", never to be
+// taken for the board's game 2.
+function gameTitle(g) {
+  return (g.board === "browser" ? "Play page game " : "Game ") + esc(g.game);
+}
+
 function row(g) {
   const id = esc(g.id);
   if (g.error) {
-    return `<tr class="torn" data-id="${id}"><td>${esc(g.game)}</td>
+    return `<tr class="torn" data-id="${id}"><td>${gameTitle(g)}</td>
       <td colspan="3"><span class="tag torn">cannot be read</span> ${esc(g.error)}</td>
       <td><button class="danger" data-del="${id}">Delete</button></td></tr>`;
   }
@@ -17,8 +23,8 @@ function row(g) {
   const torn = g.torn ? `<div><span class="tag torn">torn</span> the file is damaged after
       turn ${g.turns}: ${esc(g.torn)}. The turns before it are shown.</div>` : "";
   return `<tr class="${g.torn ? "torn" : ""}" data-id="${id}">
-    <td><b>Game ${esc(g.game)}</b><div class="keys">${esc(g.date)}</div>
-        <div class="keys">board ${esc(g.board)}</div></td>
+    <td><b>${gameTitle(g)}</b><div class="keys">${esc(g.date)}</div>
+        <div class="keys">${g.board === "browser" ? "played on the Play page" : "board " + esc(g.board)}</div></td>
     <td><div class="names">${who(g.players[0], "A")} vs ${who(g.players[1], "B")}</div>
         <div class="rename hidden">
           <input type="text" value="${esc(g.players[0])}" placeholder="name of A" aria-label="name of A">

@@ -1,7 +1,13 @@
-// The live page: the board's snapshot from /api/live/events (server-sent events).
+// The live page: the board's snapshot from /api/live/events (server-sent events), and
+// the board's game from here: New game, Roll, Undo, Hint (/api/live/<action>).
 "use strict";
 nav("/");
 let last = null;
+
+function sideName(s, side) {
+  if (s.vs_board) return s.vs_board === side ? "The board" : "You";
+  return "Player " + side;
+}
 
 function show(s) {
   last = s;
@@ -9,19 +15,34 @@ function show(s) {
   const banner = document.getElementById("banner");
   banner.textContent = s.banner || "";
   banner.classList.toggle("hidden", !s.banner);
+  document.getElementById("restartrow").classList.toggle("hidden", !s.restartable);
   const busy = document.getElementById("busy");
   busy.textContent = s.busy || "";
   busy.classList.toggle("hidden", !s.busy);
-  document.getElementById("board").innerHTML = s.svg;
+  drawBoard(s);
+  document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.guidance : (s.banner ? "Waiting for the board ..." : s.guidance);
   g.classList.toggle("bad", !!(s.wrong || s.missing.length || s.extra.length));
+  const says = document.getElementById("boardsays");
+  const sayText = s.board_words ? s.board_words + " (the blue arrow)." :
+    (s.hint_words ? "Hint: " + s.hint_words + " (the green arrows)." : "");
+  says.textContent = sayText;
+  says.classList.toggle("hidden", !sayText || !s.connected);
+  const can = s.can || {};
+  document.getElementById("roll").disabled = !can.roll;
+  document.getElementById("undo").disabled = !can.undo;
+  document.getElementById("hint").disabled = !can.hint;
+  document.getElementById("start").disabled = !s.connected;
+  document.getElementById("nA").textContent = sideName(s, "A");
+  document.getElementById("nB").textContent = sideName(s, "B");
   document.getElementById("sA").textContent = s.score[0];
   document.getElementById("sB").textContent = s.score[1];
   document.getElementById("pA").classList.toggle("tomove", s.mover === "A" && !s.over);
   document.getElementById("pB").classList.toggle("tomove", s.mover === "B" && !s.over);
   document.getElementById("whose").textContent = s.over ? s.over :
-    (s.connected ? `${s.mover} to play` : "");
+    (!s.connected ? "" : !s.vs_board ? `Player ${s.mover} to play` :
+     s.vs_board === s.mover ? "The board's turn" : "Your turn");
   const rem = s.remaining.slice();
   document.getElementById("dice").innerHTML = s.dice.length ? s.dice.map(d => {
     const i = rem.indexOf(d);
@@ -31,11 +52,53 @@ function show(s) {
   document.getElementById("options").textContent = s.options ? "Rule: " + s.options : "";
   const rec = document.getElementById("record");
   rec.innerHTML = s.record.length ? s.record.map(([n, t]) =>
-    `<div class="turnline" data-n="${n}">${n}. ${n % 2 ? "A" : "B"} ${esc(t)}</div>`).join("") : "<i>no turns yet</i>";
+    `<div class="turnline" data-n="${n}">${n}. ${esc(sideName(s, n % 2 ? "A" : "B"))}: ${esc(t)}</div>`).join("") : "<i>no turns yet</i>";
   rec.scrollTop = rec.scrollHeight;
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
-    `<div>${esc(w)}</div>`).join("");
+    `<div>${diceText(w)}</div>`).join("");
 }
+
+// The app's own virtual board has no hands: a click lifts the marble in a hole, or
+// puts the marble in the hand into an empty one (/api/live/hand).
+async function drawBoard(s) {
+  const box = document.getElementById("board");
+  if (!s.hands) { box.innerHTML = s.svg; return; }
+  const h = await holes();
+  if (last === s) showBoard(box, s.svg, h, hand);
+}
+async function hand(name) {
+  const r = await api("/api/live/hand", {method: "POST", body: {hole: name}});
+  if (r.error) {
+    const said = document.getElementById("said");
+    said.textContent = r.error;
+    said.classList.add("bad");
+  }
+}
+
+async function act(action, body) {
+  const said = document.getElementById("said");
+  said.classList.remove("bad");
+  said.textContent = "...";
+  const r = await api("/api/live/" + action, {method: "POST", body: body || {}});
+  said.textContent = r.error || r.words || "";
+  said.classList.toggle("bad", !!r.error);
+  if (!r.error && action === "new") document.getElementById("newgame").open = false;
+}
+
+document.getElementById("restart").onclick = async () => {
+  document.getElementById("restart").disabled = true;
+  const r = await api("/api/board/restart", {method: "POST", body: {}});
+  document.getElementById("restart").disabled = false;
+  if (r.error) document.getElementById("banner").textContent = r.error;
+};
+document.getElementById("roll").onclick = () => act("roll");
+document.getElementById("undo").onclick = () => act("undo");
+document.getElementById("hint").onclick = () => act("hint");
+document.getElementById("start").onclick = () => {
+  const vs = document.getElementById("opponent").value;
+  act("new", {vs_board: vs || null, level: parseInt(document.getElementById("level").value, 10),
+              starter: "A"});
+};
 
 function connect() {
   const es = new EventSource("/api/live/events");

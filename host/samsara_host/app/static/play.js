@@ -2,7 +2,7 @@
 // moved by clicking: a marble, then one of its lit holes.
 "use strict";
 nav("/play");
-let gameId = null, st = null;
+let gameId = null, st = null, pausedFor = null;
 
 function guide(s) {
   if (s.over) return s.over + (s.saved ? " The game is saved in Games." : "");
@@ -12,7 +12,7 @@ function guide(s) {
                                           : "That marble cannot move now: click it again to put it back.";
   if (!s.dice.length || s.state === "turn_complete") return `${who}: roll the dice.`;
   if (s.movable.length) return `${who} rolled ${s.dice[0]} and ${s.dice[1]}: click a marble to move (the dashed ones can).`;
-  return `${who}: ${s.state}`;
+  return `${who}: wait for the board`;
 }
 
 async function show(s) {
@@ -23,16 +23,15 @@ async function show(s) {
   s.movable.forEach(n => marks[n] = "#e0a000");
   showBoard(document.getElementById("board"), s.svg, await holes(), click, marks);
   document.getElementById("guide").textContent = guide(s);
+  const comp = document.getElementById("computer");
+  comp.textContent = s.computer_words || "";
+  comp.classList.toggle("hidden", !s.computer_words);
   document.getElementById("problem").textContent = s.problem || "";
   document.getElementById("sA").textContent = s.score[0];
   document.getElementById("sB").textContent = s.score[1];
-  if (s.opponent === "engine") {
-    document.getElementById("nA").textContent = "You (A)";
-    document.getElementById("nB").textContent = "Computer (B)";
-  } else {
-    document.getElementById("nA").textContent = "Player A";
-    document.getElementById("nB").textContent = "Player B";
-  }
+  const names = s.names || ["A", "B"];
+  document.getElementById("nA").textContent = names[0] === "A" ? "Player A" : names[0];
+  document.getElementById("nB").textContent = names[1] === "B" ? "Player B" : names[1];
   document.getElementById("pA").classList.toggle("tomove", s.mover === "A" && !s.over);
   document.getElementById("pB").classList.toggle("tomove", s.mover === "B" && !s.over);
   const rem = s.remaining.slice();
@@ -42,9 +41,18 @@ async function show(s) {
     return dieSVG(d, true);
   }).join("");
   const canRoll = !s.over && !s.lifted && (!s.dice.length || s.state === "turn_complete");
-  document.getElementById("roll").disabled = !canRoll;
+  const roll = document.getElementById("roll");
+  roll.disabled = !canRoll;
+  if (canRoll && s.computer_turn && pausedFor !== s.computer_turn) {
+    // a short pause: the computer's turn is seen (its arrows) before the next roll
+    pausedFor = s.computer_turn;
+    roll.disabled = true;
+    setTimeout(() => { if (st === s) roll.disabled = false; }, 900);
+  }
+  document.getElementById("undo").disabled = !!s.over || !(s.current || s.lifted ||
+    s.state === "turn_complete");
   document.getElementById("record").innerHTML = s.record.map(([n, t]) =>
-    `<div class="turnline">${n}. ${esc(t)}</div>`).join("") +
+    `<div class="turnline">${n}. ${esc(names[(n - 1) % 2])}: ${esc(t)}</div>`).join("") +
     (s.current ? `<div><i>now: ${esc(s.current)}</i></div>` : "");
 }
 
@@ -57,6 +65,8 @@ function click(name) { act("click", {hole: name}); }
 async function newGame(opponent) {
   const q = new URLSearchParams(location.search);
   const body = {opponent: opponent};
+  const nA = document.getElementById("nameA").value, nB = document.getElementById("nameB").value;
+  if (nA.trim() || nB.trim()) body.names = [nA.trim() || "A", nB.trim() || (opponent === "engine" ? "Computer" : "B")];
   if (q.get("position")) body.position = q.get("position");
   if (q.get("seed")) body.seed = parseInt(q.get("seed"), 10);
   const s = await api("/api/play/new", {method: "POST", body: body});

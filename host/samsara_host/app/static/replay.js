@@ -6,7 +6,8 @@ const gid = location.pathname.replace(/^\/replay\//, "");
 let game = null, k = 0, an = null;
 const FLAG_WORDS = {doubtful: "doubtful", mistake: "a mistake", blunder: "a blunder"};
 
-function pct(v) { return (100 * v).toFixed(1).replace(/\.0$/, "") + "%"; }
+// the figures as the terminal and the exports write them (analysis.figure): "24.7 %"
+function pct(v) { return (100 * v).toFixed(1) + " %"; }
 function signed(v) { return (v >= 0 ? "+" : "\u2212") + pct(Math.abs(v)); }
 
 // A's win probability after each step (null where unknown: the start, no analysis).
@@ -55,8 +56,13 @@ function show(i) {
   document.getElementById("first").disabled = k === 0;
   document.getElementById("next").disabled = k === steps.length - 1;
   document.getElementById("last").disabled = k === steps.length - 1;
-  document.querySelectorAll("#record div").forEach(d =>
-    d.style.fontWeight = (+d.dataset.n === k) ? "bold" : "");
+  document.querySelectorAll("#record div").forEach(d => {
+    d.style.fontWeight = (+d.dataset.n === k) ? "bold" : "";
+    d.classList.toggle("here", +d.dataset.n === k);
+  });
+  // every turn has its own link: /replay/<game>#turn-N
+  const want = k ? "#turn-" + k : "";
+  if (location.hash !== want) history.replaceState(null, "", location.pathname + want);
   showAnalysis();
   window.samsaraReplay = {turn: k, turns: steps.length - 1, position: s.notation};
 }
@@ -78,13 +84,20 @@ async function load() {
     b.textContent = `This file is torn (${game.torn}): the ${game.steps.length - 1} turns before the damage are shown.`;
     b.classList.remove("hidden");
   }
+  const who = {A: pa, B: pb};
   document.getElementById("record").innerHTML = game.steps.slice(1).map(s =>
-    `<div data-n="${s.n}" class="turnline" style="cursor:pointer">${s.n}. ${s.player} ${esc(s.notation)} <span class="keys">(${s.score[0]}-${s.score[1]})</span></div>`).join("");
+    `<div data-n="${s.n}" class="turnline"><a href="#turn-${s.n}">${s.n}. ${esc(who[s.player] || s.player)}: ${esc(s.notation)}</a> <span class="keys">(${s.score[0]}-${s.score[1]})</span></div>`).join("");
   document.querySelectorAll("#record div").forEach(d =>
-    d.addEventListener("click", () => show(+d.dataset.n)));
-  show(0);
+    d.addEventListener("click", (e) => { e.preventDefault(); show(+d.dataset.n); }));
+  const m = /^#turn-(\d+)$/.exec(location.hash);
+  show(m ? +m[1] : 0);
   loadAnalysis();
 }
+
+window.addEventListener("hashchange", () => {
+  const m = /^#turn-(\d+)$/.exec(location.hash);
+  if (game && m && +m[1] !== k) show(+m[1]);
+});
 
 function turnWords(t, who) {
   if (t.best === null) return "<p>A roll without a move (Moksha): nothing to judge.</p>";
@@ -97,7 +110,7 @@ function turnWords(t, who) {
       (t.flag ? `: <span class="flag flag-${t.flag}">${FLAG_WORDS[t.flag]}</span>` : " (a small slip)") + "</p>";
   }
   if (t.win_prob != null) h += `<p>A's chance to win after it: ${pct(t.win_prob)}</p>`;
-  h += `<p class="keys">Luck of the roll ${t.dice.join("")}: ${signed(t.luck)} for ${who}.</p>`;
+  h += `<p class="keys">Luck of the roll ${diceText("roll " + t.dice.join(" ")).slice(5)}: ${signed(t.luck)} for ${who}.</p>`;
   return h;
 }
 

@@ -1,0 +1,219 @@
+"""`samsara game new|roll|undo|hint|status`: the board's game from the terminal, as its
+buttons play it (docs/host-tool.md "game", docs/protocol.md "Commands").  Its one job
+is the command line around the game commands of the line protocol: start a game (two
+players, or against the board with its side and level), roll, take back a sub-move,
+ask a hint and say where the game stands, in a player's words (`--json` for scripts).
+
+Exit codes: 0 done, 1 the board refused (the reason and what to do instead) or could
+not be reached, 2 a mistake in the options.
+"""
+import json
+import sys
+import time
+
+from samsara_host import boardlink
+from samsara_host.argtypes import port_arg
+from samsara_host.movewords import (arrows, dice_words, headline, sub_move_words,
+                                    turn_words)
+
+HINT_WAIT_S = 20.0
+"""How long `game hint` waits for the board's `hint` event (it thinks in slices: a
+second or two on a Pico, less on a virtual board)."""
+
+LEVELS = (1, 2, 3)
+
+
+def _level(text):
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n not in LEVELS:
+        raise argparse.ArgumentTypeError("--level takes 1, 2 or 3 (3 the strongest), not %r"
+                                         % text)
+    return n
+
+
+def add_parser(sub, name, help_text):
+    """Register `samsara game` and its sub-commands (cli.py's table)."""
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    s = p.add_subparsers(dest="action", metavar="ACTION")
+    s.required = True
+
+    def common(q, js=False):
+        q.add_argument("--port", type=port_arg,
+                       help="the board's port (default: the one board there is, a Pico or "
+                            "a virtual board; `samsara ports` lists them)")
+        if js:
+            q.add_argument("--json", action="store_true",
+                           help="one JSON object for scripts instead of words")
+        q.set_defaults(func=run)
+
+    q = s.add_parser("new", help="start a new game (two players, or against the board)",
+                     description="Start a new game on the board.  An unfinished game is "
+                                 "closed first (its log says abandoned).")
+    q.add_argument("--vs-board", choices=("A", "B"), metavar="A|B",
+                   help="the board plays this side (A starts unless --starter B)")
+    q.add_argument("--level", type=_level, metavar="N",
+                   help="with --vs-board: the board's strength 1, 2 or 3 (default 3, the "
+                        "strongest)")
+    q.add_argument("--starter", choices=("A", "B"), default="A", metavar="A|B",
+                   help="who rolls first (default A)")
+    q.add_argument("--match", action="store_true",
+                   help="a match of two games (competition rules) instead of one game")
+    common(q, js=True)
+    q = s.add_parser("roll", help="roll the dice (the roll button)",
+                     description="Roll the dice, as the board's roll button does.")
+    common(q, js=True)
+    q = s.add_parser("undo", help="take back the last sub-move (the undo button)",
+                     description="Take back the last sub-move of this turn, as the "
+                                 "board's undo button does.")
+    common(q, js=True)
+    q = s.add_parser("hint", help="the engine's turn for your roll, lit on the board",
+                     description="Ask the board's engine for a turn for your roll: it is "
+                                 "lit on the board (not forced) and printed here.")
+    common(q, js=True)
+    q = s.add_parser("status", help="where the game stands, in words (or --json)",
+                     description="Where the game stands: whose turn, the dice, the score, "
+                                 "the turns so far, who the board plays.")
+    common(q, js=True)
+
+
+def game_status(client):
+    """The game's state from the board: {state, mover, dice, remaining, score, turns,
+    vs_board, level, game, position, record, headline}.  Raises boardlink.LinkError."""
+    st = client.request("status")
+    pos = client.request("position")
+    out = {"state": st.get("state"), "mover": st.get("mover"), "dice": st.get("dice") or [],
+           "remaining": st.get("remaining") or [], "score": st.get("score"),
+           "turns": pos.get("turns"), "vs_board": st.get("vs_board"),
+           "level": st.get("level"), "game": st.get("game"),
+           "position": pos.get("position"), "record": pos.get("record") or [],
+           "board_move": st.get("board_move"), "hint": st.get("hint")}
+    out["headline"] = headline(out)
+    return out
+
+
+def _words(s):
+    lines = [s["headline"] + "."]
+    if s.get("board_move") and s["board_move"] not in s["headline"]:
+        lines.append("The board plays %s: %s." % (s["board_move"],
+                                                  sub_move_words(s["board_move"])))
+    if s.get("hint") and not s["headline"].startswith("Hint"):
+        lines.append("Hint (lit on the board): %s." % turn_words(s["hint"]))
+    if s["vs_board"]:
+        lines.append("Against the board: it plays %s (level %s), you play %s." % (
+            s["vs_board"], s["level"], "B" if s["vs_board"] == "A" else "A"))
+    score = str(s["score"] or "0-0").split("-")
+    if len(score) == 2:
+        def who(side):
+            if not s["vs_board"]:
+                return side
+            return "%s (%s)" % ("the board" if side == s["vs_board"] else "you", side)
+        lines.append("Score: %s %s, %s %s.  Turns so far: %s." % (
+            who("A"), score[0], who("B"), score[1], s["turns"]))
+    if s["dice"]:
+        lines.append("Dice: %s." % dice_words(s["dice"], s["remaining"]))
+    if s["record"]:
+        lines.append("Last turn: %s" % s["record"][-1])
+    return "\n".join(lines)
+
+
+def _say(args, obj, text):
+    if args.json:
+        print(json.dumps(obj))
+    else:
+        print(text)
+
+
+def _refused(args, e):
+    # the board said no: its reason, and what to do
+    what = {"roll": "`samsara game status` says whose turn it is and what to do",
+            "undo": "undo takes back a sub-move of the turn being played",
+            "hint": "ask for a hint during your own turn, after the roll",
+            "new": "pull the finished games first: `samsara logs pull`"}
+    msg = e.msg or e.code
+    print("samsara game %s: the board says no: %s (%s)" % (args.action, msg,
+                                                           what[args.action]),
+          file=sys.stderr)
+    return 1
+
+
+def run(args):
+    """Carry out `samsara game ACTION` (module docstring); returns the exit code."""
+    if args.action == "new" and args.level is not None and not args.vs_board:
+        print("samsara game new: --level is the board's strength: it needs --vs-board A|B",
+              file=sys.stderr)
+        return 2
+    state = boardlink.State(args.port)
+    try:
+        state.hello()
+        client = state.client
+        if args.action == "status":
+            s = game_status(client)
+            _say(args, s, _words(s))
+            return 0
+        if args.action == "new":
+            kw = {"starter": args.starter, "match": bool(args.match)}
+            if args.vs_board:
+                kw["vs_board"] = args.vs_board
+                kw["level"] = args.level or 3
+            r = client.request("new_game", timeout=10.0, **kw)
+            s = game_status(client)
+            s["game"] = r.get("game")
+            who = ("against the board (it plays %s, level %d; you play %s)" % (
+                args.vs_board, kw["level"], "B" if args.vs_board == "A" else "A")
+                if args.vs_board else "for two players")
+            _say(args, s, "Game %s started %s%s.\n%s." % (
+                r.get("game"), who, ", a match of two games" if args.match else "",
+                s["headline"]))
+            return 0
+        if args.action == "roll":
+            r = client.request("roll")
+            s = game_status(client)
+            s["rolled"] = r.get("dice")
+            _say(args, s, "Rolled %s.\n%s." % (dice_words(r.get("dice")), s["headline"]))
+            return 0
+        if args.action == "undo":
+            r = client.request("undo")
+            s = game_status(client)
+            s["undone"] = r.get("move")
+            _say(args, s, "Took back %s (%s).\n%s." % (
+                r.get("move"), sub_move_words(r.get("move")), s["headline"]))
+            return 0
+        if args.action == "hint":
+            return _hint(args, client)
+    except boardlink.BoardError as e:
+        if e.code in ("state", "log_full"):
+            return _refused(args, e)
+        print("samsara game %s: %s" % (args.action, boardlink.explain(e)), file=sys.stderr)
+        return 1
+    except boardlink.LinkError as e:
+        print("samsara game %s: %s" % (args.action, boardlink.explain(e)), file=sys.stderr)
+        return 1
+    finally:
+        state.close()
+    return 0
+
+
+def _hint(args, client):
+    client.events.clear()
+    client.request("hint")
+    deadline = time.monotonic() + HINT_WAIT_S
+    while time.monotonic() < deadline:
+        for ev in client.poll_events(0.2):
+            if ev.get("ev") == "hint":
+                turn = ev.get("turn", "")
+                s = {"hint": turn, "player": ev.get("player"), "arrows": arrows(turn),
+                     "words": turn_words(turn)}
+                _say(args, s, "Hint for %s: %s\n%s.\nIt is lit on the board: the marble "
+                              "to move blinks." % (ev.get("player"), turn, s["words"]))
+                return 0
+            if ev.get("ev") == "reject" and ev.get("what") == "hint":
+                print("samsara game hint: the board says no: %s" % ev.get("reason"),
+                      file=sys.stderr)
+                return 1
+    print("samsara game hint: the board did not name its turn within %.0f s; "
+          "`samsara game status` says where the game stands" % HINT_WAIT_S, file=sys.stderr)
+    return 1

@@ -1,0 +1,140 @@
+"""Moves and the board's state in a player's words, and moves as arrows (docs/app.md
+"Live", docs/host-tool.md "game").  Its one job is turning sub-move and turn notation
+(docs/rules.md section 5: `5:R1-S18`, `3:S22-GS*S7`, `53 5:R1-S18 3:R2-S17`) and a
+`status` reply into sentences for the people at the table, and into (from, to) hole
+pairs for the pictures.  Used by `samsara game`, the live page and the replay page.
+"""
+
+STATE_WORDS = {
+    "waiting": "to roll",
+    "moving": "to move",
+    "goal_pending": "scored: move the scoring piece and put the marble back in",
+    "turn_complete": "has finished the turn",
+    "repair": "the board needs putting right",
+    "game_over": "the game is over",
+    "moksha": "Moksha: the game is drawn",
+}
+"""What each controller state means to a player (never show the state's name)."""
+
+
+def _hole(name):
+    if name in ("GR", "GS"):
+        return "the goal space (%s)" % name
+    return name
+
+
+def _split(text):
+    # '3:S22-GS*S7' -> (3, 'S22', 'GS', 'S7'); '5:R1-S18' -> (5, 'R1', 'S18', None).
+    # ValueError for text that is no sub-move.
+    die, _, rest = str(text).partition(":")
+    if not die.isdigit() or "-" not in rest:
+        raise ValueError("not a sub-move: %r" % (text,))
+    frm, _, to = rest.partition("-")
+    ins = None
+    if "*" in to:
+        to, _, ins = to.partition("*")
+    if not frm or not to:
+        raise ValueError("not a sub-move: %r" % (text,))
+    return int(die), frm, to, ins
+
+
+def sub_move_words(text):
+    """'move the marble from R11 to R14' for the sub-move '3:R11-R14'; a goal says
+    where the marble goes back in ('... into the goal space (GS), then put it back in
+    on S7').  Text that is no sub-move is returned as it is."""
+    try:
+        _die, frm, to, ins = _split(text)
+    except ValueError:
+        return str(text)
+    if ins:
+        return "move the marble from %s into %s, then put it back in on %s" % (
+            frm, _hole(to), ins)
+    return "move the marble from %s to %s" % (frm, _hole(to))
+
+
+def turn_moves(text):
+    """The sub-moves of turn notation ('53 5:R1-S18 3:R2-S17' or a lone sub-move) as
+    a list of their texts; [] for a Moksha or no text."""
+    return [t for t in str(text or "").split() if ":" in t]
+
+
+def turn_words(text):
+    """'5:R1-S18: move the marble from R1 to S18; then 3:R2-S17: move ...' for a turn
+    (or a sub-move) in notation; 'no complete turn (Moksha)' for a Moksha."""
+    subs = turn_moves(text)
+    if not subs:
+        return "no complete turn (Moksha)" if "Moksha" in str(text) else str(text or "")
+    return "; then ".join("%s: %s" % (m, sub_move_words(m)) for m in subs)
+
+
+def arrows(text):
+    """[[from, to, die], ...]: the holes of each sub-move of a turn or sub-move in
+    notation, for drawing arrows (a goal's arrow ends in its goal space)."""
+    out = []
+    for m in turn_moves(text):
+        try:
+            die, frm, to, _ins = _split(m)
+        except ValueError:
+            continue
+        out.append([frm, to, die])
+    return out
+
+
+def dice_words(dice, remaining=None):
+    """'5 and 3' (with '(3 left to play)' when some are played); '' before a roll."""
+    if not dice:
+        return ""
+    text = "%d and %d" % (dice[0], dice[1])
+    rem = list(remaining or [])
+    if remaining is not None and 0 < len(rem) < 2 and dice[0] != dice[1]:
+        text += " (%s left to play)" % " and ".join(str(d) for d in rem)
+    return text
+
+
+def player_name(side, names=None, vs_board=None):
+    """How to call player `side` ("A"/"B"): 'the board' when it plays that side, the
+    name entered when known (names: [A's, B's]), else 'A'/'B'."""
+    if vs_board and side == vs_board:
+        return "the board"
+    if names:
+        i = "AB".index(side) if side in ("A", "B") else -1
+        if 0 <= i < len(names) and names[i]:
+            return names[i]
+    return side
+
+
+def headline(status, names=None):
+    """Whose turn it is and what to do, in one sentence, from a `status` reply (dict
+    with state, mover, dice, remaining, vs_board)."""
+    st = status.get("state")
+    side = status.get("mover") or "A"
+    vs = status.get("vs_board")
+    who = player_name(side, names, vs)
+    board = vs is not None and side == vs
+    dice = status.get("dice") or []
+    if st == "game_over":
+        return "The game is over: start a new game"
+    if st == "moksha":
+        return "Moksha: the roll had no complete turn; the game is drawn"
+    if st == "repair":
+        return "Put the board right: the lit holes show what is missing or extra"
+    if st == "goal_pending":
+        return "%s scored: move the scoring piece on and put the marble back in" % (
+            "The board" if board else who)
+    if st == "turn_complete":
+        nxt = "B" if side == "A" else "A"
+        nxt_who = player_name(nxt, names, vs)
+        if vs is not None and nxt == vs:
+            return "%s finished the turn: the board rolls next" % who
+        return "%s finished the turn: %s, roll the dice" % (who, nxt_who)
+    if st == "moving" and dice:
+        if board:
+            if status.get("board_move"):
+                return "The board plays %s: %s" % (status["board_move"],
+                                                   sub_move_words(status["board_move"]))
+            return "The board rolled %s: carry out its move on the lit holes" % (
+                dice_words(dice))
+        return "%s rolled %s: move a marble" % (who, dice_words(dice, status.get("remaining")))
+    if board:
+        return "The board's turn: it rolls by itself"
+    return "%s to roll: press the roll button" % who

@@ -1,0 +1,243 @@
+"""The app as the board's remote control and a window onto it, in headless Chromium at
+1280 and at 360 px (a phone): New game against the board draws and names the board's
+move, Roll / Hint / Undo do what the board's buttons do, a dead virtual board is said
+as one and restarted, every page fits the narrow screen with thumb-sized buttons, and
+the Play page and the library speak a player's words.  Without a browser these tests
+skip, except under CI=true, where they fail."""
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from appbrowser import AppProcess, NoBrowser, chromium
+from loghelp import game_log
+
+THUMB_PX = 40
+"""The least height of a button or field a thumb hits (CSS gives 44 px)."""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    try:
+        drv = chromium(tmp_path_factory.mktemp("chromium-control"))
+    except NoBrowser as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and %s" % e)
+        pytest.skip(str(e))
+    yield drv
+    drv.quit()
+
+
+def wait_for(fn, what, timeout=40.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = fn()
+        if got:
+            return got
+        time.sleep(step)
+    raise AssertionError("waited %.0f s for %s" % (timeout, what))
+
+
+def js(drv, expr):
+    return drv.execute_script("return " + expr)
+
+
+def click(drv, element_id):
+    drv.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: "
+                       "'center'})", element_id)
+    drv.find_element("id", element_id).click()
+
+
+def fits(drv, width):
+    """Nothing on the page is wider than the screen, and every visible button, link
+    button, field and menu is at least THUMB_PX high; returns the offenders."""
+    assert js(drv, "window.innerWidth") <= width
+    wide = js(drv, "Array.from(document.querySelectorAll('body *')).filter(e => "
+                   "e.getBoundingClientRect().right > window.innerWidth + 1 && "
+                   "getComputedStyle(e).position !== 'fixed').map(e => e.tagName + '#' + "
+                   "e.id + ' ' + Math.round(e.getBoundingClientRect().right))")
+    small = js(drv, "Array.from(document.querySelectorAll('button, a.button, select, "
+                    "input, nav a')).filter(e => e.offsetParent && "
+                    "e.getBoundingClientRect().height < %d).map(e => e.tagName + '#' + "
+                    "e.id + ' ' + Math.round(e.getBoundingClientRect().height))" % THUMB_PX)
+    return js(drv, "document.documentElement.scrollWidth") <= width, wide, small
+
+
+def _board_child(app):
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(app.proc.pid)],
+                         capture_output=True, text=True).stdout
+    pids = [int(x) for x in out.split()]
+    assert pids, "the app started no virtual board"
+    return pids[0]
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_live_page_controls_the_board(browser, tmp_path, width):
+    logs = tmp_path / "logs"
+    (logs / "table-1").mkdir(parents=True)
+    (logs / "table-1" / "game-0001.log").write_bytes(game_log(5)[0])
+    app = AppProcess(["--virtual", "--idle"], logs)
+    try:
+        browser.set_window_size(width, 900)
+        browser.get(app.url)
+        wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected"),
+                 "the board")
+        # a game for two: roll, a hint drawn in green and named, undo refused in words
+        click(browser, "newgame")
+        browser.execute_script("document.getElementById('opponent').value = ''")
+        click(browser, "start")
+        wait_for(lambda: js(browser, "samsaraLive.state == 'waiting' && "
+                                     "!document.getElementById('roll').disabled"), "Roll")
+        assert js(browser, "document.getElementById('hint').disabled")
+        click(browser, "roll")
+        snap = wait_for(lambda: js(browser, "samsaraLive.dice.length == 2 && samsaraLive"),
+                        "the roll")
+        assert "Rolled %d and %d" % tuple(snap["dice"]) in browser.find_element(
+            "id", "said").text
+        assert len(browser.find_elements("css selector", "#dice svg.die")) == 2
+        assert "rolled %d and %d" % tuple(snap["dice"]) in browser.find_element(
+            "id", "guide").text
+        wait_for(lambda: not js(browser, "document.getElementById('hint').disabled"), "Hint")
+        click(browser, "hint")
+        snap = wait_for(lambda: js(browser, "samsaraLive.hint && samsaraLive"), "the hint")
+        assert browser.find_elements("css selector", "#board svg path.move.hint")
+        says = browser.find_element("id", "boardsays").text
+        assert says.startswith("Hint: ") and "move the marble from" in says
+        assert "Hint for A" in browser.find_element("id", "guide").text
+
+        # against the board: it plays A at level 1 and starts; its move drawn in blue
+        click(browser, "newgame") if not js(browser, "document.getElementById("
+                                                     "'newgame').open") else None
+        browser.execute_script("document.getElementById('opponent').value = 'A';"
+                               "document.getElementById('level').value = '1'")
+        click(browser, "start")
+        snap = wait_for(lambda: js(browser, "samsaraLive.board_move && samsaraLive"),
+                        "the board's move")
+        assert snap["vs_board"] == "A" and snap["level"] == 1
+        arrow = browser.find_element("css selector", "#board svg path.move.board")
+        frm, to = snap["board_move"].split(":")[1].split("-")[:2]
+        assert arrow.get_attribute("data-from") == frm
+        assert to.startswith(arrow.get_attribute("data-to"))
+        guide = browser.find_element("id", "guide").text
+        assert guide.startswith("The board plays %s: move the marble from %s" % (
+            snap["board_move"], frm))
+        assert browser.find_element("id", "nA").text == "The board"
+        assert browser.find_element("id", "nB").text == "You"
+        assert js(browser, "document.getElementById('roll').disabled")
+        body = browser.find_element("tag name", "body").text
+        for state in ("turn_complete", "moving", "goal_pending", "waiting"):
+            assert state not in body, state
+        browser.save_screenshot(str(tmp_path / ("live-%d.png" % width)))
+        ok, wide, small = fits(browser, width)
+        assert ok and not wide and not small, (wide, small)
+
+        if width == 360:
+            # every page at a phone's width: nothing wider than the screen, buttons
+            # big enough for a thumb, the library's actions within reach
+            for page in ("library", "play", "board", "replay/table-1/game-0001"):
+                browser.get(app.url + page)
+                time.sleep(0.3)
+                wait_for(lambda: js(browser, "document.readyState == 'complete'"), page)
+                if page == "library":
+                    wait_for(lambda: browser.find_elements("css selector", "a.button"),
+                             "the library's list")
+                    for e in browser.find_elements("css selector",
+                                                   "table.games button, table.games a"):
+                        r = e.rect
+                        assert r["x"] >= 0 and r["x"] + r["width"] <= width, e.text
+                if page == "board":
+                    wait_for(lambda: "room for" in browser.find_element(
+                        "id", "facts").text, "the board's facts")
+                    facts = browser.find_element("id", "facts").text
+                    assert "bytes" not in facts and "moving" not in facts
+                if page.startswith("replay"):
+                    wait_for(lambda: js(browser, "window.samsaraReplay"), "the replay")
+                    links = browser.find_elements("css selector", "#record a")
+                    assert links and links[1].get_attribute("href").endswith("#turn-2")
+                    links[1].click()
+                    assert js(browser, "samsaraReplay.turn") == 2
+                    assert js(browser, "location.hash") == "#turn-2"
+                    assert browser.find_elements("css selector", "#board svg path.move")
+                ok, wide, small = fits(browser, width)
+                browser.save_screenshot(str(tmp_path / ("%s-360.png" % page.split("/")[0])))
+                assert ok and not wide and not small, (page, wide, small)
+        else:
+            # the board's move carried out by clicks on the app's own virtual board
+            assert browser.find_element("id", "handsnote").is_displayed()
+            first = snap["board_move"]
+            for hole in (frm, to.split("*")[0]):
+                wait_for(lambda: browser.find_elements(
+                    "css selector", 'circle.hot[data-hole="%s"]' % hole), "hole " + hole)
+                browser.execute_script(
+                    "document.querySelector('circle.hot[data-hole=\"' + arguments[0] + "
+                    "'\"]').dispatchEvent(new MouseEvent('click'))", hole)
+                time.sleep(0.4)
+            snap = wait_for(lambda: js(browser, "(samsaraLive.board_move != %r || "
+                                                "samsaraLive.state != 'moving') && "
+                                                "samsaraLive" % first), "the sub-move taken")
+            assert [frm, to.split("*")[0], "move"] in snap["arrows"] \
+                or snap["state"] != "moving", snap["arrows"]
+            # the app's virtual board dies: said at once as a virtual board's, restarted
+            browser.get(app.url)
+            wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected"),
+                     "the board again")
+            os.kill(_board_child(app), signal.SIGKILL)
+            wait_for(lambda: js(browser, "samsaraLive.restartable"), "the restart offer",
+                     timeout=10)
+            banner = browser.find_element("id", "banner").text
+            assert "The virtual board stopped" in banner and "unplug" not in banner
+            click(browser, "restart")
+            wait_for(lambda: js(browser, "samsaraLive.connected && !samsaraLive.banner"),
+                     "the restarted board")
+            assert js(browser, "samsaraLive.vs_board") == "A"   # its game goes on
+    finally:
+        app.stop()
+
+
+def test_play_page_shows_the_computers_turn_and_takes_names(browser, tmp_path):
+    logs = tmp_path / "logs"
+    app = AppProcess(["--no-board"], logs)
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(app.url + "play")
+        wait_for(lambda: browser.find_element("id", "guide").text, "the page")
+        # no game yet: nothing to press but the new game
+        assert js(browser, "document.getElementById('roll').disabled")
+        assert js(browser, "document.getElementById('undo').disabled")
+        browser.find_element("id", "nameA").send_keys("Anna")
+        click(browser, "newE")
+        wait_for(lambda: js(browser, "window.samsaraPlay"), "the game")
+        assert browser.find_element("id", "nA").text == "Anna"
+        assert browser.find_element("id", "nB").text == "Computer"
+        for _ in range(8):
+            # roll, then play the first movable marble to its first target until the
+            # computer has played
+            s = js(browser, "samsaraPlay")
+            if s["computer_turn"]:
+                break
+            if not s["dice"] or s["state"] == "turn_complete":
+                wait_for(lambda: not js(browser, "document.getElementById('roll')"
+                                                 ".disabled"), "Roll")
+                click(browser, "roll")
+                wait_for(lambda: js(browser, "samsaraPlay.dice.length"), "dice")
+                continue
+            if not s["movable"]:
+                break
+            browser.execute_script("act('click', {hole: arguments[0]})", s["movable"][0])
+            t = wait_for(lambda: js(browser, "samsaraPlay.targets.length && "
+                                             "samsaraPlay.targets"), "targets")
+            browser.execute_script("act('click', {hole: arguments[0]})", t[0][0])
+            time.sleep(0.2)
+        s = wait_for(lambda: js(browser, "samsaraPlay.computer_turn && samsaraPlay"),
+                     "the computer's turn")
+        assert browser.find_elements("css selector", "#board svg path.move.board")
+        assert browser.find_element("id", "computer").text.startswith(
+            "The computer played %s" % s["computer_turn"])
+        # its turn is in the record at once, named
+        assert s["record"][-1][1] == s["computer_turn"]
+        assert "Computer: %s" % s["computer_turn"] in browser.find_element(
+            "id", "record").text
+    finally:
+        app.stop()

@@ -1,0 +1,145 @@
+"""`samsara game new|roll|undo|hint|status` drive the board's game from the terminal,
+against a virtual board found without --port (`samsara ports` lists running virtual
+boards); the board player's level; moves in a player's words."""
+import json
+import time
+
+import pytest
+
+from samsara.link import commands as C
+from samsara.link.protocol import ProtocolError
+from samsara.rules import engine
+from samsara_host import boardlink, cli, movewords
+from samsara_host.virtual_board import VirtualBoard, find_micropython, running_boards
+
+try:
+    find_micropython()
+    HAVE_UPY = True
+except FileNotFoundError:
+    HAVE_UPY = False
+
+
+# ---- the level and the command table (no board) --------------------------------------
+
+def test_lower_levels_choose_other_turns_and_level_3_is_the_engine():
+    """Along a self-play game of the engine, level 3 is its choice every turn; levels 2
+    and 1 choose other (legal, complete) turns, level 1 more often."""
+    import random
+    from samsara.rules.game import Game
+    g = Game()
+    rng = random.Random(3)
+    differ = {1: 0, 2: 0}
+    for _ in range(40):
+        if g.over():
+            break
+        q = g.pos
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        best = engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1)
+        assert engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1, level=3) == best
+        for lv in (1, 2):
+            got = engine.choose(q.r, q.s, q.a, q.b, q.mover, d1, d2, seed=1, level=lv)
+            differ[lv] += got[0] != best[0]
+        g.apply(d1, d2, best[0], best[1])
+    assert differ[1] > differ[2] > 0, differ
+
+
+def test_new_game_takes_a_level_1_to_3_and_says_so_when_wrong():
+    name, _rid, args = C.parse_command(b'{"cmd": "new_game", "vs_board": "B", "level": 1}')
+    assert args["level"] == 1 and args["vs_board"] == "B"
+    assert C.parse_command(b'{"cmd": "new_game"}')[2]["level"] == 3
+    for bad in (b'0', b'4', b'"2"', b'true'):
+        with pytest.raises(ProtocolError) as e:
+            C.parse_command(b'{"cmd": "new_game", "level": ' + bad + b'}')
+        assert "level must be 1, 2 or 3" in str(e.value.msg if hasattr(e.value, "msg")
+                                                 else e.value)
+
+
+def test_moves_in_words_and_as_arrows():
+    assert movewords.sub_move_words("3:R11-R14") == "move the marble from R11 to R14"
+    assert "into the goal space (GS), then put it back in on S7" in \
+        movewords.sub_move_words("3:S22-GS*S7")
+    assert movewords.arrows("53 5:R1-S18 3:R2-S17") == [["R1", "S18", 5], ["R2", "S17", 3]]
+    assert movewords.turn_words("53 Moksha") == "no complete turn (Moksha)"
+    st = {"state": "moving", "mover": "B", "dice": [5, 3], "remaining": [5, 3],
+          "vs_board": "B", "board_move": "5:R1-S18"}
+    assert movewords.headline(st) == \
+        "The board plays 5:R1-S18: move the marble from R1 to S18"
+    st = {"state": "turn_complete", "mover": "A", "dice": [], "vs_board": None}
+    assert movewords.headline(st, ["Anna", "Ben"]) == \
+        "Anna finished the turn: Ben, roll the dice"
+    for state in movewords.STATE_WORDS:
+        words = movewords.headline(dict(st, state=state))
+        assert state not in words and "_" not in words
+
+
+def test_find_board_counts_virtual_boards_with_picos():
+    v = [{"port": "/tmp/x/ttyVB0", "folder": "/tmp/x", "board": "virtual-1"}]
+    assert boardlink.find_board([], virtual=v) == "/tmp/x/ttyVB0"
+    with pytest.raises(boardlink.BoardNotFound, match="no virtual board running"):
+        boardlink.find_board([], virtual=[])
+    with pytest.raises(boardlink.LinkError, match="2 boards found"):
+        boardlink.find_board([], virtual=v + [dict(v[0], port="/tmp/y/ttyVB0")])
+
+
+# ---- against a virtual board -----------------------------------------------------------
+
+def _json(capsys, argv):
+    code = cli.main(argv)
+    out = capsys.readouterr()
+    return code, (json.loads(out.out) if code == 0 and out.out.strip() else None), out
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsys):
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-3")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        assert [b["port"] for b in running_boards()] == [vb.port]
+        assert cli.main(["ports"]) == 0
+        assert "virtual board table-3" in capsys.readouterr().out
+
+        # a normal game: roll, hint, undo; every command finds the one board itself
+        code, s, _ = _json(capsys, ["game", "new", "--json"])
+        assert code == 0 and s["vs_board"] is None and s["turns"] == 0
+        assert s["state"] == "waiting" and s["mover"] == "A"
+        code, s, _ = _json(capsys, ["game", "roll", "--json"])
+        assert code == 0 and len(s["rolled"]) == 2 and s["state"] == "moving"
+        assert sorted(s["dice"]) == sorted(s["rolled"])
+        code, h, _ = _json(capsys, ["game", "hint", "--json"])
+        assert code == 0 and h["player"] == "A" and h["arrows"]
+        assert h["words"].startswith(h["hint"].split()[1])
+        assert cli.main(["game", "undo"]) == 1      # nothing played yet: refused, in words
+        err = capsys.readouterr().err
+        assert "the board says no" in err and "Traceback" not in err
+
+        # against the board: it plays A at level 2, rolls and names its move
+        code, s, _ = _json(capsys, ["game", "new", "--vs-board", "A", "--level", "2",
+                                    "--json"])
+        assert code == 0 and s["vs_board"] == "A" and s["level"] == 2
+        for _ in range(50):
+            code, s, _ = _json(capsys, ["game", "status", "--json"])
+            if s["board_move"]:
+                break
+            time.sleep(0.1)
+        assert s["state"] == "moving" and s["mover"] == "A" and len(s["dice"]) == 2
+        assert set(s) >= {"state", "mover", "dice", "score", "turns", "vs_board"}
+        assert s["board_move"] and s["headline"].startswith("The board plays ")
+        assert cli.main(["game", "status"]) == 0
+        words = capsys.readouterr().out
+        assert "The board plays %s: move the marble from" % s["board_move"] in words
+        assert "moving" not in words
+        assert cli.main(["game", "hint"]) == 1      # not during the board's turn
+        assert "only during your own turn" in capsys.readouterr().err
+    finally:
+        vb.stop()
+    assert running_boards() == []
+    assert cli.main(["game", "status"]) == 1
+    assert "no virtual board running" in capsys.readouterr().err
+
+
+def test_game_options_are_checked_before_the_port():
+    with pytest.raises(SystemExit) as e:
+        cli.main(["game", "new", "--vs-board", "A", "--level", "7"])
+    assert e.value.code == 2
+    assert cli.main(["game", "new", "--level", "2", "--port", "loop://"]) == 2
