@@ -20,6 +20,12 @@ On the board's turn it
      lit, and the controller sends the `board_move` event;
   4. insists on its turn: `insist` turns any other reading into a wrong placement.
 
+A far player (an online game, docs/online.md): BoardPlayer(side, far=True) stands for
+the player at the other board.  Its turn is not thought but given by the host
+(`far_turn`, Controller.far_turn -> give()); until then the board waits as while
+thinking (nothing may move).  Its roll is due only with the joint dice the host set
+(never electronic dice), and it is lit and insisted on exactly like the board's own.
+
 A hint (advise(): a long press of undo, the `hint` command) thinks the same way about
 the player's own roll; step() returns P_HINT once the turn is chosen (the controller
 sends the `hint` event) and the turn is lit without being forced.
@@ -170,10 +176,11 @@ class BoardPlayer:
     board's own turn), think (the engine.Thinker at work, or None), blink (the lit
     origin that blinks, -1: none) and on (its phase)."""
 
-    def __init__(self, side):
+    def __init__(self, side, far=False):
         self.side = -1 if side is None else side
+        self.far = far          # the side is a far player's: its turns come from the host
         self.reset()
-        if self.side >= 0:
+        if self.side >= 0 and not far:
             _fast_chance()      # the tables now, not in the first decision
 
     def reset(self):
@@ -181,6 +188,7 @@ class BoardPlayer:
         self.plan = None
         self.think = None
         self.forced = False
+        self.waiting = False    # a far player's turn is rolled, its sub-moves not given yet
         self.base = None
         self.d1 = 0
         self.d2 = 0
@@ -204,11 +212,29 @@ class BoardPlayer:
         self.forced = forced
         self.plan = None
         self.k = -1
+        if forced and self.far:
+            self.waiting = True     # the host gives the turn: give()
+            return
         p = t.base
         _fast_chance()
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter)
+
+    def waits(self, c):
+        """True when the far player's turn is rolled on controller c and waits for its
+        sub-moves from the host (Controller.far_turn)."""
+        return self.waiting and self._same_turn(c.turn) and c.state == MOVING
+
+    def give(self, c, moves):
+        """The far player's turn (a list of sub-move tuples for the roll on controller
+        c, checked by the caller): it is lit and insisted on from the next step()."""
+        if not self.waits(c):
+            self._begin(c, True)
+        self.waiting = False
+        self.forced = True
+        self.plan = moves
+        self.k = -2
 
     def advise(self, c):
         """A hint asked for on controller c (Controller.hint checked that one is
@@ -250,6 +276,8 @@ class BoardPlayer:
                 (st == TURN_COMPLETE and t.mover != side)):
             return False
         d = c.dice
+        if self.far:
+            return d.host is not None     # only the joint dice the host set
         return d.host is not None or (d.source == "electronic" and not d.entry)
 
     def step(self, c, now, busy):
@@ -263,6 +291,10 @@ class BoardPlayer:
                     return self._decided(c, now)
             else:
                 self.think = None
+            return P_NONE
+        if self.waiting:
+            if not self.waits(c):
+                self.waiting = False
             return P_NONE
         if self.plan is not None:
             return self._follow(c, now)
@@ -338,7 +370,7 @@ class BoardPlayer:
         plan = self.plan
         t = c.turn
         if plan is None or not self._same_turn(t):
-            if self.think is not None and self.forced:
+            if (self.think is not None or self.waiting) and self.forced:
                 return THINKING
             return None
         k = self.next_index(t)
@@ -367,13 +399,15 @@ class BoardPlayer:
             x = seq[-1][2] if seq else -1
             if x < 0:
                 return res
-            return (rd.WRONG, x, "wait: the board is thinking", None)
+            return (rd.WRONG, x, "wait: the far player has not played yet" if self.far
+                    else "wait: the board is thinking", None)
         i = k
         for m in seq:
             q = plan[i] if i < len(plan) else None
             if q is None or m[0] != q[0] or m[1] != q[1] or m[2] != q[2] or m[3] != q[3]:
                 nxt = plan[k] if k < len(plan) else None
-                return (rd.WRONG, m[2], "the board plays %s" % format_sub_move(nxt)
-                        if nxt is not None else "the board's turn is complete", None)
+                who = "the far player" if self.far else "the board"
+                return (rd.WRONG, m[2], "%s plays %s" % (who, format_sub_move(nxt))
+                        if nxt is not None else "%s's turn is complete" % who, None)
             i += 1
         return res

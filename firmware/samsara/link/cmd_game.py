@@ -1,5 +1,5 @@
 """The host commands of the game (docs/protocol.md "Commands"): status, position, roll,
-set_dice, new_game, undo and hint.  Its one job is those commands: each reads the board
+set_dice, new_game, undo, hint and far_turn (an online game's far turn).  Its one job is those commands: each reads the board
 (samsara.core.Board's public members) or hands a request to the board's inputs (the
 door the main loop gives the link: mainloop.Inputs, with the flight recorder's note of
 it), and its reply comes from the call that carried it out.  A request the board
@@ -50,7 +50,7 @@ def position(link, a):
 def set_dice(link, a):
     """`set_dice`: the dice of the next roll."""
     d = a["dice"]
-    _inputs(link).set_dice(d[0], d[1])
+    _inputs(link).set_dice(d[0], d[1], a["joint"])
     return {"dice": d}
 
 
@@ -87,6 +87,18 @@ def hint(link, a):
     return {}
 
 
+def far_turn(link, a):
+    """`far_turn`: the far player's turn of an online game (turn notation for the roll
+    the board made for it), lit and insisted on; `turn` (its notation as the board
+    writes it).  `state` with the refusal's words when it is not the far player's
+    rolled turn, the turn does not replay for that roll, or another was given."""
+    try:
+        note = _inputs(link).far_turn(link.now, a["turn"])
+    except Refused as e:
+        raise CmdError(E_STATE, e.reason)
+    return {"turn": note}
+
+
 def new_game(link, a):
     """`new_game`: a new game (its log reserved; a complete turn of the game before is
     recorded first); its game number (`log_full` when the log holds only unpulled
@@ -98,10 +110,20 @@ def new_game(link, a):
         except PositionError as e:
             raise CmdError(E_BAD_ARGS, "position: %s" % e)
     vs = a["vs_board"]
+    far = a["far"]
+    if far is not None:
+        if vs is not None:
+            raise CmdError(E_BAD_ARGS, "far: a game is against the board or a far "
+                           "player, not both")
+        vs = far
+    tags = None
+    if a["online"] is not None:
+        tags = {"online": a["online"], "names": [a["name_a"] or "", a["name_b"] or ""]}
     try:
         gid = _inputs(link).new_game(link.now, pos, a["match"],
                                      0 if a["starter"] == "A" else 1,
-                                     None if vs is None else "AB".index(vs))
+                                     None if vs is None else "AB".index(vs),
+                                     far is not None, tags)
     except LogFull:
         raise CmdError(E_LOG_FULL, "flash holds only unpulled games: pull them first")
     return {"game": gid}
