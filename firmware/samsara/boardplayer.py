@@ -262,9 +262,11 @@ class BoardPlayer:
     # -- the loop's side ----------------------------------------------------------------
 
     def busy(self, c):
-        """True while the player needs scans (thinking, its roll due, a plan to drop)."""
+        """True while the player needs scans (thinking, its roll due, a plan given or to
+        drop, a far turn no longer waited for)."""
         return self.think is not None or self._roll_due(c) or (
-            self.plan is not None and not self._same_turn(c.turn))
+            self.plan is not None and (self.k == -2 or not self._same_turn(c.turn))) or (
+            self.waiting and not self.waits(c))
 
     def _roll_due(self, c):
         side = self.side
