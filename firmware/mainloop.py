@@ -151,7 +151,7 @@ class Inputs:
         abandoned when unfinished).  position: a position string or None (the start);
         vs: the side the board plays (0/1) or None; far: vs is a far player's (an online
         game); tags: {key: text} for the log's header (an online game's "online" and
-        "names").  Returns the game number (None
+        "players").  Returns the game number (None
         without a recorder).  Raises samsara.storage.gamelog.LogFull (announced) when
         the log cannot take the game, samsara.rules.position.PositionError."""
         board = self.board

@@ -232,7 +232,11 @@ def test_new_game_far_over_usb_writes_the_far_side_names_and_id_into_the_header(
     recs, _n = logrecord.parse_records(data)
     head = logrecord.record_event(*recs[0])
     assert head["far"] == "B" and head["online"] == "K7Q2M"
-    assert head["names"] == ["Anna", "Ben"] and "vs_board" not in head
+    assert head["players"] == ["Anna", "Ben"] and "vs_board" not in head
+    from samsara_host.record import from_log
+    rec = from_log(data, allow_torn=True)
+    assert (rec.tags["PlayerA"], rec.tags["PlayerB"]) == ("Anna", "Ben")
+    assert rec.tags["Online"] == "K7Q2M" and rec.tags["Far"] == "B"
     st.feed(b'{"cmd":"far_turn","turn":"53 5:R1-S18 3:R2-S20"}\n')
     st.feed(b'{"cmd":"new_game","far":"B","vs_board":"A"}\n')
     for t in range(20, 40):

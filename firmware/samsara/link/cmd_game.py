@@ -22,8 +22,8 @@ def _inputs(link):
 
 
 def status(link, a):
-    """`status`: state, game number, mover, score, dice, the log's space, uptime and
-    the loop figures.  Never waits for the game log."""
+    """`status`: state, game number, mover, score, dice, the turn so far, the log's
+    space, uptime and the loop figures.  Never waits for the game log."""
     c = link.board.controller
     pos = c.position()
     rec = link.recorder
@@ -32,6 +32,7 @@ def status(link, a):
             "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
             "dice": [c.turn.d1, c.turn.d2] if c.turn.d1 else [],
             "remaining": c.remaining_dice(),
+            "turn": c.turn_notation(),
             "log": link.log_space(),
             "uptime_ms": link.uptime_ms(),
             "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
@@ -118,7 +119,7 @@ def new_game(link, a):
         vs = far
     tags = None
     if a["online"] is not None:
-        tags = {"online": a["online"], "names": [a["name_a"] or "", a["name_b"] or ""]}
+        tags = {"online": a["online"], "players": [a["name_a"] or "", a["name_b"] or ""]}
     try:
         gid = _inputs(link).new_game(link.now, pos, a["match"],
                                      0 if a["starter"] == "A" else 1,

@@ -67,7 +67,7 @@ class Recorder:
         match (bool), starter (0/1, or None: the start position's mover), og, and in a
         match its game's number and, with_prev, the previous game's log (prev),
         vs_board ("A"/"B") in a game against the board (far: "far" instead, the far
-        player's side in an online game, with `tags`' keys: "online", "names"), and the
+        player's side in an online game, with `tags`' keys: "online", "players"), and the
         board that wrote it."""
         h = {"start": start, "match": bool(match)}
         if starter is not None:
