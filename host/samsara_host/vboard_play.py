@@ -42,6 +42,7 @@ from samsara_host.sim.player import choose_greedy, hand_moves, random_pick
 
 WAIT_S = 10.0
 """The longest wait for one event of the board (s)."""
+_DEBUG = bool(__import__("os").environ.get("SAMSARA_PLAY_DEBUG"))
 FAR_WAIT_S = 600.0
 """The longest wait for the far player (its turn, the joint dice), s."""
 
@@ -75,6 +76,8 @@ class TablePlay:
                 ev = self.q.get(timeout=left)
             except queue.Empty:
                 continue
+            if _DEBUG:
+                print("play: %s" % ev, flush=True)
             if ev.get("ev") == "turn" and self.game is not None and self.side:
                 self.game.play_notation(ev["turn"])
             if ev.get("ev") in names:
@@ -108,10 +111,10 @@ class TablePlay:
             raise ValueError("the board resumed game %s with %s turn%s: --play needs a "
                              "fresh game (start the board in a new folder)"
                              % (first.get("game"), n, "" if n == 1 else "s"))
+        if self.side:             # (no drain: the bridge may start the game any moment)
+            return self._run_side(turns, on_turn)
         time.sleep(0.3)           # the boot's events are in
         self._drain()
-        if self.side:
-            return self._run_side(turns, on_turn)
         game = Game()
         pick = random_pick(random.Random(self.seed))
         done = 0
@@ -162,11 +165,13 @@ class TablePlay:
         pick = random_pick(random.Random(self.seed))
         me = "AB".index(self.side)
         done = 0
+        mover = game.pos.mover    # (a turn is recorded only at the next roll: count here)
         while not game.over() and (turns is None or done < turns):
-            if game.pos.mover == me:
+            if mover == me:
                 ev = self._own_turn(game, pick)
             else:
                 ev = self._far_turn(game)
+            mover = 1 - mover
             if ev is None or ev["ev"] == "game_over":
                 break
             done += 1
@@ -212,7 +217,7 @@ class TablePlay:
 
     def _far_turn(self, game):
         # Carry out the far player's turn as the board lights it, sub-move by sub-move.
-        far = "AB"[game.pos.mover]
+        far = "AB"[1 - "AB".index(self.side)]
         ev = self._wait(("roll", "game_over"), FAR_WAIT_S)
         while ev["ev"] == "roll" and ev.get("player") != far:
             ev = self._wait(("roll", "game_over"), FAR_WAIT_S)

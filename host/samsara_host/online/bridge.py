@@ -152,7 +152,12 @@ class Bridge:
         self.dirty = False
 
     def _ours(self):
-        return self.bs["game"] is not None and self.bs["game"] == self.peer.st["board_game"]
+        # The board plays this game (status's `game` is None once a game's log has
+        # ended: the game over on the board is then this game's end)
+        bg = self.peer.st["board_game"]
+        if self.bs["game"] is None:
+            return bg is not None and self.bs["state"] in ("game_over", "moksha")
+        return self.bs["game"] == bg
 
     def _new_game(self):
         names = self.peer.st["names"]

@@ -1,0 +1,156 @@
+"""Whole online games between two virtual boards over a real Mosquitto (docs/online.md):
+each board's hand plays its own side and carries out the far player's turns as its
+board lights them; two bridges join the boards through the broker; a spectator
+follows.  Meanwhile a bridge is killed and started again, the broker is restarted, and
+a stranger publishes garbage, forged and replayed messages on the game's topics.  Both
+boards end with the same record, tagged with both names and the game's id, every roll
+joint, and nothing forged reaches a board."""
+import json
+import os
+import shutil
+import time
+
+import paho.mqtt.client as paho
+import pytest
+
+from samsara_host.online import wire
+from samsara_host.online.code import game_key, new_code, parse_code
+from samsara_host.online.relay import Relay, find_mosquitto, RelayError
+
+import onlinekit as K
+
+GAME_S = 240
+
+
+def _mosquitto():
+    try:
+        find_mosquitto()
+    except RelayError as e:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip(str(e))
+
+
+class Stranger:
+    """Someone else on the broker: listens to the game's topics, publishes garbage,
+    messages sealed with another key, and replays of what it heard."""
+
+    def __init__(self, port, gid):
+        self.gid = gid
+        self.heard = []
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="stranger")
+        c.on_message = lambda _c, _u, m: self.heard.append((m.topic, bytes(m.payload)))
+        c.on_connect = lambda cl, *_a: cl.subscribe(wire.topic(gid, "+"), qos=1)
+        c.connect("127.0.0.1", port)
+        c.loop_start()
+        self.c = c
+
+    def attack(self):
+        """Publish the three kinds of bad message on both sides' topics; returns how
+        many were sent."""
+        n = 0
+        other = wire.Sealer(game_key(self.gid, "00000000"))
+        for side in "AB":
+            t = wire.topic(self.gid, side)
+            for payload in (b"\x00\xffgarbage", b'{"v": 1, "s": 3, "n": "AAAA", "c": "x"}',
+                            other.seal(t, 99, {"k": "turn", "turn": 99, "player": side,
+                                               "dice": [6, 6], "move": "66 Moksha"}),
+                            other.seal(t, 0, {"k": "hello", "rx": 1, "id": "x"})):
+                self.c.publish(t, payload, qos=1)
+                n += 1
+        for t, payload in [h for h in self.heard if h[0].endswith(("/A", "/B"))][:6]:
+            self.c.publish(t, payload, qos=1)          # replays of real messages
+            n += 1
+        return n
+
+    def stop(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+def _turn_of(line):
+    # "sent turn 12: ..." -> 12
+    return int(line.split()[2].rstrip(":"))
+
+
+def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_stranger(
+        tmp_path):
+    _mosquitto()
+    tmp = str(tmp_path)
+    relay = Relay(folder=os.path.join(tmp, "relay"))
+    broker = relay.start()
+    procs = []
+    stranger = None
+    try:
+        va, pa = K.vboard(os.path.join(tmp, "boardA"), 11, "A", tmp)
+        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 12, "B", tmp)
+        procs += [va, vb]
+        code = new_code()
+        gid, _s = parse_code(code)
+        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
+                      code=code, side="A")
+        procs.append(ha)
+        assert ha.wait_line("code: ", 20) == "code: %s" % code
+        watcher = K.Proc(K.samsara("online", "watch", code, "--broker", broker, "--json"),
+                         os.path.join(tmp, "watch.err"))
+        procs.append(watcher)
+        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
+        procs.append(jb)
+        stranger = Stranger(relay.port, gid)
+
+        # a few turns in, Ben's bridge dies and comes back
+        while _turn_of(ha.wait_line("sent turn", 60)) < 3:
+            pass
+        jb.stop(signal_kill())
+        time.sleep(1.0)
+        jb2 = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp,
+                       code=code, tag="-again")
+        procs.append(jb2)
+        jb2.wait_line("resuming game %s as B" % gid, 30)
+        # the stranger strikes
+        sent = stranger.attack()
+        # a few turns on, the broker restarts
+        while _turn_of(ha.wait_line("sent turn", 90)) < 7:
+            pass
+        relay.stop(remove=False)
+        time.sleep(1.0)
+        relay.start()
+        stranger.attack()
+
+        assert ha.wait(GAME_S) == 0, ha.stderr()[-3000:]
+        assert jb2.wait(60) == 0, jb2.stderr()[-3000:]
+        assert watcher.wait(30) == 0
+        end_a = [ln for ln in ha.lines if ln.startswith("played: ")]
+        end_b = [ln for ln in jb2.lines if ln.startswith("played: ")]
+        assert end_a and end_a == end_b and end_a[0].endswith("turns, game over")
+
+        ra = K.board_record(os.path.join(tmp, "boardA"))
+        rb = K.board_record(os.path.join(tmp, "boardB"))
+        assert ra is not None and rb is not None
+        assert ra.turns == rb.turns and len(ra.turns) == int(end_a[0].split()[1])
+        for r, far in ((ra, "B"), (rb, "A")):
+            assert (r.tags["PlayerA"], r.tags["PlayerB"]) == ("Anna", "Ben")
+            assert r.tags["Online"] == gid and r.tags["Far"] == far
+            assert r.tags["Result"] != "*"
+        # the spectator saw every turn, in order, with joint dice
+        rows = [json.loads(ln) for ln in watcher.lines if ln.startswith("{")]
+        turns = [r for r in rows if "turn" in r]
+        assert [t["move"] for t in turns] == ra.turns
+        assert all(t["joint"] for t in turns)
+        assert rows[-1].get("game_over") is True
+        # every bad message was dropped with a line in a bridge's log
+        drops = (ha.stderr() + jb2.stderr()).count("dropped: ")
+        assert sent and drops >= sent
+        for word in ("forged", "garbled", "replayed"):
+            assert word in ha.stderr() + jb2.stderr()
+    finally:
+        if stranger is not None:
+            stranger.stop()
+        for p in reversed(procs):
+            p.stop()
+        relay.stop()
+
+
+def signal_kill():
+    import signal
+    return signal.SIGKILL
