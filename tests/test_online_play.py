@@ -154,3 +154,26 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
 def signal_kill():
     import signal
     return signal.SIGKILL
+
+
+def test_the_load_run_plays_many_games_at_once_and_counts_every_turn():
+    _mosquitto()
+    from samsara_host.online.load import run_load
+    with Relay() as relay:
+        res = run_load("127.0.0.1", relay.port, 30, turns=6, procs=2, think=(0.05, 0.2))
+    assert res.ok(), res.lines()
+    assert res.connected == 60 and 0 < res.sent <= 30 * 6     # (a Moksha ends a game early)
+    assert len(res.latencies) == res.sent and res.lost == 0 and res.dup == 0
+    text = "\n".join(res.lines())
+    assert "p50" in text and "p99" in text and "lost turns: 0, duplicated turns: 0" in text
+
+
+def test_online_commands_refuse_a_bad_code_broker_or_side_up_front():
+    import subprocess
+    for args, word in ((["online", "join", "7K3M", "--broker", "mqtt://localhost:1"], "CODE"),
+                       (["online", "watch", "7K3M-Q9XD-4FJT", "--broker", "http://x"], "--broker"),
+                       (["online", "host", "--side", "C", "--broker", "mqtt://h:1"], "--side"),
+                       (["online", "load", "--games", "0", "--broker", "mqtt://h:1"], "--games")):
+        r = subprocess.run(K.samsara(*args), capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, PYTHONPATH=K.HOST))
+        assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
