@@ -29,6 +29,8 @@ from samsara_host.online.code import game_key, new_code, parse_code
 
 THINK_S = (1.0, 3.0)
 """A simulated player's pause before its turn, s (uniform in this range)."""
+START_S = 5.0
+"""The games start spread over this many seconds (as players do), s."""
 KEY_ROUNDS = 1000
 """PBKDF2 rounds for the simulated games' keys (the real 20000 would take the load
 test a minute of key making; the messages are sealed the same way)."""
@@ -60,6 +62,7 @@ class Side:
         c.on_message = self._on_message
         self.topic_far = wire.topic(gid, self.peer.far)
         self.connected = False
+        self.live = False          # the game started (Run.go spreads the starts)
 
     def _publish(self, topic, payload, retain):
         self.c.publish(topic, payload, qos=1, retain=retain)
@@ -87,7 +90,7 @@ class Side:
 
     def poke(self):
         """Commit and reveal when due; schedule this side's turn once its dice are in."""
-        if self.done() or not self.run.started:
+        if self.done() or not self.live:
             return
         pe = self.peer
         pe.step()
@@ -97,8 +100,13 @@ class Side:
             heapq.heappush(self.run.timers, (self.due, id(self), self))
 
     def play(self):
-        """This side's turn: a random legal turn for the joint dice."""
+        """This side's turn: a random legal turn for the joint dice (or the game's
+        start: its first commit)."""
         self.due = None
+        if not self.live:
+            self.live = True
+            self.poke()
+            return
         pe = self.peer
         k = pe.next_turn()
         d1, d2 = pe.dice(k)
@@ -174,10 +182,12 @@ class Run:
         while self.connected < len(self.sides) and time.monotonic() < deadline:
             self._spin(0.05)
         self.started = True
-        for s in self.sides:
-            s.peer.hello()
-            s.poke()
         t0 = time.monotonic()
+        for i, s in enumerate(self.sides):
+            s.peer.hello()            # first the hellos, then the games start, spread
+            start = t0 + 0.5 + START_S * ((i // 2) / max(1, len(self.sides) // 2))
+            s.due = start
+            heapq.heappush(self.timers, (start, id(s), s))
         end = t0 + limit_s
         while time.monotonic() < end:
             now = time.monotonic()
