@@ -177,3 +177,33 @@ def test_online_commands_refuse_a_bad_code_broker_or_side_up_front():
         r = subprocess.run(K.samsara(*args), capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, PYTHONPATH=K.HOST))
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
+
+
+def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
+    import urllib.request
+    from samsara.rules.position import START_TEXT
+    from samsara_host.app.server import AppServer
+    from samsara_host.online.broadcast import LiveGames
+    live = LiveGames()
+    live.url = "mqtt://localhost:1883"
+    live.handle("samsara/v1/live/K7Q2", json.dumps({
+        "game": "K7Q2", "names": {"A": "Anna", "B": "Ben"}, "position": START_TEXT,
+        "turns": 3, "over": False, "last": {"turn": 3, "player": "A",
+                                           "move": "53 5:S5-S10 3:S10-S13"}}).encode())
+    live.handle("samsara/v1/live/BAD1", b'{"position": "not a position"}')
+    live.handle("samsara/v1/live/BAD2", b"\xff garbage")
+    srv = AppServer(str(tmp_path / "logs"), online=live)
+    url = srv.start(0)
+    try:
+        with urllib.request.urlopen(url + "api/online", timeout=10) as r:
+            data = json.loads(r.read())
+        with urllib.request.urlopen(url + "online", timeout=10) as r:
+            page = r.read().decode()
+    finally:
+        srv.stop()
+    assert data["broker"] == "mqtt://localhost:1883"
+    assert [g["game"] for g in data["games"]] == ["K7Q2"]
+    g = data["games"][0]
+    assert g["names"] == {"A": "Anna", "B": "Ben"} and g["turns"] == 3
+    assert g["svg"].startswith("<svg") and "Anna" in g["svg"] and "53 5:S5-S10" in g["svg"]
+    assert "online.js" in page
