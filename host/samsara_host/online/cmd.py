@@ -174,7 +174,7 @@ def add_parser(sub, name, help_text):
     def bridge_opts(q):
         q.add_argument("--broker", type=_broker, required=True, metavar="URL",
                        help="the MQTT broker, mqtt://HOST:PORT")
-        q.add_argument("--name", type=_name, default="", help="your name (in both logs)")
+        q.add_argument("--name", type=_name, default=None, help="your name (in both logs)")
         q.add_argument("--port", metavar="PORT", help="the board's port (default: the "
                        "one Pico found); a virtual board's port works too")
         q.add_argument("--dir", metavar="DIR", help="where the game's file is kept "
