@@ -207,3 +207,39 @@ def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
     assert g["names"] == {"A": "Anna", "B": "Ben"} and g["turns"] == 3
     assert g["svg"].startswith("<svg") and "Anna" in g["svg"] and "53 5:S5-S10" in g["svg"]
     assert "online.js" in page
+
+
+@pytest.mark.soak
+def test_a_network_gone_for_a_minute_resumes_the_same_game(tmp_path):
+    """`make soak`: the broker unreachable for 60 s in the middle of a game (both
+    bridges keep trying); the game goes on at the same turn and ends the same on both
+    boards."""
+    _mosquitto()
+    tmp = str(tmp_path)
+    relay = Relay(folder=os.path.join(tmp, "relay"))
+    broker = relay.start()
+    procs = []
+    try:
+        va, pa = K.vboard(os.path.join(tmp, "boardA"), 21, "A", tmp)
+        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 22, "B", tmp)
+        procs += [va, vb]
+        code = new_code()
+        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
+                      code=code, side="A")
+        procs.append(ha)
+        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
+        procs.append(jb)
+        while _turn_of(ha.wait_line("sent turn", 90)) < 5:
+            pass
+        relay.stop(remove=False)
+        time.sleep(60)
+        relay.start()
+        assert ha.wait(GAME_S) == 0, ha.stderr()[-3000:]
+        assert jb.wait(60) == 0, jb.stderr()[-3000:]
+        ra = K.board_record(os.path.join(tmp, "boardA"))
+        rb = K.board_record(os.path.join(tmp, "boardB"))
+        assert ra is not None and ra.turns == rb.turns and ra.tags["Result"] != "*"
+    finally:
+        for p in reversed(procs):
+            p.stop()
+        relay.stop()
