@@ -42,7 +42,6 @@ from samsara_host.sim.player import choose_greedy, hand_moves, random_pick
 
 WAIT_S = 10.0
 """The longest wait for one event of the board (s)."""
-_DEBUG = bool(__import__("os").environ.get("SAMSARA_PLAY_DEBUG"))
 FAR_WAIT_S = 600.0
 """The longest wait for the far player (its turn, the joint dice), s."""
 
@@ -76,8 +75,6 @@ class TablePlay:
                 ev = self.q.get(timeout=left)
             except queue.Empty:
                 continue
-            if _DEBUG:
-                print("play: %s" % ev, flush=True)
             if ev.get("ev") == "turn" and self.game is not None and self.side:
                 self.game.play_notation(ev["turn"])
             if ev.get("ev") in names:
