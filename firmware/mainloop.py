@@ -134,16 +134,25 @@ class Inputs:
         self._note(now_ms, "hint")
         return self.board.hint(now_ms)
 
-    def set_dice(self, d1, d2):
-        """Host-set dice of the next roll (ValueError unless 1..6)."""
-        self.board.set_dice(d1, d2)
+    def set_dice(self, d1, d2, joint=False):
+        """Host-set dice of the next roll (ValueError unless 1..6; joint: an online
+        game's joint dice)."""
+        self.board.set_dice(d1, d2, joint)
 
-    def new_game(self, now_ms, position=None, match=False, starter=0, vs=None, level=3):
+    def far_turn(self, now_ms, text):
+        """The far player's turn from the host (an online game): its notation.  Raises
+        Refused.  (Not a press: the flight recorder keeps no note of it.)"""
+        return self.board.controller.far_turn(now_ms, text)
+
+    def new_game(self, now_ms, position=None, match=False, starter=0, vs=None, level=3,
+                 far=False, tags=None):
         """A new game on the board and its log.  A complete turn of the game before is
         recorded first and its record reaches the log before that game's log ends (as
         abandoned when unfinished).  position: a position string or None (the start);
         vs: the side the board plays (0/1) or None; level: its strength 1..3 (3 the
-        engine's best, samsara.rules.engine.LEVEL_BEST).  Returns the game number (None
+        engine's best, samsara.rules.engine.LEVEL_BEST); far: vs is a far player's (an
+        online game); tags: {key: text} for the log's header (an online game's "online"
+        and "players").  Returns the game number (None
         without a recorder).  Raises samsara.storage.gamelog.LogFull (announced) when
         the log cannot take the game, samsara.rules.position.PositionError."""
         board = self.board
@@ -153,9 +162,9 @@ class Inputs:
         gid = None
         rec = loop.recorder
         if rec is not None:
-            gid = rec.start_game(position, match, starter, vs)
+            gid = rec.start_game(position, match, starter, vs, far, tags)
         board.new_game(position=position, match=match, starter=starter, now_ms=now_ms,
-                       vs=vs, level=level)
+                       vs=vs, level=level, far=far)
         return gid
 
 

@@ -12,7 +12,7 @@ from samsara_host import cli
 HERE = os.path.dirname(os.path.abspath(__file__))
 START = "oooooo................../oooooo.................. 0-0 A"
 FILL = {"PORT": "loop://", "FILE": "game.jsonl", "N": "1", "SEED": "1", "DIR": "vb",
-        "ID": "vb-1", "0..3": "2", "...": START}
+        "ID": "vb-1", "0..3": "2", "...": START, "CODE": "7K3M-Q9XD-4FJT"}
 
 
 def _readme_lines():

@@ -21,6 +21,12 @@ On the board's turn it
      lit, and the controller sends the `board_move` event;
   4. insists on its turn: `insist` turns any other reading into a wrong placement.
 
+A far player (an online game, docs/online.md): BoardPlayer(side, far=True) stands for
+the player at the other board.  Its turn is not thought but given by the host
+(`far_turn`, Controller.far_turn -> give()); until then the board waits as while
+thinking (nothing may move).  Its roll is due only with the joint dice the host set
+(never electronic dice), and it is lit and insisted on exactly like the board's own.
+
 A hint (advise(): a long press of undo, the `hint` command) thinks the same way about
 the player's own roll; step() returns P_HINT once the turn is chosen (the controller
 sends the `hint` event) and the turn is lit without being forced.
@@ -68,11 +74,12 @@ class BoardPlayer:
     origin that blinks, -1: none) and on (its phase).  level: the strength of its own
     turns, 1..engine.LEVEL_BEST (the default; a hint is always at full strength)."""
 
-    def __init__(self, side, level=engine.LEVEL_BEST):
+    def __init__(self, side, level=engine.LEVEL_BEST, far=False):
         self.side = -1 if side is None else side
         self.level = level
+        self.far = far          # the side is a far player's: its turns come from the host
         self.reset()
-        if self.side >= 0:
+        if self.side >= 0 and not far:
             engine.use_fast()   # the engine's tables now, not in the first decision
 
     def reset(self):
@@ -80,6 +87,7 @@ class BoardPlayer:
         self.plan = None
         self.think = None
         self.forced = False
+        self.waiting = False    # a far player's turn is rolled, its sub-moves not given yet
         self.base = None
         self.d1 = 0
         self.d2 = 0
@@ -103,12 +111,30 @@ class BoardPlayer:
         self.forced = forced
         self.plan = None
         self.k = -1
+        if forced and self.far:
+            self.waiting = True     # the host gives the turn: give()
+            return
         p = t.base
         engine.use_fast()
         self.think = engine.Thinker(p.r, p.s, p.a, p.b, p.mover, t.d1, t.d2, t.og, SEED,
                                     engine.MODE_MATCH if c.match is not None else
                                     engine.MODE_SINGLE, g.starter,
                                     self.level if forced else engine.LEVEL_BEST)
+
+    def waits(self, c):
+        """True when the far player's turn is rolled on controller c and waits for its
+        sub-moves from the host (Controller.far_turn)."""
+        return self.waiting and self._same_turn(c.turn) and c.state == MOVING
+
+    def give(self, c, moves):
+        """The far player's turn (a list of sub-move tuples for the roll on controller
+        c, checked by the caller): it is lit and insisted on from the next step()."""
+        if not self.waits(c):
+            self._begin(c, True)
+        self.waiting = False
+        self.forced = True
+        self.plan = moves
+        self.k = -2
 
     def advise(self, c):
         """A hint asked for on controller c (Controller.hint checked that one is
@@ -137,9 +163,11 @@ class BoardPlayer:
     # -- the loop's side ----------------------------------------------------------------
 
     def busy(self, c):
-        """True while the player needs scans (thinking, its roll due, a plan to drop)."""
+        """True while the player needs scans (thinking, its roll due, a plan given or to
+        drop, a far turn no longer waited for)."""
         return self.think is not None or self._roll_due(c) or (
-            self.plan is not None and not self._same_turn(c.turn))
+            self.plan is not None and (self.k == -2 or not self._same_turn(c.turn))) or (
+            self.waiting and not self.waits(c))
 
     def _roll_due(self, c):
         side = self.side
@@ -151,6 +179,8 @@ class BoardPlayer:
                 (st == TURN_COMPLETE and t.mover != side)):
             return False
         d = c.dice
+        if self.far:
+            return d.host is not None     # only the joint dice the host set
         return d.host is not None or (d.source == "electronic" and not d.entry)
 
     def step(self, c, now, busy):
@@ -164,6 +194,10 @@ class BoardPlayer:
                     return self._decided(c, now)
             else:
                 self.think = None
+            return P_NONE
+        if self.waiting:
+            if not self.waits(c):
+                self.waiting = False
             return P_NONE
         if self.plan is not None:
             return self._follow(c, now)
@@ -239,7 +273,7 @@ class BoardPlayer:
         plan = self.plan
         t = c.turn
         if plan is None or not self._same_turn(t):
-            if self.think is not None and self.forced:
+            if (self.think is not None or self.waiting) and self.forced:
                 return THINKING
             return None
         k = self.next_index(t)
@@ -268,14 +302,16 @@ class BoardPlayer:
             x = seq[-1][M_TO] if seq else -1
             if x < 0:
                 return res
-            return (rd.WRONG, x, "wait: the board is thinking", None)
+            return (rd.WRONG, x, "wait: the far player has not played yet" if self.far
+                    else "wait: the board is thinking", None)
         i = k
         for m in seq:
             q = plan[i] if i < len(plan) else None
             if q is None or m[M_DIE] != q[M_DIE] or m[M_FROM] != q[M_FROM] or \
                     m[M_TO] != q[M_TO] or m[M_INS] != q[M_INS]:
                 nxt = plan[k] if k < len(plan) else None
-                return (rd.WRONG, m[M_TO], "the board plays %s" % format_sub_move(nxt)
-                        if nxt is not None else "the board's turn is complete", None)
+                who = "the far player" if self.far else "the board"
+                return (rd.WRONG, m[M_TO], "%s plays %s" % (who, format_sub_move(nxt))
+                        if nxt is not None else "%s's turn is complete" % who, None)
             i += 1
         return res

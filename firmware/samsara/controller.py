@@ -28,7 +28,8 @@ general reading for the commonest changes with the same result;
 from samsara import reading as rd
 from samsara.rules.game import Game, Match
 from samsara.rules.geometry import GS, GR, position_name
-from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move
+from samsara.rules.notation import format_turn, format_roll, format_sub_move, read_sub_move, \
+    read_turn
 from samsara.rules.position import Position
 from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS, M_A, M_B
 from samsara.rules.engine import LEVEL_BEST
@@ -106,18 +107,19 @@ class Controller:
         self.pacing.end_due = False
 
     def new_game(self, position=None, match=False, starter=0, now_ms=0, vs=None,
-                 level=LEVEL_BEST):
+                 level=LEVEL_BEST, far=False):
         """Start a single game (from `position`, a Position or position string, default
         the start with `starter` to move) or a match of two games (match=True; starter
         begins the first).  vs: 0/1, the side the board plays (samsara.boardplayer),
-        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine).  A
-        complete turn of the game before is recorded first (close_turn).  The board is
-        expected in the game's position; state 'waiting'."""
+        None: none; level: its strength 1..LEVEL_BEST (samsara.rules.engine); far: vs is
+        a far player's side instead (an online game: its turns come from the host,
+        far_turn).  A complete turn of the game before is recorded first (close_turn).
+        The board is expected in the game's position; state 'waiting'."""
         self.close_turn(now_ms)
         self.now = now_ms
         # after a finished game the board still shows its end: setting up is no mistake
         self.setting_up = self.state == GAME_OVER or self.state == MOKSHA
-        self.player = BoardPlayer(vs, level) if vs is not None else None
+        self.player = BoardPlayer(vs, level, far) if vs is not None else None
         og = self.cfg.og
         if position is not None and not isinstance(position, Position):
             position = Position.parse(position)
@@ -160,7 +162,7 @@ class Controller:
         if p is not None:
             p.reset()
             if p.side >= 0:
-                ev["vs"] = PLAYER[p.side]
+                ev["far" if p.far else "vs"] = PLAYER[p.side]
         self.emit(ev)
         self._show()
 
@@ -629,9 +631,50 @@ class Controller:
             self.commit_due_now(now_ms)
         self.now = now_ms
 
-    def set_dice(self, d1, d2):
-        """Host-set dice: the values of the next roll (each 1..6).  ValueError else."""
-        self.dice.set_host(d1, d2)
+    def set_dice(self, d1, d2, joint=False):
+        """Host-set dice: the values of the next roll (each 1..6; joint: drawn by both
+        players of an online game, the roll's source "joint").  ValueError else."""
+        self.dice.set_host(d1, d2, joint)
+
+    def far(self):
+        """The far player (samsara.boardplayer.BoardPlayer with far set) of an online
+        game, or None."""
+        p = self.player
+        return p if p is not None and p.far else None
+
+    def far_turn(self, now_ms, text):
+        """The far player's turn in turn notation (docs/rules-engine.md), for the roll
+        the board made for it: lit and insisted on as the board's own turn in a game
+        against it (docs/online.md).  Giving the same turn again changes nothing.
+        Returns the turn's notation.  Raises Refused (after its `reject`) outside an
+        online game, outside the far player's rolled turn, for another roll, a turn
+        that does not replay or one other than the turn already given."""
+        self._request(now_ms)
+        p = self.far()
+        t = self.turn
+        if p is None:
+            raise self.refuse("far_turn", "not an online game")
+        st = self.state
+        if st == MOKSHA or st == GAME_OVER or st == WAITING or t.mover != p.side or \
+                not t.d1:
+            raise self.refuse("far_turn", "not the far player's turn now")
+        b = t.base
+        try:
+            dice, moves, _after = read_turn(b.r, b.s, b.a, b.b, b.mover, text, t.og)
+        except Exception as e:
+            raise self.refuse("far_turn", str(e)[:60])
+        if (dice[0] != t.d1 or dice[1] != t.d2) and (dice[0] != t.d2 or dice[1] != t.d1):
+            raise self.refuse("far_turn", "the roll is %s" % format_roll(t.d1, t.d2))
+        note = format_turn(t.d1, t.d2, moves)
+        if p.plan is not None and p.base is t.base:
+            if format_turn(t.d1, t.d2, p.plan) != note:
+                raise self.refuse("far_turn", "another turn was given")
+            return note
+        if st != MOVING or t.played:
+            raise self.refuse("far_turn", "not the far player's turn now")
+        p.give(self, moves)
+        self._show()
+        return note
 
     def roll(self, now_ms, long=False, busy=False):
         """The roll button (long: a long press, which manual dice entry uses) or the
@@ -650,8 +693,10 @@ class Controller:
             why = self._roll_blocker(busy)
             if why is not None:
                 raise self.refuse("roll", why)
-            if self.dice.host is None and self.dice.source == "host":
-                raise self.refuse("roll", "no dice set by the host")
+            if self.dice.host is None and (self.dice.source == "host" or
+                                           self.far() is not None):
+                raise self.refuse("roll", "waiting for the joint dice" if self.far()
+                                  else "no dice set by the host")
             got = self.dice.press(long)
             if got is None:
                 return None
@@ -729,6 +774,9 @@ class Controller:
             if not t.played or (st not in (MOVING, TURN_COMPLETE, GOAL_PENDING) and not (
                     st == REPAIR and self.resume in (MOVING, GOAL_PENDING))):
                 raise self.refuse("undo", "nothing to undo in this turn")
+            if st == TURN_COMPLETE and self.far() is not None and \
+                    t.mover != self.player.side:
+                raise self.refuse("undo", "the turn went to the far player")
             m = t.played[-1]
             t.drop_goal()
             t.set_played(t.played[:-1])

@@ -69,12 +69,13 @@ class Board:
         self.new_game()
 
     def new_game(self, position=None, match=False, starter=0, now_ms=0, frame=None,
-                 vs=None, level=3):
+                 vs=None, level=3, far=False):
         """Start a single game (position: Position or position string, default the
         start with `starter` to move) or a two-game match (match=True).  starter: 0/'A'
         or 1/'B'; vs: the side the board plays (0/1, 'A'/'B'; None: a normal game,
         samsara.boardplayer); level: the board's strength 1..3 (3 the engine's best,
-        samsara.rules.engine.LEVEL_BEST).  A complete turn of the game before is
+        samsara.rules.engine.LEVEL_BEST); far: vs is the side of a far player instead
+        (an online game, docs/online.md).  A complete turn of the game before is
         recorded first (Controller.close_turn).  The debounce takes `frame` (bytearray(8)) as the
         settled board, or when None the game's position (marbles and scoring pieces in
         place)."""
@@ -85,7 +86,7 @@ class Board:
         if vs == "A" or vs == "B":
             vs = "AB".index(vs)
         c = self.controller
-        c.new_game(position, match, starter, now_ms, vs, level)
+        c.new_game(position, match, starter, now_ms, vs, level, far)
         self._full = True
         if frame is None:
             frame = from_position(c.game.pos)
@@ -181,9 +182,10 @@ class Board:
         c.on_frame(now_ms, self.debounce.settled)
         self._redraw()
 
-    def set_dice(self, d1, d2):
-        """Host-set dice: the values of the next roll.  ValueError unless 1..6."""
-        self.controller.set_dice(d1, d2)
+    def set_dice(self, d1, d2, joint=False):
+        """Host-set dice: the values of the next roll (joint: an online game's joint
+        dice, docs/online.md).  ValueError unless 1..6."""
+        self.controller.set_dice(d1, d2, joint)
 
     def poll_event(self):
         """The oldest queued event dict, or None.  The main loop is its only caller."""

@@ -14,22 +14,26 @@ class DiceEntry:
     """The dice source of one board.  source: 'electronic', 'manual' or 'host'
     (samsara.config.DICE_SOURCES); rng: object with die() -> 1..6, or None for
     samsara.rng.Lcg(seed).  Attributes: host ((d1, d2) set by the host for the next
-    roll, or None), entry (0: not entering, 1/2: entering die 1/2), e1, e2 (the values
+    roll, or None), joint (True: those dice are joint dice, the roll's source
+    "joint": a game against a far player, docs/online.md), entry (0: not entering, 1/2: entering die 1/2), e1, e2 (the values
     being entered)."""
 
     def __init__(self, source, rng, seed):
         self.source = source
         self.rng = rng if rng is not None else Lcg(seed)
         self.host = None
+        self.joint = False
         self.entry = 0
         self.e1 = 1
         self.e2 = 1
 
-    def set_host(self, d1, d2):
-        """Host-set dice for the next roll (each 1..6).  ValueError else."""
+    def set_host(self, d1, d2, joint=False):
+        """Host-set dice for the next roll (each 1..6; joint: the dice both players of
+        an online game drew together, docs/online.md "Fair dice").  ValueError else."""
         rules.check_die(d1)
         rules.check_die(d2)
         self.host = (d1, d2)
+        self.joint = joint
 
     def press(self, long):
         """The roll button (long: a long press).  Returns (d1, d2, source) of the
@@ -39,7 +43,7 @@ class DiceEntry:
             d1, d2 = self.host
             self.host = None
             self.entry = 0
-            return (d1, d2, "host")
+            return (d1, d2, "joint" if self.joint else "host")
         if self.source == "manual":
             if self.entry == 0:
                 self.entry = 1

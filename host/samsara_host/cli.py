@@ -27,6 +27,8 @@ COMMANDS = [
     ("virtual-board", "samsara_host.vboard_cmd", "run a virtual board (no hardware) for the other commands"),
     ("bench", "samsara_host.bench_cmd", "run the device benchmark on a board, print its figures"),
     ("app", "samsara_host.app.cmd", "the companion app in the browser: live board, library, replay, play"),
+    ("online", "samsara_host.online.cmd", "play a friend far away: two boards, one game, over MQTT"),
+    ("relay", "samsara_host.relay_cmd", "run Mosquitto for online games (persistence on)"),
 ]
 
 

@@ -44,7 +44,7 @@ from samsara.rules.game import Game
 from samsara.rules.position import Position, PositionError
 
 TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "Seed", "PlayerA", "PlayerB", "Starter",
-             "VsBoard", "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
+             "VsBoard", "Far", "Online", "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
              "Termination", "Final", "Firmware")
 START = Position().format()
 
@@ -341,6 +341,11 @@ def from_log(data, board=None, allow_torn=False):
             pa = "board"
         elif vs == "B" and not pb:
             pb = "board"
+    # An online game: the far player's side and the game's id (from its code).
+    if h.get("far") in ("A", "B"):
+        tags["Far"] = h["far"]
+    if isinstance(h.get("online"), str):
+        tags["Online"] = h["online"]
     tags["PlayerA"] = str(pa or "?")
     tags["PlayerB"] = str(pb or "?")
     og = _first(h, "opponent_goal", "og", "options")

@@ -58,6 +58,10 @@ def configure(p):
                    help="two simulated greedy players play a game seeded with SEED "
                         "(moves and dice) through the board's sensors and buttons; the "
                         "USB port stays free")
+    p.add_argument("--side", choices=("A", "B"),
+                   help="with --play: one hand plays this side of an online game by "
+                        "choice and carries out the far player's turns as the board "
+                        "lights them (docs/online.md)")
     p.add_argument("--turns", type=_turns, metavar="N",
                    help="with --play: stop after N complete turns (the game stays open)")
     p.set_defaults(func=cmd_virtual_board)
@@ -85,6 +89,9 @@ def cmd_virtual_board(args):
     if args.turns is not None and args.play is None:
         print("samsara virtual-board: --turns needs --play SEED", file=sys.stderr)
         return 2
+    if getattr(args, "side", None) is not None and args.play is None:
+        print("samsara virtual-board: --side needs --play SEED", file=sys.stderr)
+        return 2
     # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
     # child, in a session of its own, is never left running.
     for name in ("SIGTERM", "SIGHUP"):
@@ -104,7 +111,7 @@ def cmd_virtual_board(args):
         play = None
         if args.play is not None:
             from samsara_host.vboard_play import TablePlay
-            play = TablePlay(vb, args.play)
+            play = TablePlay(vb, args.play, side=getattr(args, "side", None))
         port = vb.start()
         _say("port: %s" % port)
         _say("board: %s, folder: %s" % (vb.board_id, vb.folder))

@@ -22,6 +22,13 @@ which stays free for the user's tools.
 
 A turn counts when the board says `turn_complete` (or `game_over`, the last one).
 Raises PlayError when the board does not follow (an event that does not come).
+
+One side only (`--side A|B`, TablePlay(..., side="A")): for an online game
+(docs/online.md), where the board's far player is at another board.  The hand plays
+its own side's turns by choice (a roll press: the board rolls the joint dice the
+bridge set, the press is tried again while the board says it waits for them) and
+carries out the far player's turns only as the board lights them (`board_move`, one
+sub-move at a time).  The game it follows is the board's own record (`turn` events).
 """
 import queue
 import random
@@ -30,11 +37,14 @@ import time
 from samsara.rules import moves as rules
 from samsara.rules.game import Game
 from samsara.rules.geometry import position_name
-from samsara.rules.moves import M_A, M_B
+from samsara.rules.moves import M_DIE, M_R, M_S, M_A, M_B
+from samsara.rules.notation import read_sub_move
 from samsara_host.sim.player import choose_greedy, hand_moves, random_pick
 
 WAIT_S = 10.0
 """The longest wait for one event of the board (s)."""
+FAR_WAIT_S = 600.0
+"""The longest wait for the far player (its turn, the joint dice), s."""
 
 
 class PlayError(Exception):
@@ -45,25 +55,29 @@ class TablePlay:
     """Two greedy players playing a seeded game on VirtualBoard `vb` (module
     docstring).  Create it before vb.start(): it listens from the boot on."""
 
-    def __init__(self, vb, seed, wait_s=WAIT_S, pace_s=0.0):
+    def __init__(self, vb, seed, wait_s=WAIT_S, pace_s=0.0, side=None):
         self.vb = vb
+        self.side = side          # "A"/"B": this hand plays one side of an online game
+        self.game = None          # the board's record (one side only: from `turn` events)
         self.pace_s = pace_s      # seconds before each hand move and roll (a human's pace)
         self.seed = seed
         self.wait_s = wait_s
         self.q = queue.Queue()
         vb.listen(self.q.put)
 
-    def _wait(self, names):
-        deadline = time.monotonic() + self.wait_s
+    def _wait(self, names, wait_s=None):
+        deadline = time.monotonic() + (wait_s or self.wait_s)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise PlayError("the board sent no %s event within %.0f s"
-                                % (" or ".join(names), self.wait_s))
+                                % (" or ".join(names), wait_s or self.wait_s))
             try:
                 ev = self.q.get(timeout=left)
             except queue.Empty:
                 continue
+            if ev.get("ev") == "turn" and self.game is not None and self.side:
+                self.game.play_notation(ev["turn"])
             if ev.get("ev") in names:
                 return ev
 
@@ -95,6 +109,8 @@ class TablePlay:
             raise ValueError("the board resumed game %s with %s turn%s: --play needs a "
                              "fresh game (start the board in a new folder)"
                              % (first.get("game"), n, "" if n == 1 else "s"))
+        if self.side:             # (no drain: the bridge may start the game any moment)
+            return self._run_side(turns, on_turn)
         time.sleep(0.3)           # the boot's events are in
         self._drain()
         game = Game()
@@ -132,3 +148,94 @@ class TablePlay:
             if on_turn:
                 on_turn(done, game.record.tail(1)[0])
         return done, game.over()
+
+    def _game_start(self):
+        # An online game's own start: the bridge starts it with new_game (far).
+        while True:
+            ev = self._wait(("game_start",), FAR_WAIT_S)
+            if ev.get("far"):
+                return ev
+
+    def _run_side(self, turns, on_turn):
+        # One side of an online game (module docstring); returns (turns, game over).
+        self._game_start()
+        self.game = game = Game()
+        pick = random_pick(random.Random(self.seed))
+        me = "AB".index(self.side)
+        done = 0
+        mover = game.pos.mover    # (a turn is recorded only at the next roll: count here)
+        while not game.over() and (turns is None or done < turns):
+            if mover == me:
+                ev = self._own_turn(game, pick)
+            else:
+                ev = self._far_turn(game)
+            mover = 1 - mover
+            if ev is None or ev["ev"] == "game_over":
+                break
+            done += 1
+            if on_turn:
+                on_turn(done, ev.get("turn", ""))
+        if game.over() or (turns is None):
+            done = len(game.record)
+        return done, game.over() or self._over
+
+    _over = False
+
+    def _own_turn(self, game, pick):
+        # Roll (again while the board waits for the joint dice) and play by choice.
+        while True:
+            if self.pace_s:
+                time.sleep(self.pace_s)
+            self.vb.feed({"button": "roll", "long": False})
+            ev = self._wait(("roll", "reject", "game_over"), FAR_WAIT_S)
+            if ev["ev"] == "game_over":
+                self._over = True
+                return ev
+            if ev["ev"] == "roll" and ev.get("player") == self.side:
+                break
+            time.sleep(0.3)
+        d1, d2 = ev["dice"]
+        p = game.pos
+        moves = choose_greedy(p.r, p.s, p.a, p.b, p.mover, d1, d2, game.og, pick)
+        if moves is None:
+            self._over = True
+            return self._wait(("game_over",))
+        a, b = p.a, p.b
+        for m in moves:
+            steps = hand_moves(m, a, b)
+            self._hand(*steps[0])
+            self._wait(("sub",))
+            for frm, to in steps[1:]:
+                self._hand(frm, to)
+            a, b = m[M_A], m[M_B]
+        ev = self._wait(("turn_complete", "game_over"))
+        if ev["ev"] == "game_over":
+            self._over = True
+        return ev
+
+    def _far_turn(self, game):
+        # Carry out the far player's turn as the board lights it, sub-move by sub-move.
+        far = "AB"[1 - "AB".index(self.side)]
+        ev = self._wait(("roll", "game_over"), FAR_WAIT_S)
+        while ev["ev"] == "roll" and ev.get("player") != far:
+            ev = self._wait(("roll", "game_over"), FAR_WAIT_S)
+        if ev["ev"] == "game_over":       # Moksha: the far roll ended the game
+            self._over = True
+            return ev
+        p = game.pos
+        r, s, a, b = p.r, p.s, p.a, p.b
+        rem = list(ev["dice"])
+        while True:
+            ev = self._wait(("board_move", "turn_complete", "game_over"), FAR_WAIT_S)
+            if ev["ev"] != "board_move":
+                if ev["ev"] == "game_over":
+                    self._over = True
+                return ev
+            m = read_sub_move(r, s, a, b, p.mover, tuple(rem), ev["move"], game.og)
+            steps = hand_moves(m, a, b)
+            self._hand(*steps[0])
+            self._wait(("sub",))
+            for frm, to in steps[1:]:
+                self._hand(frm, to)
+            rem.remove(m[M_DIE])
+            r, s, a, b = m[M_R], m[M_S], m[M_A], m[M_B]

@@ -2,6 +2,8 @@
 CPython: the human's idle turn allocates nothing with the board's player attached
 (heap_lock), the board rolls by itself, thinks in slices while the loop ticks and
 lights the engine's own choice; a hint lights the engine's turn for the player's roll.
+An online game's far player (far=True) waits for its turn from the host without
+allocation and lights the turn it is given.
 """
 from heaputil import assert_no_alloc
 
@@ -19,10 +21,10 @@ class Kit:
     """A Board in a game against the board (vs: the board's side), its raw frame and
     a virtual clock."""
 
-    def __init__(self, vs=1):
+    def __init__(self, vs=1, far=False):
         self.b = Board(Config())
         self.t = 0
-        self.b.new_game(now_ms=0, vs=vs)
+        self.b.new_game(now_ms=0, vs=vs, far=far)
         self.raw = bytearray(self.b.debounce.settled)
         self.events = []
         self.drain()
@@ -121,3 +123,27 @@ def test_a_hint_lights_the_engine_turn_for_the_player_roll():
     want = engine.choose(p.r, p.s, p.a, p.b, 0, 6, 1, 0, 1)[0]
     assert c.player.lit == want[0] and c.view.marks[want[0][2]] == want[0][0]
     assert c.turn.played == []          # not played for the player
+
+
+def test_the_far_player_waits_for_its_turn_without_allocation_and_lights_it():
+    k = Kit(vs=1, far=True)
+    c = k.b.controller
+    k.b.set_dice(5, 3, True)
+    k.b.press(k.t, "roll")
+    k.drain()
+    k.move(position_index("R1"), position_index("S18"))
+    k.move(position_index("R2"), position_index("S17"))
+    k.b.set_dice(6, 2, True)          # the far player's joint dice: the board rolls them
+    k.wait(100)
+    assert c.state == states.MOVING and c.turn.mover == 1 and c.player.waits(c)
+    k.quiet_ticks(20)                 # waiting for the far turn from the host
+    from samsara.rules import moves as rules
+    from samsara.rules.notation import format_turn
+    p = c.turn.base
+    mv = [m for m, _key in rules.complete_turns(p.r, p.s, p.a, p.b, 1, 6, 2, c.turn.og)][0]
+    note = format_turn(6, 2, mv)
+    assert c.far_turn(k.t, note) == note
+    k.wait(20)
+    assert c.player.lit is not None and c.player.lit[1] == mv[0][1]
+    assert [e for e in k.events if e["ev"] == "board_move" and e["player"] == "B"]
+    k.quiet_ticks(20)                 # the far turn lit, between two blinks

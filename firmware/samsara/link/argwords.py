@@ -42,6 +42,12 @@ def takes(name, key):
         return "\"A\" or \"B\" (the side the board plays)"
     if key == "level":
         return "1, 2 or 3 (the board's strength in a game against it; 3 the strongest)"
+    if key == "far":
+        return "\"A\" or \"B\" (the side the far player plays)"
+    if key == "turn":
+        return "turn notation of at most 80 characters (e.g. \"53 5:R1-S18 3:R2-S20\")"
+    if key == "online" or key == "name_a" or key == "name_b":
+        return "a text of at most 80 characters"
     if key == "position":
         return "a position string (docs/rules.md section 5) of at most 80 characters"
     if key == "ms":
@@ -52,6 +58,6 @@ def takes(name, key):
         if name == "self_test":
             return "\"hole\" (with pos), \"result\" or \"stop\""
         return ", ".join(['"%s"' % s for s in CAL_STEPS[:-1]]) + ' or "%s"' % CAL_STEPS[-1]
-    if key == "match" or key == "force":
+    if key == "match" or key == "force" or key == "joint":
         return "true or false"
     return "a value of docs/protocol.md \"Commands\""  # pragma: no cover - table error

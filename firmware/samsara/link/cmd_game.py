@@ -1,5 +1,5 @@
 """The host commands of the game (docs/protocol.md "Commands"): status, position, roll,
-set_dice, new_game, undo and hint.  Its one job is those commands: each reads the board
+set_dice, new_game, undo, hint and far_turn (an online game's far turn).  Its one job is those commands: each reads the board
 (samsara.core.Board's public members) or hands a request to the board's inputs (the
 door the main loop gives the link: mainloop.Inputs, with the flight recorder's note of
 it), and its reply comes from the call that carried it out.  A request the board
@@ -23,23 +23,25 @@ def _inputs(link):
 
 
 def status(link, a):
-    """`status`: state, game number, mover, score, dice, the side the board plays and
-    its level (a game against the board), the board's next sub-move to carry out and
-    the hint lit now (notation or None), the log's space, uptime and the loop
-    figures.  Never waits for the game log."""
+    """`status`: state, game number, mover, score, dice, the turn so far, the side the
+    board plays and its level (a game against the board), the board's next sub-move to
+    carry out and the hint lit now (notation or None), the log's space, uptime and the
+    loop figures.  Never waits for the game log."""
     c = link.board.controller
     pos = c.position()
     rec = link.recorder
     p = c.player
-    vs = p is not None and p.side >= 0
+    vs = p is not None and p.side >= 0 and not p.far
     return {"state": c.state,
             "game": None if rec is None else rec.log.run_gid,
             "mover": "AB"[pos.mover], "score": "%d-%d" % (pos.a, pos.b),
             "dice": [c.turn.d1, c.turn.d2] if c.turn.d1 else [],
             "remaining": c.remaining_dice(),
             "vs_board": "AB"[p.side] if vs else None,
+            "far": "AB"[p.side] if p is not None and p.far else None,
             "level": p.level if vs else None,
             "board_move": _planned(c, p, True), "hint": _planned(c, p, False),
+            "turn": c.turn_notation(),
             "log": link.log_space(),
             "uptime_ms": link.uptime_ms(),
             "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
@@ -72,7 +74,7 @@ def position(link, a):
 def set_dice(link, a):
     """`set_dice`: the dice of the next roll."""
     d = a["dice"]
-    _inputs(link).set_dice(d[0], d[1])
+    _inputs(link).set_dice(d[0], d[1], a["joint"])
     return {"dice": d}
 
 
@@ -109,6 +111,18 @@ def hint(link, a):
     return {}
 
 
+def far_turn(link, a):
+    """`far_turn`: the far player's turn of an online game (turn notation for the roll
+    the board made for it), lit and insisted on; `turn` (its notation as the board
+    writes it).  `state` with the refusal's words when it is not the far player's
+    rolled turn, the turn does not replay for that roll, or another was given."""
+    try:
+        note = _inputs(link).far_turn(link.now, a["turn"])
+    except Refused as e:
+        raise CmdError(E_STATE, e.reason)
+    return {"turn": note}
+
+
 def new_game(link, a):
     """`new_game`: a new game (its log reserved; a complete turn of the game before is
     recorded first; `level` the strength of the board's own turns with `vs_board`);
@@ -121,10 +135,20 @@ def new_game(link, a):
         except PositionError as e:
             raise CmdError(E_BAD_ARGS, "position: %s" % e)
     vs = a["vs_board"]
+    far = a["far"]
+    if far is not None:
+        if vs is not None:
+            raise CmdError(E_BAD_ARGS, "far: a game is against the board or a far "
+                           "player, not both")
+        vs = far
+    tags = None
+    if a["online"] is not None:
+        tags = {"online": a["online"], "players": [a["name_a"] or "", a["name_b"] or ""]}
     try:
         gid = _inputs(link).new_game(link.now, pos, a["match"],
                                      0 if a["starter"] == "A" else 1,
-                                     None if vs is None else "AB".index(vs), a["level"])
+                                     None if vs is None else "AB".index(vs),
+                                     a["level"], far is not None, tags)
     except LogFull:
         raise CmdError(E_LOG_FULL, "flash holds only unpulled games: pull them first")
     return {"game": gid}

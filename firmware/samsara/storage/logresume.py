@@ -33,23 +33,26 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
     st = rp.state()
     c = board.controller
     vs = h.get("vs_board")          # a game against the board: the board's side again
+    far = vs is None and h.get("far") in ("A", "B")   # an online game: the far side again
+    if far:
+        vs = h["far"]
     if vs not in ("A", "B"):
         vs = None
     match = bool(h.get("match"))
     if match:
         if h.get("match_game", 1) == 2:
             first = prev.header if prev is not None and prev.header else {}
-            board.new_game(match=True, starter=_starter(first), now_ms=now_ms, vs=vs)
+            board.new_game(match=True, starter=_starter(first), now_ms=now_ms, vs=vs, far=far)
             if prev is not None:
                 for t in prev.state()["turns"]:
                     c.game.play_notation(t)
             g = c.match.next_game()
         else:
-            board.new_game(match=True, starter=_starter(h), now_ms=now_ms, vs=vs)
+            board.new_game(match=True, starter=_starter(h), now_ms=now_ms, vs=vs, far=far)
             g = c.game
     else:
         start = Position.parse(h.get("start", START_TEXT))
-        board.new_game(position=start, now_ms=now_ms, vs=vs)
+        board.new_game(position=start, now_ms=now_ms, vs=vs, far=far)
         g = c.game
     for t in st["turns"]:
         g.play_notation(t)

@@ -62,11 +62,13 @@ class Recorder:
         self.board.emit(ev)
 
     def header(self, start, match, starter=None, vs=None, match_game=1, prev=None,
-               with_prev=False):
+               with_prev=False, far=False, tags=None):
         """The header of a game's log (docs/gamelog.md "Header"): start (position text),
         match (bool), starter (0/1, or None: the start position's mover), og, and in a
         match its game's number and, with_prev, the previous game's log (prev),
-        vs_board ("A"/"B") in a game against the board, and the board that wrote it."""
+        vs_board ("A"/"B") in a game against the board (far: "far" instead, the far
+        player's side in an online game, with `tags`' keys: "online", "players"), and the
+        board that wrote it."""
         h = {"start": start, "match": bool(match)}
         if starter is not None:
             h["starter"] = "AB"[starter]
@@ -76,7 +78,10 @@ class Recorder:
             if with_prev:
                 h["prev"] = prev
         if vs is not None:
-            h["vs_board"] = vs if isinstance(vs, str) else "AB"[vs]
+            h["far" if far else "vs_board"] = vs if isinstance(vs, str) else "AB"[vs]
+        if tags:
+            for k in tags:
+                h[k] = tags[k]
         if self.board_id:
             h["board"] = self.board_id
         return h
@@ -108,17 +113,19 @@ class Recorder:
 
     # -- games -------------------------------------------------------------------------
 
-    def start_game(self, position=None, match=False, starter=0, vs=None):
+    def start_game(self, position=None, match=False, starter=0, vs=None, far=False,
+                   tags=None):
         """The log of a game the host starts (call it before board.new_game): an
         unfinished game's log is closed as abandoned, the new one reserved.
         position: the position text or None (the start); vs: the side the board plays
-        (0/1, written as the header's "vs_board") or None.  Returns the game number.
+        (0/1, written as the header's "vs_board") or None; far, tags: an online game
+        (header()).  Returns the game number.
         Raises gamelog.LogFull after announcing it (log_full event, LED hint)."""
         self.flush()
         log = self.log
         if log.run_gid is not None:
             log.end_game({"how": "abandoned"})
-        header = self.header(position or START, match, starter, vs)
+        header = self.header(position or START, match, starter, vs, far=far, tags=tags)
         try:
             # A match reserves both its games now, so its second game always logs.
             gid = log.start_game(header, 2 if match else 1)
@@ -244,8 +251,10 @@ class Recorder:
             if log.run_gid is None:
                 if name != "game_start":
                     return
+                far = ev.get("far")
                 h = self.header(ev.get("position", START), ev.get("match"), None,
-                                ev.get("vs"), ev.get("game", 1), self.last_gid, True)
+                                far or ev.get("vs"), ev.get("game", 1), self.last_gid,
+                                True, far is not None)
                 try:
                     log.start_game(h)
                 except gamelog.LogFull as e:

@@ -54,6 +54,8 @@ def add_parser(sub, name, help_text):
                    help="the library folder, as `samsara logs pull --dest` "
                         "(default %(default)s)")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    p.add_argument("--broker", metavar="URL", help="the MQTT broker whose public online "
+                   "games the Online page shows (mqtt://HOST:PORT, docs/online.md)")
     p.set_defaults(func=cmd_app)
 
 
@@ -101,6 +103,13 @@ def cmd_app(args):
     if args.turns is not None and (args.idle or not args.virtual):
         print("samsara app: --turns is for --virtual without --idle", file=sys.stderr)
         return 2
+    if args.broker:
+        from samsara_host.online.mqtt import BrokerError, parse_broker
+        try:
+            parse_broker(args.broker)
+        except BrokerError as e:
+            print("samsara app: --broker: %s" % e, file=sys.stderr)
+            return 2
     if not 0 <= args.http_port <= 65535:
         print("samsara app: --http-port is 0..65535", file=sys.stderr)
         return 2
@@ -114,6 +123,7 @@ def cmd_app(args):
             signal.signal(getattr(signal, name), _interrupt)
     vb = None
     srv = None
+    online_conn = None
     try:
         port = args.board
         play = None
@@ -129,7 +139,12 @@ def cmd_app(args):
         watch = None if args.no_board else BoardWatch(port, None)
         if watch is not None and vb is not None:
             watch.virtual = vb      # its end is noticed at once and can be restarted
-        srv = AppServer(args.logs, watch)
+        online = None
+        if args.broker:
+            from samsara_host.online.broadcast import follow
+            online, online_conn = follow(args.broker)
+            online.url = args.broker
+        srv = AppServer(args.logs, watch, online=online)
         try:
             url = srv.start(args.http_port)
         except OSError as e:
@@ -160,6 +175,8 @@ def cmd_app(args):
         _quiet_signals()
         if srv is not None:
             srv.stop()
+        if online_conn is not None:
+            online_conn.stop()
         if vb is not None:
             vb.stop()
             shutil.rmtree(vb.folder, ignore_errors=True)   # the temporary board's flash

@@ -61,7 +61,7 @@ CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 """The methods that change something: checked by AppServer._guard."""
 
 PAGES = {"/": "live.html", "/library": "library.html", "/play": "play.html",
-         "/board": "board.html"}
+         "/board": "board.html", "/online": "online.html"}
 
 
 class Hub:
@@ -108,8 +108,9 @@ class AppServer:
     bundle: the firmware bundle folder the board page deploys, or None to build it
     as `samsara deploy` does (deployjob.Deploys)."""
 
-    def __init__(self, logs_dir, watch=None, bundle=None):
+    def __init__(self, logs_dir, watch=None, bundle=None, online=None):
         from samsara_host.app.deployjob import Deploys
+        self.online = online        # samsara_host.online.broadcast.LiveGames, or None
         self.logs_dir = logs_dir
         self.watch = watch
         self.deploys = Deploys(watch, bundle)
@@ -185,6 +186,7 @@ class AppServer:
         r.add_get("/replay/{board}/{game}", self.replay_page)
         r.add_get("/api/holes", self.api_holes)
         r.add_get("/api/live", self.api_live)
+        r.add_get("/api/online", self.api_online)
         r.add_get("/api/live/events", self.api_events)
         r.add_post("/api/live/{action}", self.api_live_action)
         r.add_get("/api/library", self.api_library)
@@ -255,6 +257,23 @@ class AppServer:
     async def api_holes(self, request):
         from samsara_host import svg
         return _json({k: list(v) for k, v in svg.hole_points().items()})
+
+    async def api_online(self, request):
+        """The broadcast page: every public live game on the broker, its board drawn
+        (docs/app.md "Online", docs/online.md)."""
+        if self.online is None:
+            return _json({"broker": None, "games": []})
+        from samsara.rules.position import Position
+        from samsara_host import svg
+        games = []
+        for g in self.online.games():
+            title = "%s %s - %s %s" % (g["game"], g["names"]["A"] or "A",
+                                       g["names"]["B"] or "B", "(over)" if g["over"] else "")
+            last = g["last"]
+            notes = ["turn %d: %s" % (last["turn"], last["move"])] if last else []
+            games.append(dict(g, svg=svg.render(Position.parse(g["position"]),
+                                                title=title.strip(), notes=notes)))
+        return _json({"broker": getattr(self.online, "url", ""), "games": games})
 
     async def api_live(self, request):
         return _json(self.hub.snap)

@@ -1,7 +1,7 @@
 // Shared helpers of the app's pages (docs/app.md): the menu, JSON calls, dice faces.
 "use strict";
 const PAGES = [["/", "Live board"], ["/library", "Games"], ["/play", "Play"],
-               ["/board", "Board"]];
+               ["/board", "Board"], ["/online", "Online"]];
 
 function nav(here) {
   const n = document.createElement("nav");

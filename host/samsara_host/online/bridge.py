@@ -1,0 +1,334 @@
+"""A board and the broker joined for one online game: `samsara online host|join`
+(docs/online.md "What a bridge does").  Its one job is to keep the near board and the
+agreed game (samsara_host.online.peer) in step, in both directions:
+
+- the near player's turn, once complete on the board (`turn_complete`, or the board's
+  record after a restart), goes to the other side;
+- the far player's turn, once in, goes to the board with `far_turn` (lit and insisted
+  on); when the board has carried it out, the other side hears `done`;
+- the joint dice of the next roll go to the board with `set_dice` (`joint`): the near
+  player's roll button and the board's roll for the far player both use them.
+
+It works from what the board says now (`status`, `position`), not from a memory of
+what it did: after a restart of the bridge, the board or the broker it simply looks
+again and does what is still to do.  Its state (messages sent, the secret bytes of the
+dice, the record) is kept in a file per game, written before anything leaves, so a
+bridge killed at any moment resumes the same game at the same turn.
+"""
+import json
+import os
+import time
+
+from samsara_host.boardlink import BoardError, LinkError, NoReply
+from samsara_host.online import peer as pr
+from samsara_host.online import wire
+from samsara_host.online.code import game_key, parse_code
+
+REFRESH_S = 1.0
+"""Longest time between two looks at the board (s)."""
+FINISH_WAIT_S = 10.0
+"""How long the bridge waits at the game's end for the other side to confirm it has
+every message (s)."""
+EVENTS_THAT_MATTER = ("roll", "turn", "turn_complete", "game_start", "game_over",
+                      "moksha", "resume", "boot", "repair_end", "sub", "reject")
+
+
+def state_dir(folder=None):
+    """The folder of the bridges' game files: `folder`, or $SAMSARA_ONLINE_DIR, or
+    ~/.samsara/online (made when missing)."""
+    d = folder or os.environ.get("SAMSARA_ONLINE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".samsara", "online")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+class BridgeError(Exception):
+    """The bridge cannot go on (the board refused the game, no host on the broker);
+    str() says what to do."""
+
+
+class Bridge:
+    """One side's bridge (module docstring).  board: a samsara_host.boardlink.BoardClient
+    of the near board; connect(subscriptions, on_message) -> a started
+    samsara_host.online.mqtt.Connection-like object (inbox, publish, stop); code: the
+    game's code; side: "A"/"B" for the host, None for the one who joins (it takes the
+    other side of the host's); name: this player's name; folder: where the game's file
+    is kept; public: (host) show the game on the broadcast page; say(text): a line for
+    the player; log(text): a line for the bridge's log."""
+
+    def __init__(self, board, connect, code, side=None, name="", folder=None,
+                 public=False, say=print, log=None, clock=time.monotonic):
+        self.board = board
+        self.gid, secret = parse_code(code)
+        self.sealer = wire.Sealer(game_key(self.gid, secret))
+        self.host = side is not None
+        self.side = side
+        self.name = name or ("host" if self.host else "guest")
+        self.public = public
+        self.say = say
+        self.log = log or say
+        self.clock = clock
+        self.path = os.path.join(state_dir(folder), "game-%s.json" % self.gid)
+        self.conn = connect([wire.topic(self.gid, "+")])
+        self.peer = None
+        self.bs = None             # the board's state as last looked at
+        self.dirty = True
+        self.t_look = -1e9
+        self.given = 0             # the far turn last given to the board
+        self.dice_for = 0          # the roll whose joint dice the board was last given
+        self.told_wait = 0
+        self.told_roll = 0
+        self.told_done = 0
+
+    # -- the game's state -----------------------------------------------------------------
+
+    def _save(self, st):
+        pr.save_state(self.path, st)
+
+    def _host_message(self):
+        t = wire.topic(self.gid, "host")
+        self.conn.publish(t, self.sealer.seal(t, 0, {"k": "host", "side": self.side,
+                                                    "name": self.name}), True)
+
+    def _start_peer(self, wait_s):
+        st = pr.load_state(self.path)
+        if st is not None and st.get("game") == self.gid:
+            if self.host and st["side"] != self.side:
+                raise BridgeError("this game's file says you play %s, not %s (%s)"
+                                  % (st["side"], self.side, self.path))
+            self.side = st["side"]
+            self.say("resuming game %s as %s at turn %d" % (self.gid, self.side,
+                                                            len(st["turns"]) + 1))
+        else:
+            if not self.host:
+                self.side = pr.other(self._wait_host(wait_s))
+            st = pr.new_state(self.gid, self.side, self.name)
+            self._save(st)
+        self.peer = pr.Peer(self.sealer, st, self.conn.publish, self.log, self._save)
+        if self.host:
+            self._host_message()
+        self.peer.hello()
+
+    def _wait_host(self, wait_s):
+        # The host's side from its retained message (the one who joins takes the other).
+        deadline = self.clock() + wait_s
+        t = wire.topic(self.gid, "host")
+        while self.clock() < deadline:
+            try:
+                tpc, payload = self.conn.inbox.get(timeout=0.2)
+            except Exception:
+                continue
+            if tpc != t:
+                continue
+            try:
+                _s, body = self.sealer.open(t, payload)
+            except wire.Unreadable as e:
+                self.log("dropped: %s (on %s)" % (e, t))
+                continue
+            if body.get("k") == "host" and body.get("side") in ("A", "B"):
+                self.say("joining %s's game %s as %s" % (str(body.get("name"))[:24],
+                                                        self.gid, pr.other(body["side"])))
+                return body["side"]
+        raise BridgeError("no game %s on the broker: is the host's bridge running, and "
+                          "is the code right?" % self.gid)
+
+    # -- the board ------------------------------------------------------------------------
+
+    def _request(self, name, **args):
+        return self.board.request(name, timeout=5.0, **args)
+
+    def look(self):
+        """Ask the board where it is: status and position."""
+        s = self._request("status")
+        p = self._request("position")
+        # (status's mover is the next player's once a turn is complete: `player` is
+        # the one whose roll `dice` is)
+        player = s["mover"] if s["state"] != "turn_complete" else pr.other(s["mover"])
+        self.bs = {"state": s["state"], "game": s.get("game"), "mover": player,
+                   "dice": s.get("dice") or [], "turn": s.get("turn") or "",
+                   "turns": p["turns"], "record": p.get("record") or [],
+                   "position": p["position"]}
+        self.t_look = self.clock()
+        self.dirty = False
+
+    def _ours(self):
+        # The board plays this game (status's `game` is None once a game's log has
+        # ended: the game over on the board is then this game's end)
+        bg = self.peer.st["board_game"]
+        if self.bs["game"] is None:
+            return bg is not None and self.bs["state"] in ("game_over", "moksha")
+        return self.bs["game"] == bg
+
+    def _new_game(self):
+        names = self.peer.st["names"]
+        far = pr.other(self.side)
+        r = self._request("new_game", far=far, online=self.gid,
+                          name_a=names.get("A", "")[:24], name_b=names.get("B", "")[:24])
+        self.peer.st["board_game"] = r["game"]
+        self._save(self.peer.st)
+        self.say("game %s on the board: you play %s, %s plays %s"
+                 % (self.gid, self.side, names.get(far, "?"), far))
+        self.given = 0
+        self.dice_for = 0
+        self.dirty = True
+
+    def reconcile(self):
+        """Do what is still to do between the board and the game (module docstring)."""
+        pe = self.peer
+        st = pe.st
+        bs = self.bs
+        if not self._ours():
+            if pe.st["names"].get(pe.far) is None:
+                return                   # the other side first: its name goes in the log
+            if st["turns"] or st["board_game"] is not None:
+                raise BridgeError("the board is not in game %s any more (its game is %s): "
+                                  "the game cannot go on there" % (self.gid, bs["game"]))
+            self._new_game()
+            return
+        nb = bs["turns"]
+        turns = st["turns"]
+        # 1. the near player's turns the board recorded but the game does not have yet
+        rec = bs["record"]
+        for i in range(len(turns), nb):
+            j = i - (nb - len(rec))
+            if j < 0:
+                raise BridgeError("the board is %d turns ahead of the game" % (nb - len(turns)))
+            self._near(i + 1, rec[j])
+        # 2. a complete near turn not yet recorded on the board
+        if bs["state"] == "turn_complete" and bs["mover"] == self.side and \
+                len(turns) == nb and bs["turn"]:
+            self._near(nb + 1, bs["turn"])
+        # 3. the far turn to carry out
+        if bs["state"] == "moving" and bs["mover"] == pe.far and bs["dice"] and \
+                len(turns) > nb and self.given != nb + 1:
+            move = turns[nb]["move"]
+            try:
+                self._request("far_turn", turn=move)
+                self.given = nb + 1
+                self.say("turn %d from %s: %s (lit on the board)"
+                         % (nb + 1, st["names"].get(pe.far, pe.far), move))
+            except BoardError as e:
+                self.log("the board did not take turn %d (%s): %s" % (nb + 1, move, e))
+        # 4. the far turns the board carried out
+        for t in turns[:nb]:
+            if t["player"] == pe.far:
+                pe.carried_out(t["turn"])
+        # 5. the joint dice of the next roll
+        if bs["state"] not in ("game_over", "moksha"):
+            k = nb + (1 if bs["dice"] else 0) + 1
+            d = pe.dice(k)
+            if d is not None and self.dice_for != k:
+                self._request("set_dice", dice=[d[0], d[1]], joint=True)
+                self.dice_for = k
+                self.dirty = True
+        if self.public and self.host:
+            self._publish_live()
+
+    def _near(self, n, move):
+        pe = self.peer
+        if n <= len(pe.st["turns"]):
+            return
+        why = pe.near_turn(n, move)
+        if why:
+            self.log("turn %d not sent: %s" % (n, why))
+            return
+        pe.publish_record()
+        self.say("sent turn %d: %s" % (n, move))
+
+    def _publish_live(self):
+        pe = self.peer
+        g = pe.game
+        body = {"game": self.gid, "names": pe.st["names"], "position": g.pos.format(),
+                "turns": len(pe.st["turns"]), "over": g.over(),
+                "last": pe.st["turns"][-1] if pe.st["turns"] else None}
+        data = json.dumps(body, separators=(",", ":")).encode("utf-8")
+        if data != getattr(self, "_live_sent", None):
+            self._live_sent = data
+            self.conn.publish(wire.live_topic(self.gid), data, True)
+
+    def _tell(self):
+        # The player's lines: waiting for the far player to carry out the sent turn.
+        pe = self.peer
+        st = pe.st
+        mine = [t["turn"] for t in st["turns"] if t["player"] == self.side]
+        if mine and mine[-1] > st["done"] and self.told_wait < mine[-1] and \
+                not pe.game.over():
+            self.told_wait = mine[-1]
+            self.say("waiting for %s to carry out your turn" % st["names"].get(pe.far, pe.far))
+        if st["done"] > self.told_done:
+            self.told_done = st["done"]
+
+    def finished(self):
+        """True when the game is over on the board and in the agreed record."""
+        return self.peer is not None and self.peer.game.over() and self.bs is not None \
+            and self._ours() and self.bs["state"] in ("game_over", "moksha") and \
+            self.bs["turns"] == len(self.peer.st["turns"])
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def _messages(self):
+        pe = self.peer
+        moved = False
+        while True:
+            try:
+                tpc, payload = self.conn.inbox.get_nowait()
+            except Exception:
+                break
+            if tpc is None:               # (re)connected: say hello, ask for what is missing
+                pe.hello()
+                if self.host:
+                    self._host_message()
+                continue
+            if pe.handle(tpc, payload):
+                moved = True
+        return moved
+
+    def run(self, wait_host_s=30.0, stop=None):
+        """Play the game to its end.  Returns the number of turns.  stop(): True to stop
+        early (returns None).  Raises BridgeError, LinkError (the board went away)."""
+        self._start_peer(wait_host_s)
+        pe = self.peer
+        t_end = None
+        while True:
+            if stop is not None and stop():
+                return None
+            if self._messages():
+                self.dirty = True
+            pe.step()
+            for ev in self.board.poll_events(0.03):
+                if ev.get("ev") in EVENTS_THAT_MATTER:
+                    self.dirty = True
+                if ev.get("ev") == "reject" and ev.get("what") == "roll" and \
+                        self.told_roll != pe.next_turn():
+                    self.told_roll = pe.next_turn()     # (once a turn)
+                    self.say("roll: %s" % ev.get("reason"))
+            if self.dirty or self.clock() - self.t_look >= REFRESH_S:
+                try:
+                    self.look()
+                    self.reconcile()
+                except NoReply as e:
+                    self.log("the board did not answer: %s" % e)
+                    continue
+            self._tell()
+            if self.finished():
+                if t_end is None:
+                    t_end = self.clock()
+                    pe.publish_record()
+                if pe.acked() or self.clock() - t_end > FINISH_WAIT_S:
+                    if self.public and self.host:
+                        self._publish_live()
+                    return len(pe.st["turns"])
+                pe.ask_sync()
+
+
+def open_board(port):
+    """A BoardClient on `port` (None: the one Pico found), hello checked.  Raises
+    LinkError."""
+    from samsara_host.boardlink import BoardClient, check_hello, open_port, resolve_port
+    c = BoardClient(open_port(resolve_port(port), timeout=0.05))
+    try:
+        check_hello(c.request("hello", timeout=5.0))
+    except LinkError:
+        c.close()
+        raise
+    return c

@@ -1,0 +1,222 @@
+"""`samsara online host|join|watch|load` and `samsara relay` (docs/online.md).  Its one
+job is the command line around samsara_host.online: options checked up front (exit
+2 with the option named), the bridge's lines on stdout, its log on stderr.
+
+    samsara online host --broker mqtt://HOST:PORT --side A|B [--name NAME] [--port P]
+    samsara online join CODE --broker ... [--name NAME] [--port P]
+    samsara online watch CODE --broker ... [--json]
+    samsara online load --games N --broker ...
+    samsara relay [--port N] [--bind ADDR] [--dir DIR]
+"""
+import argparse
+import signal
+import sys
+import time
+
+
+def _broker(text):
+    from samsara_host.online.mqtt import BrokerError, parse_broker
+    try:
+        parse_broker(text)
+    except BrokerError as e:
+        raise argparse.ArgumentTypeError(str(e))
+    return text
+
+
+def _code(text):
+    from samsara_host.online.code import CodeError, parse_code
+    try:
+        parse_code(text)
+    except CodeError as e:
+        raise argparse.ArgumentTypeError(str(e))
+    return text
+
+
+def _name(text):
+    t = text.strip()
+    if not t or len(t) > 24 or any(ord(ch) < 32 for ch in t):
+        raise argparse.ArgumentTypeError("--name takes a name of 1 to 24 characters, "
+                                         "not %r" % text)
+    return t
+
+
+def _games(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 5000:
+        raise argparse.ArgumentTypeError("--games takes a whole number 1..5000, not %r" % text)
+    return n
+
+
+def _side(text):
+    if text not in ("A", "B"):
+        raise argparse.ArgumentTypeError("--side takes A or B, not %r" % text)
+    return text
+
+
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+def _connect_factory(url, name):
+    from samsara_host.online.mqtt import Connection, parse_broker
+    host, port = parse_broker(url)
+
+    def connect(subs):
+        c = Connection(host, port, subs, name=name)
+        c.start()
+        return c
+    return connect
+
+
+def _log(text):
+    print("samsara online: %s" % text, file=sys.stderr, flush=True)
+
+
+def _say(text):
+    print(text, flush=True)
+
+
+def cmd_bridge(args):
+    """host / join: bridge the board and the broker until the game ends.  Returns 0 at
+    the game's end, 1 when the board, the broker or the game fails, 130 on Ctrl-C (the
+    game's file stays: the same command resumes it)."""
+    from samsara_host.boardlink import LinkError
+    from samsara_host.online.bridge import Bridge, BridgeError, open_board
+    from samsara_host.online.code import new_code
+    signal.signal(signal.SIGTERM, _interrupt)
+    code = args.code if getattr(args, "code", None) else new_code()
+    if args.role == "host":
+        _say("code: %s" % code)
+    try:
+        board = open_board(args.port)
+    except LinkError as e:
+        print("samsara online: %s" % e, file=sys.stderr)
+        return 1
+    bridge = None
+    try:
+        bridge = Bridge(board, _connect_factory(args.broker, "samsara-bridge"), code,
+                        side=args.side if args.role == "host" else None,
+                        name=args.name, folder=args.dir, public=getattr(args, "public", False),
+                        say=_say, log=_log)
+        n = bridge.run()
+        _say("played: %d turns, game over" % n)
+        return 0
+    except (BridgeError, LinkError) as e:
+        print("samsara online: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("samsara online: stopped (Ctrl-C); the game is kept: run the same command "
+              "again to go on", file=sys.stderr)
+        return 130
+    finally:
+        if bridge is not None:
+            bridge.conn.stop()
+        board.close()
+
+
+def cmd_watch(args):
+    """watch: print the game's turns until it ends (0), or Ctrl-C (130)."""
+    from samsara_host.online.watch import watch
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        watch(args.code, _connect_factory(args.broker, "samsara-watch"),
+              out=_say, as_json=args.json)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def cmd_load(args):
+    """load: many simulated games at once; prints the figures."""
+    from samsara_host.online.load import run_load
+    from samsara_host.online.mqtt import parse_broker
+    host, port = parse_broker(args.broker)
+    res = run_load(host, port, args.games, turns=args.turns, procs=args.procs,
+                   say=_say)
+    for line in res.lines():
+        _say(line)
+    return 0 if res.ok() else 1
+
+
+def cmd_relay(args):
+    """relay: Mosquitto with the project's configuration until Ctrl-C."""
+    from samsara_host.online.relay import Relay, RelayError
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        r = Relay(port=args.port, bind=args.bind, folder=args.dir)
+        url = r.start()
+    except RelayError as e:
+        print("samsara relay: %s" % e, file=sys.stderr)
+        return 1
+    host = "HOST" if args.bind == "0.0.0.0" else None
+    _say("broker: %s" % (url if host is None else "mqtt://%s:%d" % (host, r.port)))
+    _say("its files: %s; Ctrl-C stops it" % r.folder)
+    try:
+        while r.alive():
+            time.sleep(0.5)
+        print("samsara relay: mosquitto stopped (see %s)" % r.log_path(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        r.stop()
+
+
+def add_parser(sub, name, help_text):
+    """Register `samsara online` (cli.py's table)."""
+    p = sub.add_parser(name, help=help_text, description="Play a friend far away: two "
+                       "boards, one game, over an MQTT broker (docs/online.md).")
+    s = p.add_subparsers(dest="online_cmd", metavar="COMMAND")
+
+    def bridge_opts(q):
+        q.add_argument("--broker", type=_broker, required=True, metavar="URL",
+                       help="the MQTT broker, mqtt://HOST:PORT")
+        q.add_argument("--name", type=_name, default=None, help="your name (in both logs)")
+        q.add_argument("--port", metavar="PORT", help="the board's port (default: the "
+                       "one Pico found); a virtual board's port works too")
+        q.add_argument("--dir", metavar="DIR", help="where the game's file is kept "
+                       "(default ~/.samsara/online)")
+        q.set_defaults(func=cmd_bridge)
+
+    h = s.add_parser("host", help="start a game: prints its code first")
+    h.add_argument("--side", type=_side, required=True, help="the side you play: A or B")
+    h.add_argument("--code", type=_code, help="go on with the game of this code (after a "
+                   "stop), or use it for a new game")
+    h.add_argument("--public", action="store_true", help="show the game's board on the "
+                   "broker's broadcast page (anyone on the broker sees it)")
+    bridge_opts(h)
+    h.set_defaults(role="host")
+    j = s.add_parser("join", help="join the game of a code")
+    j.add_argument("code", type=_code, metavar="CODE")
+    bridge_opts(j)
+    j.set_defaults(role="join")
+    w = s.add_parser("watch", help="follow a game's turns")
+    w.add_argument("code", type=_code, metavar="CODE")
+    w.add_argument("--broker", type=_broker, required=True, metavar="URL")
+    w.add_argument("--json", action="store_true", help="one JSON object per turn")
+    w.set_defaults(func=cmd_watch)
+    ld = s.add_parser("load", help="many simulated games at once on one broker: "
+                      "turns, latency, lost and duplicated")
+    ld.add_argument("--games", type=_games, required=True, metavar="N")
+    ld.add_argument("--broker", type=_broker, required=True, metavar="URL")
+    ld.add_argument("--turns", type=_games, default=20, metavar="T",
+                    help="turns each game plays (default 20)")
+    ld.add_argument("--procs", type=_games, default=2, metavar="P",
+                    help="processes the simulated bridges run in (default 2)")
+    ld.set_defaults(func=cmd_load)
+
+
+def add_relay_parser(sub, name, help_text):
+    """Register `samsara relay` (cli.py's table)."""
+    p = sub.add_parser(name, help=help_text, description="Run Mosquitto with the "
+                       "project's configuration (persistence on) for online games; "
+                       "prints `broker: mqtt://HOST:PORT`.")
+    p.add_argument("--port", type=int, default=1883, help="the TCP port (default 1883)")
+    p.add_argument("--bind", default="0.0.0.0", help="the address to listen on "
+                   "(default all: other machines can reach it)")
+    p.add_argument("--dir", metavar="DIR", help="its configuration, persistence and log "
+                   "(default a new temporary folder)")
+    p.set_defaults(func=cmd_relay)

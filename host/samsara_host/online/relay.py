@@ -1,0 +1,132 @@
+"""Mosquitto with the project's configuration: `samsara relay` and the tests' broker
+(docs/online.md "The broker").  Its one job is to write the configuration, start the
+`mosquitto` program (Debian's package `mosquitto`) on a port, wait until it listens,
+and stop it.
+
+The configuration: one listener (anonymous clients allowed: the games are sealed with
+their codes, samsara_host.online.wire), persistence on (retained messages survive a
+restart: the host's announcement, the records for spectators, the broadcast page's
+boards), saved every 5 s and at a clean stop, enough queue for 500 games at once.
+"""
+import getpass
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+CONFIG = """\
+# samsara relay: Mosquitto for online games (docs/online.md "The broker")
+listener {port} {bind}
+allow_anonymous true
+persistence true
+persistence_location {folder}/
+autosave_interval 5
+max_queued_messages 10000
+max_inflight_messages 0
+max_keepalive 120
+log_dest file {folder}/mosquitto.log
+log_type error
+log_type warning
+log_type notice
+connection_messages false
+user {user}
+"""
+
+
+class RelayError(Exception):
+    """Mosquitto is missing or did not start; str() says what to do."""
+
+
+def find_mosquitto():
+    """The path of the mosquitto program.  Raises RelayError when it is not installed."""
+    for p in (shutil.which("mosquitto"), "/usr/sbin/mosquitto"):
+        if p and os.access(p, os.X_OK):
+            return p
+    raise RelayError("mosquitto is not installed: apt-get install mosquitto (or point "
+                     "--broker at another MQTT broker)")
+
+
+def free_port(host="127.0.0.1"):
+    """A TCP port the system has free now (for a broker the tests start)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+class Relay:
+    """One Mosquitto process.  port: its TCP port (None: a free one); bind: the address
+    it listens on; folder: its configuration, persistence file and log (None: a new
+    temporary folder, removed by stop())."""
+
+    def __init__(self, port=None, bind="127.0.0.1", folder=None):
+        self.exe = find_mosquitto()
+        self.bind = bind
+        self.port = port or free_port(bind if bind != "0.0.0.0" else "127.0.0.1")
+        self._own = folder is None
+        self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-relay-"))
+        os.makedirs(self.folder, exist_ok=True)
+        self.conf = os.path.join(self.folder, "mosquitto.conf")
+        self.proc = None
+
+    def url(self):
+        """mqtt://HOST:PORT of this broker (the host the clients use)."""
+        host = "localhost" if self.bind in ("127.0.0.1", "0.0.0.0") else self.bind
+        return "mqtt://%s:%d" % (host, self.port)
+
+    def start(self, timeout=10.0):
+        """Start (or start again) and wait until it takes connections.  Returns the
+        URL.  Raises RelayError when it does not listen within `timeout` seconds."""
+        with open(self.conf, "w") as f:
+            # (user: mosquitto started as root would become the user `mosquitto`, who
+            # cannot write this folder)
+            f.write(CONFIG.format(port=self.port, bind=self.bind, folder=self.folder,
+                                  user=getpass.getuser()))
+        self.proc = subprocess.Popen([self.exe, "-c", self.conf], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     start_new_session=True)
+        deadline = time.monotonic() + timeout
+        host = "127.0.0.1" if self.bind == "0.0.0.0" else self.bind
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode("utf-8", "replace").strip()
+                raise RelayError("mosquitto stopped at once (exit code %s): %s"
+                                 % (self.proc.returncode, err or "see %s" % self.log_path()))
+            try:
+                with socket.create_connection((host, self.port), timeout=0.2):
+                    return self.url()
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RelayError("mosquitto did not listen on port %d within %.0f s"
+                         % (self.port, timeout))
+
+    def log_path(self):
+        return os.path.join(self.folder, "mosquitto.log")
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, remove=True):
+        """Stop it cleanly (SIGTERM: the persistence file is written).  remove: the
+        folder goes too when this object made it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self.proc is not None and self.proc.stderr is not None:
+            self.proc.stderr.close()
+        if remove and self._own:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -1,0 +1,144 @@
+"""A spectator of an online game: `samsara online watch CODE` (docs/online.md
+"Watching").  Its one job is to follow a game's messages with the code and print each
+complete turn once, in order, checked: its notation replays under the rules and its
+dice are the joint dice of both sides' commits and reveals.
+
+It reads the retained record (`rec`, the turns so far, for a spectator who comes late)
+and then the turns as the bridges send them.  A message that does not open with the
+game's key is counted and left out.
+"""
+import hashlib
+import json
+import time
+
+from samsara.rules.game import Game
+from samsara_host.online import peer as pr
+from samsara_host.online import wire
+from samsara_host.online.code import game_key, parse_code
+
+
+class Watcher:
+    """Follows game `code` (module docstring).  conn: a started Connection-like object
+    (inbox) subscribed to the game's topics (Watcher.topics()); out(text): one line
+    per turn; as_json: lines are JSON objects (turn, player, name, dice, move, score,
+    joint) instead of words."""
+
+    def __init__(self, code, out=print, as_json=False):
+        self.gid, secret = parse_code(code)
+        self.sealer = wire.Sealer(game_key(self.gid, secret))
+        self.out = out
+        self.as_json = as_json
+        self.turns = {}            # k -> turn dict (player, dice, move, joint?)
+        self.proof = {"A": {}, "B": {}}   # side -> {k: [commit, reveal]}
+        self.names = {}
+        self.game = Game()
+        self.shown = 0
+        self.dropped = 0
+
+    def topics(self):
+        """The topic filters to subscribe."""
+        return [wire.topic(self.gid, "+")]
+
+    def handle(self, tpc, payload):
+        """One message of the game's topics; prints what became complete."""
+        what = tpc.rsplit("/", 1)[-1]
+        if what not in ("A", "B", "rec", "host"):
+            return
+        try:
+            seq, body = self.sealer.open(tpc, payload)
+        except wire.Unreadable:
+            self.dropped += 1
+            return
+        k = body.get("k")
+        n = body.get("turn")
+        if what == "host" and isinstance(body.get("name"), str) and body.get("side") in "AB":
+            self.names.setdefault(body["side"], body["name"][:24])
+        elif what == "rec" and isinstance(body.get("turns"), list):
+            for s, nm in (body.get("names") or {}).items():
+                if s in ("A", "B") and isinstance(nm, str):
+                    self.names[s] = nm[:24]
+            for t in body["turns"]:
+                if isinstance(t, dict) and isinstance(t.get("turn"), int):
+                    self.turns.setdefault(t["turn"], t)
+                    for s, pair in (t.get("joint") or {}).items():
+                        if s in self.proof and isinstance(pair, list) and len(pair) == 2:
+                            self.proof[s].setdefault(t["turn"], list(pair))
+        elif what in ("A", "B") and isinstance(n, int):
+            if seq == 0 and k == "hello" and isinstance(body.get("name"), str):
+                self.names[what] = body["name"][:24]
+            elif k == "commit":
+                self.proof[what].setdefault(n, [body.get("h"), None])
+            elif k == "reveal" and n in self.proof[what]:
+                self.proof[what][n][1] = body.get("r")
+            elif k == "turn" and body.get("player") == what:
+                self.turns.setdefault(n, {"turn": n, "player": what, "dice": body.get("dice"),
+                                          "move": body.get("move")})
+        elif what in ("A", "B") and k == "hello" and isinstance(body.get("name"), str):
+            self.names[what] = body["name"][:24]
+        self._show()
+
+    def _joint(self, n, dice):
+        # True when both sides' commit and reveal of turn n give these dice.
+        try:
+            ca, ra = self.proof["A"][n]
+            cb, rb = self.proof["B"][n]
+            ok = hashlib.sha256(bytes.fromhex(ra)).hexdigest() == ca and \
+                hashlib.sha256(bytes.fromhex(rb)).hexdigest() == cb
+            d = pr.joint_dice(self.gid, n, ra, rb)
+            return ok and sorted(d) == sorted(dice)
+        except Exception:
+            return False
+
+    def _show(self):
+        while self.shown + 1 in self.turns and not self.game.over():
+            n = self.shown + 1
+            t = self.turns[n]
+            try:
+                note = self.game.play_notation(t["move"])
+            except Exception as e:
+                self.turns.pop(n)
+                self.out("turn %d does not replay (%s): left out" % (n, e))
+                return
+            self.shown = n
+            g = self.game
+            row = {"turn": n, "player": t["player"], "name": self.names.get(t["player"], ""),
+                   "dice": t["dice"], "move": note, "score": "%d-%d" % (g.pos.a, g.pos.b),
+                   "joint": self._joint(n, t["dice"] or [])}
+            if self.as_json:
+                self.out(json.dumps(row))
+            else:
+                self.out("turn %3d  %s %-10s %-34s score %s%s" % (
+                    n, row["player"], row["name"][:10], note, row["score"],
+                    "" if row["joint"] else "  (dice not shown joint)"))
+            if g.over():
+                w, how, pts = g.result
+                who = "a draw" if w is None else "%s (%s) wins" % (
+                    "AB"[w], self.names.get("AB"[w], ""))
+                self.out(json.dumps({"game_over": True, "winner": None if w is None else
+                                     "AB"[w], "how": how, "score": row["score"]})
+                         if self.as_json else "game over: %s, %s, %s" % (who, how,
+                                                                        row["score"]))
+
+    def over(self):
+        return self.game.over()
+
+
+def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
+    """Follow game `code` until it ends (True) or `seconds` pass (False).
+    conn_factory(subscriptions) -> a started Connection."""
+    w = Watcher(code, out, as_json)
+    conn = conn_factory(w.topics())
+    end = None if seconds is None else clock() + seconds
+    try:
+        while not w.over():
+            if end is not None and clock() >= end:
+                return False
+            try:
+                tpc, payload = conn.inbox.get(timeout=0.2)
+            except Exception:
+                continue
+            if tpc is not None:
+                w.handle(tpc, payload)
+        return True
+    finally:
+        conn.stop()

@@ -1,0 +1,133 @@
+"""The parts of an online game for the tests (docs/online.md): a Mosquitto of their own
+on a free local port, virtual boards played one side each (`samsara virtual-board DIR
+--play SEED --side A|B`), bridges (`samsara online host|join`) and a spectator
+(`samsara online watch --json`), each its own process so that a test can kill and
+start it again; and the boards' game records read from their log folders."""
+import glob
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from samsara_host.record import from_log
+
+HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host")
+
+
+def samsara(*args):
+    """The command line of `samsara ARGS` with this checkout's Python."""
+    return [sys.executable, "-m", "samsara_host.cli"] + list(args)
+
+
+class Proc:
+    """One `samsara` process whose stdout lines are read into `lines` (and a queue),
+    its stderr into `err_path`."""
+
+    def __init__(self, args, err_path, env=None):
+        self.args = args
+        self.err_path = err_path
+        self.lines = []
+        self.q = queue.Queue()
+        e = dict(os.environ)
+        e["PYTHONPATH"] = HOST + os.pathsep + e.get("PYTHONPATH", "")
+        e["PYTHONUNBUFFERED"] = "1"
+        if env:
+            e.update(env)
+        self.err = open(err_path, "ab")
+        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.err,
+                                  stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for raw in self.p.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.lines.append(line)
+            self.q.put(line)
+
+    def wait_line(self, starts, timeout):
+        """The first line (from now on) starting with `starts`; AssertionError after
+        `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "no line %r from %s within %.0f s; stderr: %s" % (
+                starts, self.args[3:5], timeout, self.stderr()[-2000:])
+            try:
+                line = self.q.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            if line.startswith(starts):
+                return line
+
+    def stderr(self):
+        self.err.flush()
+        with open(self.err_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def wait(self, timeout):
+        """The exit code; AssertionError when it runs past `timeout` seconds."""
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("%s still runs after %.0f s; stderr: %s"
+                                 % (self.args[3:5], timeout, self.stderr()[-3000:]))
+
+    def stop(self, sig=signal.SIGTERM):
+        """End the process (and its children: the virtual board's micropython)."""
+        if self.p.poll() is None:
+            try:
+                os.killpg(self.p.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                self.p.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.p.pid, signal.SIGKILL)
+                self.p.wait(5)
+        self.t.join(2)
+        self.err.close()
+
+
+def vboard(folder, seed, side, tmp):
+    """A virtual board in `folder` whose hand plays `side`; returns (Proc, port)."""
+    p = Proc(samsara("virtual-board", folder, "--play", str(seed), "--side", side),
+             os.path.join(tmp, "vboard-%s.err" % side))
+    port = p.wait_line("port: ", 30)[len("port: "):]
+    p.wait_line("Ctrl-C stops it", 30)
+    return p, port
+
+
+def bridge(role, broker, port, name, statedir, tmp, code=None, side=None, tag=""):
+    """`samsara online host|join`; returns the Proc (for the host, after its code line)."""
+    if role == "host":
+        args = ["online", "host", "--side", side, "--broker", broker]
+        if code:
+            args += ["--code", code]
+    else:
+        args = ["online", "join", code, "--broker", broker]
+    args += ["--name", name, "--port", port, "--dir", statedir]
+    return Proc(samsara(*args), os.path.join(tmp, "bridge-%s%s.err" % (name, tag)))
+
+
+def board_record(folder):
+    """The GameRecord of the newest online game in a virtual board's log folder."""
+    best = None
+    paths = glob.glob(os.path.join(folder, "logs", "g*.end")) + \
+        glob.glob(os.path.join(folder, "logs", "g*.run"))
+    for path in sorted(paths):
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            rec = from_log(data, allow_torn=True)
+        except Exception:
+            continue
+        if "Online" in rec.tags:
+            best = rec
+    return best
