@@ -125,7 +125,8 @@ def test_docs_architecture_lists_every_module_in_its_place():
     text = open(os.path.join(ROOT, "docs", "architecture.md")).read()
     text = text[text.index("## The places and their modules"):]
     for folder in ("firmware/samsara/rules/", "firmware/samsara/", "firmware/samsara/storage/",
-                   "firmware/samsara/link/", "firmware/board/", "hardware/samsara_hw/"):
+                   "firmware/samsara/link/", "firmware/board/", "hardware/samsara_hw/",
+                   "firmware/samas/rules/", "firmware/schaska/rules/"):
         head = "### `%s`" % folder
         assert head in text, head
         part = text[text.index(head) + len(head):]
@@ -135,3 +136,38 @@ def test_docs_architecture_lists_every_module_in_its_place():
         have = set(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, folder, "*.py"))
                    if not p.endswith("__init__.py"))
         assert listed == have, (folder, sorted(listed ^ have))
+
+
+GAMES = ("samas", "schaska")
+"""The game packages beside samsara (docs/architecture.md "Layers": the other games'
+rules import their own package and builtins only)."""
+
+
+def test_the_other_games_rules_import_only_their_own_package_and_builtins():
+    bad = []
+    for game in GAMES:
+        root = os.path.join(ROOT, "firmware", game)
+        paths = glob.glob(os.path.join(root, "**", "*.py"), recursive=True)
+        assert len(paths) >= 4, game
+        for path in paths:
+            tree = ast.parse(open(path).read(), path)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    assert node.level == 0, "%s: relative import" % path
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top != game and top not in BUILTINS:
+                        bad.append("%s imports %s" % (os.path.relpath(path, ROOT), name))
+    assert not bad, "\n".join(bad)
+
+
+def test_the_other_games_packages_are_empty_markers():
+    for game in GAMES:
+        for pkg in ("", "rules"):
+            text = open(os.path.join(ROOT, "firmware", game, pkg, "__init__.py")).read()
+            assert all(isinstance(n, ast.Expr) for n in ast.parse(text).body), (game, pkg)

@@ -71,11 +71,15 @@ def _parse(text, prefix):
 def import_order(src=os.path.join(ROOT, "firmware")):
     """Firmware module names, each after the firmware modules it imports (anywhere in
     the file, also inside functions), so importing them in this order in a fresh VM
-    charges every module only with its own heap."""
+    charges every module only with its own heap.  The other games' packages
+    (build_firmware.OTHER_GAMES) are not Samsara's firmware and are left out."""
     import ast
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from build_firmware import OTHER_GAMES
     mods = {}
     for root, dirs, names in os.walk(src):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
+            d in OTHER_GAMES and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py") and n != "boot.py":
                 rel = os.path.relpath(os.path.join(root, n), src)[:-3].replace(os.sep, ".")

@@ -44,13 +44,18 @@ from samsara_host import fwstamp  # noqa: E402
 SRC = "firmware"
 OUT = os.path.join("build", "bundle")
 AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py", "samsara/flight_viper.py")  # copied, not compiled (paths relative to firmware/)
+OTHER_GAMES = ("samas", "schaska")
+"""The other games' packages under firmware/ (docs/samas.md, docs/schaska.md): Samsara's
+bundle and image leave them out, so Samsara's firmware stays as it was; `make test-mpy`
+and `make typecheck` check them all the same."""
 
 
 def sources(src=SRC):
-    """Relative paths of every .py under `src`, sorted."""
+    """Relative paths of every .py under `src`, sorted; the OTHER_GAMES packages left out."""
     found = []
     for root, dirs, names in os.walk(src):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
+            d in OTHER_GAMES and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py"):
                 found.append(os.path.relpath(os.path.join(root, n), src))

@@ -47,6 +47,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
 from samsara_host import fwstamp  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_firmware import OTHER_GAMES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "firmware")
@@ -88,10 +90,11 @@ def image_name(ver=None):
 
 def frozen_sources(src=SRC):
     """Relative paths (with '/') of the firmware modules frozen into the image: every .py
-    under `src` except ON_FS, sorted."""
+    under `src` except ON_FS and the other games' packages (OTHER_GAMES), sorted."""
     found = []
     for root, dirs, names in os.walk(src):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
+            d in OTHER_GAMES and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py"):
                 rel = os.path.relpath(os.path.join(root, n), src).replace(os.sep, "/")
