@@ -7,28 +7,69 @@ from samsara.rules import moves as rules
 from samsara.rules.game import Game
 
 
+GAMES = ("samsara", "samas", "schaska")
+"""The games of `--game` (docs/samas.md, docs/schaska.md); samsara is the default."""
+
+
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
     rsub = p.add_subparsers(dest="rules_command", metavar="ACTION")
-    lg = rsub.add_parser("legal", help="list the legal complete turns of a roll")
+    lg = rsub.add_parser("legal", help="list the legal complete turns of a roll "
+                         "(Samas, Schaska: the legal choices of a state)")
+    _game_option(lg, GAMES)
     lg.add_argument("--position", help="position string (docs/rules.md §5)")
     lg.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     lg.add_argument("--batch", action="store_true",
-                    help='read JSON lines {"position": ..., "dice": [a, b]} from stdin')
-    lg.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+                    help='read JSON lines {"position": ..., "dice": [a, b]} from stdin '
+                    "(Samas, Schaska: one state object a line)")
+    lg.add_argument("--opponent-goal", choices=rules.OPTION_NAMES,
+                    help="rule option (default owner_scores)")
+    lg.add_argument("--state", help="Samas, Schaska: a state object (JSON, docs/samas.md, "
+                    "docs/schaska.md)")
+    lg.add_argument("--layout", metavar="V,...",
+                    help="Schaska: the field values, e.g. +1,+2,-1,8,... (default: docs/schaska.md)")
     lg.set_defaults(func=cmd_legal)
     pl = rsub.add_parser("play", help="play one seeded self-play game and print its record")
+    _game_option(pl, GAMES)
     pl.add_argument("--seed", type=int, default=1)
-    pl.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    pl.add_argument("--opponent-goal", choices=rules.OPTION_NAMES,
+                    help="rule option (default owner_scores)")
+    pl.add_argument("--layout", metavar="V,...",
+                    help="Schaska: the field values, e.g. +1,+2,-1,8,... (default: docs/schaska.md)")
+    pl.add_argument("--json", action="store_true",
+                    help="Samas, Schaska: the game as JSON lines (docs/samas.md, docs/schaska.md)")
     pl.set_defaults(func=cmd_play)
     bs = rsub.add_parser("best", help="the engine's turn for a roll and its evaluation")
+    _game_option(bs, ("samsara",))
     bs.add_argument("--position", required=True, help="position string (docs/rules.md §5)")
     bs.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"), required=True)
     bs.add_argument("--engine", default="device", choices=("device", "host"))
-    bs.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
+    bs.add_argument("--opponent-goal", choices=rules.OPTION_NAMES,
+                    help="rule option (default owner_scores)")
     bs.add_argument("--seed", type=int, default=1, help="the engine's tie-break seed (default 1)")
     bs.set_defaults(func=cmd_best)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _game_option(parser, games):
+    parser.add_argument("--game", default="samsara", choices=games,
+                        help="the game (default samsara%s)" % (
+                            "" if len(games) > 1 else "; no engine for the others yet"))
+
+
+def _option_code(args):
+    """The rule option code of --opponent-goal (owner_scores when not given)."""
+    return rules.option_code(args.opponent_goal or "owner_scores")
+
+
+def _misplaced(args, action):
+    """True after printing the one-line error when an option does not fit --game."""
+    from samsara_host.rules_games_cmd import misplaced_option
+    msg = misplaced_option(args)
+    if msg:
+        print("samsara rules %s: %s" % (action, msg), file=sys.stderr)
+        return True
+    return False
 
 
 def _position_and_dice(args, action):
@@ -45,7 +86,12 @@ def _position_and_dice(args, action):
 
 
 def cmd_legal(args):
-    og = rules.option_code(args.opponent_goal)
+    if _misplaced(args, "legal"):
+        return 2
+    if args.game != "samsara":
+        from samsara_host.rules_games_cmd import cmd_legal as other_legal
+        return other_legal(args)
+    og = _option_code(args)
     if args.batch:
         if args.position is not None or args.dice is not None:
             print("samsara rules legal: --batch reads positions and dice from stdin; "
@@ -115,7 +161,12 @@ def play_record(seed, og):
 
 
 def cmd_play(args):
-    og = rules.option_code(args.opponent_goal)
+    if _misplaced(args, "play"):
+        return 2
+    if args.game != "samsara":
+        from samsara_host.rules_games_cmd import cmd_play as other_play
+        return other_play(args)
+    og = _option_code(args)
     # The text form of `logs export --format text`: `logs show` and `logs export` read it.
     sys.stdout.write(play_record(args.seed, og).to_text())
     return 0
@@ -152,7 +203,7 @@ def cmd_best(args):
         print("Game over: both scores are 6 (both scoring pieces on the centre), no turn to play")
         return 0
     res = best_turn(pos, args.dice[0], args.dice[1], args.engine,
-                    rules.option_code(args.opponent_goal), args.seed)
+                    _option_code(args), args.seed)
     if res is None:
         print("Moksha")
         return 0

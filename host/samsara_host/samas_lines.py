@@ -1,0 +1,83 @@
+"""Samas games as JSON lines (docs/samas.md "JSON lines"): the lines of a game, a seeded
+self-play game, the answer of `samsara rules legal --game samas`, and a short text form.
+
+Lines, in order:
+    {"game": "samas", "start": S}
+    {"round": k, "play": {"A": SEL, "B": SEL}, "after": S}     one per round, k from 1
+    {"result": "A" | "B" | "draw", "final": S}
+S is a state object (samas.rules.state), SEL one of "0", "1", "2", "3", "J".
+"""
+import random
+
+from samas.rules.game import Game
+from samas.rules.rounds import SELECTIONS, legal_selections, result
+from samas.rules.state import START, State
+
+
+def start_line(state):
+    """The first line of a game from `state`."""
+    return {"game": "samas", "start": state.to_obj()}
+
+
+def round_line(k, sel_a, sel_b, after):
+    """The line of round k (from 1): A's and B's selections (indexes), the state after."""
+    return {"round": k, "play": {"A": SELECTIONS[sel_a], "B": SELECTIONS[sel_b]},
+            "after": after.to_obj()}
+
+
+def result_line(game):
+    """The last line of a finished Game."""
+    return {"result": game.result, "final": game.state.to_obj()}
+
+
+def self_play(seed, state=START):
+    """One seeded self-play game: each round A and then B picks uniformly among its legal
+    selections with random.Random(seed).  Returns (the finished Game, its lines as a list
+    of dicts)."""
+    rng = random.Random(seed)
+    game = Game(state)
+    lines = [start_line(state)]
+    while not game.over():
+        sa = rng.choice(legal_selections(game.state, 0))
+        sb = rng.choice(legal_selections(game.state, 1))
+        after = game.play(sa, sb)
+        lines.append(round_line(game.rounds, sa, sb, after))
+    lines.append(result_line(game))
+    return game, lines
+
+
+def legal_answer(state):
+    """`rules legal --game samas` for a State: {"legal": {"A": [SEL...], "B": [SEL...]},
+    "result": null | "A" | "B" | "draw"} (both lists empty once the game is over)."""
+    return {"legal": {"AB"[p]: [SELECTIONS[i] for i in legal_selections(state, p)]
+                      for p in (0, 1)},
+            "result": result(state)}
+
+
+def _count(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def _describe(s):
+    return "   ".join("%s: hollow %d, %s, %s" % (
+        "AB"[p], s.hole[p], _count(s.stones[p], "stone"), _count(s.jokers[p], "joker"))
+        for p in (0, 1))
+
+
+def text_lines(seed, game, lines):
+    """The self-play game as text, one line per round (the text form of `rules play
+    --game samas`)."""
+    out = ["Samas self-play, seed %d. Start   %s" % (seed, _describe(START))]
+    prev = START
+    for line in lines[1:-1]:
+        s = State.from_obj(line["after"])
+        a, b = line["play"]["A"], line["play"]["B"]
+        moved = [p for p in (0, 1) if s.hole[p] != prev.hole[p]]
+        what = "nobody moves" if not moved else " and ".join(
+            "%s moves to %d" % ("AB"[p], s.hole[p]) for p in moved)
+        out.append("round %d: A %s, B %s: %s   %s" % (line["round"], a, b, what, _describe(s)))
+        prev = s
+    r = game.result
+    out.append("result: %s (%s) after %d rounds" % (
+        "draw" if r == "draw" else r + " wins", game.how, game.rounds))
+    return out

@@ -1,0 +1,82 @@
+"""Schaska games as JSON lines (docs/schaska.md "JSON lines"): the lines of a game, a
+seeded self-play game, the answer of `samsara rules legal --game schaska`, and a short
+text form.
+
+Lines, in order:
+    {"game": "schaska", "layout": [v1, ...], "start": S}
+    {"turn": k, "player": "A" | "B", "move": {"from": "start" | f, "to": f | "home" | "start"},
+     "after": S}                                                 one per turn, k from 1
+    {"result": "A" | "B" | "draw", "by": "home" | "block" | "limit", "final": S}
+S is a state object (schaska.rules.state).
+"""
+import random
+
+from schaska.rules.actions import action_obj, apply, legal_actions, result
+from schaska.rules.game import Game
+from schaska.rules.layout import format_layout
+from schaska.rules.state import PLAYERS
+
+
+def start_line(layout, state):
+    """The first line of a game on `layout` from `state`."""
+    return {"game": "schaska", "layout": list(layout), "start": state.to_obj()}
+
+
+def turn_line(k, before, action, after):
+    """The line of turn k (from 1): the player to move in `before`, its action, the state
+    after."""
+    return {"turn": k, "player": PLAYERS[before.mover], "move": action_obj(before, action),
+            "after": after.to_obj()}
+
+
+def result_line(game):
+    """The last line of a finished Game."""
+    return {"result": game.result, "by": game.by, "final": game.state.to_obj()}
+
+
+def self_play(seed, layout):
+    """One seeded self-play game on `layout`: each turn the player to move picks uniformly
+    among its legal actions (in legal_actions order) with random.Random(seed).
+    Returns (the finished Game, its lines as a list of dicts)."""
+    rng = random.Random(seed)
+    game = Game(layout)
+    lines = [start_line(layout, game.state)]
+    while not game.over():
+        actions = game.legal()
+        action = actions[rng.randrange(len(actions))]
+        before = game.state
+        after = game.play(action)
+        lines.append(turn_line(game.turns, before, action, after))
+    lines.append(result_line(game))
+    return game, lines
+
+
+def legal_answer(layout, state):
+    """`rules legal --game schaska` for a State on `layout`: {"legal": [{"move": M,
+    "after": S}, ...], "result": null | "A" | "B" | "draw", "by": null | "home" | "block"}
+    (the turn limit is not part of a state: a state is never over by it)."""
+    acts = legal_actions(layout, state)
+    r = result(layout, state)
+    return {"legal": [{"move": action_obj(state, a), "after": apply(layout, state, a).to_obj()}
+                      for a in acts],
+            "result": r[0] if r else None, "by": r[1] if r else None}
+
+
+def _describe(obj):
+    return "   ".join("%s: start %d, fields %s, home %d" % (
+        p, obj[p]["start"], ",".join(str(f) for f in obj[p]["fields"]) or "-", obj[p]["home"])
+        for p in PLAYERS)
+
+
+def text_lines(seed, game, lines):
+    """The self-play game as text, one line per turn (the text form of `rules play
+    --game schaska`)."""
+    out = ["Schaska self-play, seed %d, layout %s" % (seed, format_layout(game.layout))]
+    for line in lines[1:-1]:
+        m = line["move"]
+        out.append("turn %d: %s %s-%s   %s" % (line["turn"], line["player"], m["from"], m["to"],
+                                              _describe(line["after"])))
+    r = game.result
+    out.append("result: %s by %s after %d turns" % (
+        "draw" if r == "draw" else r + " wins", game.by, game.turns))
+    return out
