@@ -23,7 +23,9 @@ class NoBrowser(Exception):
 
 
 def chromium(tmp, width=1280, height=900):
-    """A Selenium driver of headless Chromium with a fresh profile in `tmp`."""
+    """A Selenium driver of headless Chromium with a fresh profile in `tmp`;
+    chromedriver listens on a port of testports.free_port."""
+    from testports import free_port
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
     if missing:
         raise NoBrowser("no %s: install Debian's chromium and chromium-driver "
@@ -40,20 +42,22 @@ def chromium(tmp, width=1280, height=900):
     opts.add_argument("--user-data-dir=%s" % os.path.join(str(tmp), "chromium-profile"))
     opts.add_argument("--window-size=%d,%d" % (width, height))
     opts.binary_location = CHROMIUM
-    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER, port=free_port()), options=opts)
     drv.set_window_size(width, height)
     return drv
 
 
 class AppProcess:
-    """`samsara app ARGS --http-port 0 --no-browser --logs LOGS` as a child; `url` once
-    it printed `url:`.  stop() ends it (SIGTERM, then SIGKILL)."""
+    """`samsara app ARGS --http-port P --no-browser --logs LOGS` as a child (P: a port
+    of testports.free_port); `url` once it printed `url:`.  stop() ends it (SIGTERM,
+    then SIGKILL)."""
 
     def __init__(self, args, logs, timeout=60.0, cwd=REPO):
+        from testports import free_port
         exe = os.path.join(os.path.dirname(sys.executable), "samsara")
         self.proc = subprocess.Popen(
-            [exe, "app"] + list(args) + ["--http-port", "0", "--no-browser", "--logs",
-                                         str(logs)],
+            [exe, "app"] + list(args) + ["--http-port", str(free_port()), "--no-browser",
+                                         "--logs", str(logs)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
         self.lines = []
         self.url = None
