@@ -15,7 +15,6 @@ from fakes.memfs import MemFs  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from samsara.controller import Refused  # noqa: E402
 from samsara.core import Board  # noqa: E402
-from samsara.frame import from_position  # noqa: E402
 from samsara.rules import moves as rules  # noqa: E402
 from samsara.rules.notation import format_sub_move  # noqa: E402
 from samsara.rules.position import START  # noqa: E402
@@ -23,37 +22,19 @@ from samsara.states import MOVING, TURN_COMPLETE, ENDED  # noqa: E402
 from samsara.storage import logrecord  # noqa: E402
 from samsara.storage.gamelog import GameLog  # noqa: E402
 
-from samsara_host.sim.driver import Driver  # noqa: E402
 from samsara_host.sim.player import choose_greedy, hand_actions, hand_moves, random_pick  # noqa: E402
+from samsara_host.sim.vsgame import STEP_MS as STEP, HandAtBoard  # noqa: E402
 
-STEP = 20.0
 
-
-class Side:
+class Side(HandAtBoard):
     """One board of the pair: its near side `side` (0/1), the far side the other."""
 
     def __init__(self, side):
         self.side = side
-        self.board = Board(Config(dice="electronic"))
-        self.board.new_game(START, vs=1 - side, far=True)
-        self.driver = Driver(self.board, self.board.controller.cfg.scan_ms,
-                             from_position(START))
-        self.now = 0.0
+        board = Board(Config(dice="electronic"))
+        board.new_game(START, vs=1 - side, far=True)
+        HandAtBoard.__init__(self, board, START)
         self.sent = 0          # near turns handed over so far
-
-    @property
-    def c(self):
-        return self.board.controller
-
-    def advance(self, ms):
-        self.now += ms
-        self.driver.advance(self.now)
-
-    def hand(self, frm, to):
-        d = self.driver
-        d.push_raw(self.now + 1, frm, False)
-        d.push_raw(self.now + 301, to, True)
-        self.advance(500)
 
     def events(self, name):
         return [e for _t, e in self.driver.events if e["ev"] == name]

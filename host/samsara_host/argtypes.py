@@ -5,19 +5,51 @@ import math
 import os
 
 
-def whole(lo):
-    """An argparse type: an int >= lo."""
+def whole(lo, hi=None):
+    """An argparse type: an int >= lo (and <= hi when given)."""
     def check(text):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError("must be a whole number %d or more, not %r"
-                                             % (lo, text))
-        if v < lo:
-            raise argparse.ArgumentTypeError("must be a whole number %d or more, not %s"
-                                             % (lo, text))
+            v = None
+        if v is None or v < lo or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(
+                "must be a whole number %s, not %s"
+                % ("%d or more" % lo if hi is None else "%d..%d" % (lo, hi),
+                   repr(text) if v is None else text))
         return v
     check.__name__ = "whole number"
+    return check
+
+
+def parsed_by(module, function, error):
+    """An argparse type: `text` itself once `module`.`function`(text) took it; the
+    words of its `error` exception (a class of `module`) as the option's error (exit
+    2).  The module is imported only when the option is given, so a command's start
+    stays quick."""
+    def check(text):
+        import importlib
+        m = importlib.import_module(module)
+        try:
+            getattr(m, function)(text)
+        except getattr(m, error) as e:
+            raise argparse.ArgumentTypeError(str(e))
+        return text
+    check.__name__ = function
+    return check
+
+
+def text_of(what, limit):
+    """An argparse type: a name or text of 1..`limit` characters without control
+    characters, spaces around it taken off (samsara_host.gametags.check_text, the one
+    check of names); `what` names the option in the error."""
+    def check(text):
+        from samsara_host.gametags import TagError, check_text
+        try:
+            return check_text(text, what, limit)
+        except TagError as e:
+            raise argparse.ArgumentTypeError(str(e))
+    check.__name__ = "text"
     return check
 
 

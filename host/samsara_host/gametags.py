@@ -27,18 +27,19 @@ MAX_TEXT = 40
 picture's caption)."""
 
 
-def check_text(value, what="a name"):
+def check_text(value, what="a name", limit=MAX_TEXT):
     """`value` with the spaces around it taken off, if it can be a player's name or a
-    tag's text: not empty, at most MAX_TEXT characters, no control characters (line
-    breaks, tabs, escapes); else TagError saying which.  The one check of `--names`
-    (logs pull, logs tag), `logs tag`'s other texts and the app's names."""
+    tag's text: not empty, at most `limit` characters (MAX_TEXT), no control characters
+    (line breaks, tabs, escapes); else TagError saying which.  The one check of
+    `--names` (logs pull, logs tag), `logs tag`'s other texts, the app's names and an
+    online player's `--name` (limit 24)."""
     if not isinstance(value, str):
         raise TagError("%s must be text" % what)
     v = value.strip()
     if not v:
         raise TagError("%s is empty: give it some text" % what)
-    if len(v) > MAX_TEXT:
-        raise TagError("%s has at most %d characters, not %d" % (what, MAX_TEXT, len(v)))
+    if len(v) > limit:
+        raise TagError("%s has at most %d characters, not %d" % (what, limit, len(v)))
     for ch in v:
         if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
             raise TagError("%s may not hold control characters (line breaks, tabs, "

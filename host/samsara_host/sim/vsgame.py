@@ -33,31 +33,16 @@ class VsError(RuntimeError):
     """The game could not go on: the board did not do what it should."""
 
 
-class VsGame:
-    """A seeded game of a simulated player against the board.  seed: dice and the
-    player's choices; board_side: 0 (A) or 1 (B); human: a strategy name; position:
-    the start (Position); config: samsara.config.Config.  After run(): events
-    ((t, event) list), result (the game_over event), decisions_ms (the board's roll ->
-    first sub-move lit, virtual ms, one per board turn), turns (complete turns)."""
+class HandAtBoard:
+    """A simulated board (samsara.core.Board fed by the sim's Driver on a virtual clock,
+    `now` in ms) and the hand at it: advance the clock, move a marble, wait for the
+    board.  board: the Board, its game already started; start: the position its
+    marbles stand in (a rules Position)."""
 
-    def __init__(self, seed=1, board_side=1, human="greedy", position=None, config=None,
-                 opponent_goal="owner_scores"):
-        self.cfg = config if config is not None else Config(opponent_goal=opponent_goal)
-        self.rng = random.Random("vs:%d" % seed)
-        self.pick = random_pick(self.rng)
-        self.choose = strategy(human)
-        self.side = board_side
-        self.board = Board(self.cfg)
-        start = position if position is not None else START
-        self.board.new_game(start, vs=board_side)
-        self.driver = Driver(self.board, self.cfg.scan_ms, from_position(start))
+    def __init__(self, board, start):
+        self.board = board
+        self.driver = Driver(board, board.controller.cfg.scan_ms, from_position(start))
         self.now = 0.0
-        self.result = None
-        self.decisions_ms = []
-
-    @property
-    def events(self):
-        return self.driver.events
 
     @property
     def c(self):
@@ -83,6 +68,32 @@ class VsGame:
         d.push_raw(self.now + 1, frm, False)
         d.push_raw(self.now + 1 + HAND_MS, to, True)
         self.advance(HAND_MS + 200)
+
+
+class VsGame(HandAtBoard):
+    """A seeded game of a simulated player against the board.  seed: dice and the
+    player's choices; board_side: 0 (A) or 1 (B); human: a strategy name; position:
+    the start (Position); config: samsara.config.Config.  After run(): events
+    ((t, event) list), result (the game_over event), decisions_ms (the board's roll ->
+    first sub-move lit, virtual ms, one per board turn), turns (complete turns)."""
+
+    def __init__(self, seed=1, board_side=1, human="greedy", position=None, config=None,
+                 opponent_goal="owner_scores"):
+        self.cfg = config if config is not None else Config(opponent_goal=opponent_goal)
+        self.rng = random.Random("vs:%d" % seed)
+        self.pick = random_pick(self.rng)
+        self.choose = strategy(human)
+        self.side = board_side
+        start = position if position is not None else START
+        board = Board(self.cfg)
+        board.new_game(start, vs=board_side)
+        HandAtBoard.__init__(self, board, start)
+        self.result = None
+        self.decisions_ms = []
+
+    @property
+    def events(self):
+        return self.driver.events
 
     def set_dice(self):
         d = self.driver
