@@ -18,6 +18,7 @@ from samsara_host.online.code import game_key, new_code, parse_code
 from samsara_host.online.relay import Relay, find_mosquitto, RelayError
 
 import onlinekit as K
+from testports import free_port
 
 GAME_S = 240
 
@@ -77,7 +78,7 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         tmp_path):
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(folder=os.path.join(tmp, "relay"))
+    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
     broker = relay.start()
     procs = []
     stranger = None
@@ -159,8 +160,8 @@ def signal_kill():
 def test_the_load_run_plays_many_games_at_once_and_counts_every_turn():
     _mosquitto()
     from samsara_host.online.load import run_load
-    with Relay() as relay:
-        res = run_load("127.0.0.1", relay.port, 30, turns=6, procs=2, think=(0.05, 0.2))
+    with Relay(port=free_port()) as relay:
+        res = run_load(relay.url(), 30, turns=6, procs=2, think=(0.05, 0.2))
     assert res.ok(), res.lines()
     assert res.connected == 60 and 0 < res.sent <= 30 * 6     # (a Moksha ends a game early)
     assert len(res.latencies) == res.sent and res.lost == 0 and res.dup == 0
@@ -193,7 +194,7 @@ def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
     live.handle("samsara/v1/live/BAD1", b'{"position": "not a position"}')
     live.handle("samsara/v1/live/BAD2", b"\xff garbage")
     srv = AppServer(str(tmp_path / "logs"), online=live)
-    url = srv.start(0)
+    url = srv.start(free_port())
     try:
         with urllib.request.urlopen(url + "api/online", timeout=10) as r:
             data = json.loads(r.read())
@@ -216,7 +217,7 @@ def test_a_network_gone_for_a_minute_resumes_the_same_game(tmp_path):
     boards."""
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(folder=os.path.join(tmp, "relay"))
+    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
     broker = relay.start()
     procs = []
     try:

@@ -20,7 +20,7 @@ def main():
         print("online: skipped (%s)" % e)
         return
     try:
-        res = run_load("127.0.0.1", relay.port, GAMES, turns=TURNS, say=print)
+        res = run_load(relay.url(), GAMES, turns=TURNS, say=print)
     finally:
         relay.stop()
     for line in res.lines():

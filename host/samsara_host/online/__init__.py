@@ -10,3 +10,7 @@
     load.py    many simulated games at once: `samsara online load`
     cmd.py     the command line
 """
+
+NAME_MAX = 24
+"""The longest player's name in an online game (characters): both boards' logs, the
+messages and the bridges' lines carry it (`--name`, the app's Online page)."""

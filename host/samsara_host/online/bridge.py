@@ -21,11 +21,25 @@ import time
 
 from samsara_host.boardlink import BoardError, LinkError, NoReply
 from samsara_host.online import peer as pr
-from samsara_host.online import wire
+from samsara_host.online import NAME_MAX, wire
 from samsara_host.online.code import game_key, parse_code
 
 REFRESH_S = 1.0
 """Longest time between two looks at the board (s)."""
+RETAIN_S = 7 * 24 * 3600
+"""While a game is on, its retained messages (`host`, `rec`) expire this long after
+they were last published (s): a game left for a week goes from the broker by itself
+(docs/online.md "Retained messages")."""
+LIVE_S = 600
+"""The broadcast page's board of a public game (`live`) expires this long after it was
+last published (s); the host's bridge publishes it again every LIVE_EVERY_S, so only a
+game whose host is gone drops off the page."""
+LIVE_EVERY_S = 120
+END_RECORD_S = 3600
+"""At the game's end: the final record stays this long for a spectator who comes late
+(s); the host's announcement is cleared at once."""
+END_LIVE_S = 300
+"""At the game's end: the final board stays on the broadcast page this long (s)."""
 FINISH_WAIT_S = 10.0
 """How long the bridge waits at the game's end for the other side to confirm it has
 every message (s)."""
@@ -71,6 +85,10 @@ class Bridge:
         self.path = os.path.join(state_dir(folder), "game-%s.json" % self.gid)
         self.conn = connect([wire.topic(self.gid, "+")])
         self.peer = None
+        self.progress = {"game": self.gid, "side": side, "names": {}, "turns": 0,
+                         "over": False, "waiting": "connecting to the broker",
+                         "position": None, "last": None, "score": "0-0"}
+        self.t_live = -1e9
         self.bs = None             # the board's state as last looked at
         self.dirty = True
         self.t_look = -1e9
@@ -85,10 +103,20 @@ class Bridge:
     def _save(self, st):
         pr.save_state(self.path, st)
 
+    def _publish(self, topic, payload, retain):
+        # The peer's messages: a retained one (the record) expires (RETAIN_S).
+        self.conn.publish(topic, payload, retain, RETAIN_S if retain else None)
+
     def _host_message(self):
         t = wire.topic(self.gid, "host")
         self.conn.publish(t, self.sealer.seal(t, 0, {"k": "host", "side": self.side,
-                                                    "name": self.name}), True)
+                                                    "name": self.name}), True, RETAIN_S)
+
+    def _refused(self):
+        # The broker refused the connection (a wrong login): no use waiting.
+        if getattr(self.conn, "refused", None):
+            raise BridgeError("%s: check the user and password in --broker"
+                              % self.conn.refused)
 
     def _start_peer(self, wait_s):
         st = pr.load_state(self.path)
@@ -104,7 +132,7 @@ class Bridge:
                 self.side = pr.other(self._wait_host(wait_s))
             st = pr.new_state(self.gid, self.side, self.name)
             self._save(st)
-        self.peer = pr.Peer(self.sealer, st, self.conn.publish, self.log, self._save)
+        self.peer = pr.Peer(self.sealer, st, self._publish, self.log, self._save)
         if self.host:
             self._host_message()
         self.peer.hello()
@@ -113,7 +141,10 @@ class Bridge:
         # The host's side from its retained message (the one who joins takes the other).
         deadline = self.clock() + wait_s
         t = wire.topic(self.gid, "host")
+        self.progress = dict(self.progress, waiting="looking for game %s on the broker"
+                             % self.gid)
         while self.clock() < deadline:
+            self._refused()
             try:
                 tpc, payload = self.conn.inbox.get(timeout=0.2)
             except Exception:
@@ -126,7 +157,7 @@ class Bridge:
                 self.log("dropped: %s (on %s)" % (e, t))
                 continue
             if body.get("k") == "host" and body.get("side") in ("A", "B"):
-                self.say("joining %s's game %s as %s" % (str(body.get("name"))[:24],
+                self.say("joining %s's game %s as %s" % (str(body.get("name"))[:NAME_MAX],
                                                         self.gid, pr.other(body["side"])))
                 return body["side"]
         raise BridgeError("no game %s on the broker: is the host's bridge running, and "
@@ -163,7 +194,8 @@ class Bridge:
         names = self.peer.st["names"]
         far = pr.other(self.side)
         r = self._request("new_game", far=far, online=self.gid,
-                          name_a=names.get("A", "")[:24], name_b=names.get("B", "")[:24])
+                          name_a=names.get("A", "")[:NAME_MAX],
+                          name_b=names.get("B", "")[:NAME_MAX])
         self.peer.st["board_game"] = r["game"]
         self._save(self.peer.st)
         self.say("game %s on the board: you play %s, %s plays %s"
@@ -235,28 +267,70 @@ class Bridge:
         pe.publish_record()
         self.say("sent turn %d: %s" % (n, move))
 
-    def _publish_live(self):
+    def _publish_live(self, expire_s=LIVE_S):
+        # The broadcast page's board: when it changed, and at least every LIVE_EVERY_S.
         pe = self.peer
         g = pe.game
         body = {"game": self.gid, "names": pe.st["names"], "position": g.pos.format(),
                 "turns": len(pe.st["turns"]), "over": g.over(),
                 "last": pe.st["turns"][-1] if pe.st["turns"] else None}
         data = json.dumps(body, separators=(",", ":")).encode("utf-8")
-        if data != getattr(self, "_live_sent", None):
+        if data != getattr(self, "_live_sent", None) or expire_s != LIVE_S or \
+                self.clock() - self.t_live >= LIVE_EVERY_S:
             self._live_sent = data
-            self.conn.publish(wire.live_topic(self.gid), data, True)
+            self.t_live = self.clock()
+            self.conn.publish(wire.live_topic(self.gid), data, True, expire_s)
+
+    def _clear_retained(self):
+        """At the game's end (docs/online.md "Retained messages"): the host's
+        announcement goes at once; the final record stays END_RECORD_S, the final board
+        of a public game END_LIVE_S, then the broker drops them."""
+        t, payload = self.peer.record_message()
+        self.conn.publish(t, payload, True, END_RECORD_S)
+        if self.host:
+            self.conn.publish(wire.topic(self.gid, "host"), b"", True)
+            if self.public:
+                self._publish_live(END_LIVE_S)
 
     def _tell(self):
         # The player's lines: waiting for the far player to carry out the sent turn.
         pe = self.peer
         st = pe.st
         mine = [t["turn"] for t in st["turns"] if t["player"] == self.side]
-        if mine and mine[-1] > st["done"] and self.told_wait < mine[-1] and \
-                not pe.game.over():
+        waiting = mine and mine[-1] > st["done"] and not pe.game.over()
+        if waiting and self.told_wait < mine[-1]:
             self.told_wait = mine[-1]
             self.say("waiting for %s to carry out your turn" % st["names"].get(pe.far, pe.far))
         if st["done"] > self.told_done:
             self.told_done = st["done"]
+        self.progress = self._progress(waiting)
+
+    def _progress(self, waiting):
+        # The game as a player sees it (Bridge.progress).
+        pe = self.peer
+        st = pe.st
+        g = pe.game
+        far = st["names"].get(pe.far)
+        k = pe.next_turn()
+        if g.over():
+            w, how, _pts = g.result
+            words = "game over: %s" % ("a draw" if w is None else "%s (%s) wins, %s" % (
+                "AB"[w], st["names"].get("AB"[w], "AB"[w]), how))
+        elif far is None:
+            words = "waiting for the other player to join with the code"
+        elif waiting:
+            words = "waiting for %s to carry out your turn" % far
+        elif pe.mover() == self.side:
+            d = pe.dice(k)
+            words = "your turn %d: %s" % (k, "roll and move on the board" if d else
+                                           "waiting for the joint dice")
+        else:
+            words = "waiting for %s to play turn %d" % (far, k)
+        return {"game": self.gid, "side": self.side, "names": dict(st["names"]),
+                "turns": len(st["turns"]), "over": g.over(), "waiting": words,
+                "position": g.pos.format(), "score": "%d-%d" % (g.pos.a, g.pos.b),
+                "last": dict(st["turns"][-1]) if st["turns"] else None,
+                "mover": pe.mover()}
 
     def finished(self):
         """True when the game is over on the board and in the agreed record."""
@@ -286,12 +360,14 @@ class Bridge:
     def run(self, wait_host_s=30.0, stop=None):
         """Play the game to its end.  Returns the number of turns.  stop(): True to stop
         early (returns None).  Raises BridgeError, LinkError (the board went away)."""
+        self._refused()
         self._start_peer(wait_host_s)
         pe = self.peer
         t_end = None
         while True:
             if stop is not None and stop():
                 return None
+            self._refused()
             if self._messages():
                 self.dirty = True
             pe.step()
@@ -315,8 +391,7 @@ class Bridge:
                     t_end = self.clock()
                     pe.publish_record()
                 if pe.acked() or self.clock() - t_end > FINISH_WAIT_S:
-                    if self.public and self.host:
-                        self._publish_live()
+                    self._clear_retained()
                     return len(pe.st["turns"])
                 pe.ask_sync()
 

@@ -6,9 +6,10 @@ app's Online page (samsara_host.app.server: /online, /api/online).
 """
 import json
 import threading
+import time
 
 from samsara.rules.position import Position
-from samsara_host.online import wire
+from samsara_host.online import NAME_MAX, wire
 
 FILTER = wire.ROOT + "/live/+"
 """The topic filter of every public game's board."""
@@ -19,12 +20,15 @@ class LiveGames:
     """The public games seen on a broker: handle(topic, payload) from any thread,
     games() for the page."""
 
-    def __init__(self):
+    def __init__(self, clock=time.monotonic):
         self.lock = threading.Lock()
         self.by_id = {}
+        self.clock = clock
 
-    def handle(self, topic, payload):
-        """One retained or live message of FILTER; an empty payload removes the game."""
+    def handle(self, topic, payload, expire_s=None):
+        """One retained or live message of FILTER; an empty payload removes the game.
+        expire_s: the message's expiry left (MQTT 5): the game leaves the list then,
+        as the broker drops it (docs/online.md "Retained messages")."""
         if topic is None or not topic.startswith(wire.ROOT + "/live/"):
             return
         gid = topic.rsplit("/", 1)[-1][:8]
@@ -37,9 +41,10 @@ class LiveGames:
             pos = Position.parse(body["position"]).format()
             names = body.get("names") or {}
             game = {"game": gid, "position": pos,
-                    "names": {s: str(names.get(s, ""))[:24] for s in ("A", "B")},
+                    "names": {s: str(names.get(s, ""))[:NAME_MAX] for s in ("A", "B")},
                     "turns": int(body.get("turns", 0)), "over": bool(body.get("over")),
-                    "last": None}
+                    "last": None,
+                    "until": None if expire_s is None else self.clock() + expire_s}
             last = body.get("last")
             if isinstance(last, dict) and isinstance(last.get("move"), str):
                 game["last"] = {"turn": int(last.get("turn", 0)), "player":
@@ -53,19 +58,28 @@ class LiveGames:
     def games(self):
         """The games, live ones first then by id: a list of dicts (game, position,
         names {A, B}, turns, over, last)."""
+        now = self.clock()
         with self.lock:
-            out = list(self.by_id.values())
+            for gid in [g for g, v in self.by_id.items() if v["until"] is not None and
+                        v["until"] <= now]:
+                del self.by_id[gid]
+            out = [dict(g) for g in self.by_id.values()]
+        for g in out:
+            g.pop("until")
         out.sort(key=lambda g: (g["over"], g["game"]))
         return out
 
 
-def follow(url):
-    """(LiveGames, Connection) following the public games of broker `url`
-    (mqtt://HOST:PORT): the connection runs on its own thread until stop()."""
-    from samsara_host.online.mqtt import Connection, parse_broker
-    host, port = parse_broker(url)
+def follow(broker):
+    """(LiveGames, Connection) following the public games of `broker` (a
+    samsara_host.online.mqtt.Broker): the connection runs on its own thread until
+    stop()."""
+    from samsara_host.online.mqtt import Connection
     live = LiveGames()
-    conn = Connection(host, port, [FILTER], name="samsara-app",
-                      on_message=lambda c, u, m: live.handle(m.topic, bytes(m.payload)))
+    live.url = broker.url()
+    conn = Connection(broker, [FILTER], name="samsara-app",
+                      on_message=lambda c, u, m: live.handle(
+                          m.topic, bytes(m.payload),
+                          getattr(m.properties, "MessageExpiryInterval", None)))
     conn.start()
     return live, conn

@@ -8,64 +8,41 @@ job is the command line around samsara_host.online: options checked up front (ex
     samsara online load --games N --broker ...
     samsara relay [--port N] [--bind ADDR] [--dir DIR]
 """
-import argparse
 import signal
 import sys
 import time
 
+from samsara_host.argtypes import parsed_by, text_of, whole
+from samsara_host.online import NAME_MAX
 
-def _broker(text):
-    from samsara_host.online.mqtt import BrokerError, parse_broker
-    try:
-        parse_broker(text)
-    except BrokerError as e:
-        raise argparse.ArgumentTypeError(str(e))
-    return text
-
-
-def _code(text):
-    from samsara_host.online.code import CodeError, parse_code
-    try:
-        parse_code(text)
-    except CodeError as e:
-        raise argparse.ArgumentTypeError(str(e))
-    return text
-
-
-def _name(text):
-    t = text.strip()
-    if not t or len(t) > 24 or any(ord(ch) < 32 for ch in t):
-        raise argparse.ArgumentTypeError("--name takes a name of 1 to 24 characters, "
-                                         "not %r" % text)
-    return t
-
-
-def _games(text):
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if not 1 <= n <= 5000:
-        raise argparse.ArgumentTypeError("--games takes a whole number 1..5000, not %r" % text)
-    return n
-
-
-def _side(text):
-    if text not in ("A", "B"):
-        raise argparse.ArgumentTypeError("--side takes A or B, not %r" % text)
-    return text
+_broker = parsed_by("samsara_host.online.mqtt", "parse_broker", "BrokerError")
+_code = parsed_by("samsara_host.online.code", "parse_code", "CodeError")
+_name = text_of("--name", NAME_MAX)
+_games = whole(1, 5000)
 
 
 def _interrupt(_signum, _frame):
     raise KeyboardInterrupt
 
 
-def _connect_factory(url, name):
-    from samsara_host.online.mqtt import Connection, parse_broker
-    host, port = parse_broker(url)
+def broker_of(args, prog="samsara online"):
+    """The Broker of `--broker` and `--ca`, or None after saying on stderr why not
+    (the command then exits 2)."""
+    from samsara_host.online.mqtt import BrokerError, parse_broker
+    try:
+        return parse_broker(args.broker, getattr(args, "ca", None))
+    except BrokerError as e:
+        print("%s: --broker: %s" % (prog, e), file=sys.stderr)
+        return None
+
+
+def connect_factory(broker, name):
+    """connect(subscriptions) -> a started samsara_host.online.mqtt.Connection to
+    `broker` (a Broker), for a Bridge or a spectator."""
+    from samsara_host.online.mqtt import Connection
 
     def connect(subs):
-        c = Connection(host, port, subs, name=name)
+        c = Connection(broker, subs, name=name)
         c.start()
         return c
     return connect
@@ -86,6 +63,9 @@ def cmd_bridge(args):
     from samsara_host.boardlink import LinkError
     from samsara_host.online.bridge import Bridge, BridgeError, open_board
     from samsara_host.online.code import new_code
+    broker = broker_of(args)
+    if broker is None:
+        return 2
     signal.signal(signal.SIGTERM, _interrupt)
     code = args.code if getattr(args, "code", None) else new_code()
     if args.role == "host":
@@ -97,7 +77,7 @@ def cmd_bridge(args):
         return 1
     bridge = None
     try:
-        bridge = Bridge(board, _connect_factory(args.broker, "samsara-bridge"), code,
+        bridge = Bridge(board, connect_factory(broker, "samsara-bridge"), code,
                         side=args.side if args.role == "host" else None,
                         name=args.name, folder=args.dir, public=getattr(args, "public", False),
                         say=_say, log=_log)
@@ -119,11 +99,17 @@ def cmd_bridge(args):
 
 def cmd_watch(args):
     """watch: print the game's turns until it ends (0), or Ctrl-C (130)."""
-    from samsara_host.online.watch import watch
+    from samsara_host.online.watch import WatchError, watch
+    broker = broker_of(args)
+    if broker is None:
+        return 2
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        watch(args.code, _connect_factory(args.broker, "samsara-watch"),
+        watch(args.code, connect_factory(broker, "samsara-watch"),
               out=_say, as_json=args.json)
+    except WatchError as e:
+        print("samsara online: %s" % e, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0
@@ -132,9 +118,10 @@ def cmd_watch(args):
 def cmd_load(args):
     """load: many simulated games at once; prints the figures."""
     from samsara_host.online.load import run_load
-    from samsara_host.online.mqtt import parse_broker
-    host, port = parse_broker(args.broker)
-    res = run_load(host, port, args.games, turns=args.turns, procs=args.procs,
+    broker = broker_of(args)
+    if broker is None:
+        return 2
+    res = run_load(broker, args.games, turns=args.turns, procs=args.procs,
                    say=_say)
     for line in res.lines():
         _say(line)
@@ -171,9 +158,17 @@ def add_parser(sub, name, help_text):
                        "boards, one game, over an MQTT broker (docs/online.md).")
     s = p.add_subparsers(dest="online_cmd", metavar="COMMAND")
 
-    def bridge_opts(q):
+    def broker_opts(q):
         q.add_argument("--broker", type=_broker, required=True, metavar="URL",
-                       help="the MQTT broker, mqtt://HOST:PORT")
+                       help="the MQTT broker: mqtt://HOST:PORT, or mqtts://HOST:PORT "
+                       "with TLS; USER:PASSWORD@ before HOST for a login (a USER "
+                       "alone takes the password from $SAMSARA_BROKER_PASSWORD)")
+        q.add_argument("--ca", metavar="FILE", help="with mqtts://: the CA certificate "
+                       "(PEM) the broker's certificate is checked against (default: "
+                       "the system's)")
+
+    def bridge_opts(q):
+        broker_opts(q)
         q.add_argument("--name", type=_name, default=None, help="your name (in both logs)")
         q.add_argument("--port", metavar="PORT", help="the board's port (default: the "
                        "one Pico found); a virtual board's port works too")
@@ -182,7 +177,8 @@ def add_parser(sub, name, help_text):
         q.set_defaults(func=cmd_bridge)
 
     h = s.add_parser("host", help="start a game: prints its code first")
-    h.add_argument("--side", type=_side, required=True, help="the side you play: A or B")
+    h.add_argument("--side", choices=("A", "B"), required=True,
+                   help="the side you play: A or B")
     h.add_argument("--code", type=_code, help="go on with the game of this code (after a "
                    "stop), or use it for a new game")
     h.add_argument("--public", action="store_true", help="show the game's board on the "
@@ -195,13 +191,13 @@ def add_parser(sub, name, help_text):
     j.set_defaults(role="join")
     w = s.add_parser("watch", help="follow a game's turns")
     w.add_argument("code", type=_code, metavar="CODE")
-    w.add_argument("--broker", type=_broker, required=True, metavar="URL")
+    broker_opts(w)
     w.add_argument("--json", action="store_true", help="one JSON object per turn")
     w.set_defaults(func=cmd_watch)
     ld = s.add_parser("load", help="many simulated games at once on one broker: "
                       "turns, latency, lost and duplicated")
     ld.add_argument("--games", type=_games, required=True, metavar="N")
-    ld.add_argument("--broker", type=_broker, required=True, metavar="URL")
+    broker_opts(ld)
     ld.add_argument("--turns", type=_games, default=20, metavar="T",
                     help="turns each game plays (default 20)")
     ld.add_argument("--procs", type=_games, default=2, metavar="P",

@@ -11,7 +11,7 @@ selector), and the games are spread over `procs` processes.  Each side seals and
 every message as a real bridge does (AES-GCM), and the dice are drawn jointly turn by
 turn.  A game stops after `turns` turns (or at its end, when that comes first).
 
-    res = run_load("localhost", 1883, games=500, turns=10)
+    res = run_load("mqtt://localhost:1883", games=500, turns=10)
     print("\\n".join(res.lines())); res.ok()
 """
 import heapq
@@ -50,6 +50,7 @@ class Side:
                              client_id="load-%s-%s-%d" % (gid, side, os.getpid()),
                              protocol=paho.MQTTv311, clean_session=True)
         self.c.max_queued_messages_set(0)
+        run.broker.configure(self.c)
         self.peer = pr.Peer(sealer, pr.new_state(gid, side, "sim-" + side), self._publish,
                             clock=time.time)
         self.peer.on_turn = self._on_turn
@@ -124,9 +125,8 @@ class Side:
 class Run:
     """The games of one process and their event loop."""
 
-    def __init__(self, host, port, games, turns, think, seed, first=0):
-        self.host = host
-        self.port = port
+    def __init__(self, broker, games, turns, think, seed, first=0):
+        self.broker = broker
         self.turns = turns
         self.think = think
         self.sel = selectors.DefaultSelector()
@@ -176,7 +176,7 @@ class Run:
         """Connect every side, start the games, run until all are done or limit_s
         passes.  Returns (seconds the games took, games not done)."""
         for s in self.sides:
-            s.c.connect(self.host, self.port, keepalive=120)
+            s.c.connect(self.broker.host, self.broker.port, keepalive=120)
         t_misc = time.monotonic()
         deadline = time.monotonic() + 60
         while self.connected < len(self.sides) and time.monotonic() < deadline:
@@ -241,8 +241,8 @@ def _worker(args, q):
         q.put({"error": "%s: %s" % (e.__class__.__name__, e)})
 
 
-def _work(host, port, games, turns, think, seed, limit_s, first):
-    run = Run(host, port, games, turns, think, seed, first)
+def _work(broker, games, turns, think, seed, limit_s, first):
+    run = Run(broker, games, turns, think, seed, first)
     took, unfinished = run.go(limit_s)
     sent, lost, dup, dropped = run.books()
     return {"took": took, "unfinished": unfinished, "sent": sent, "lost": lost, "dup": dup,
@@ -300,23 +300,27 @@ class LoadResult:
         return out
 
 
-def run_load(host, port, games, turns=10, procs=2, think=THINK_S, seed=1, limit_s=None,
+def run_load(broker, games, turns=10, procs=2, think=THINK_S, seed=1, limit_s=None,
              say=None):
-    """Play `games` simultaneous simulated games of `turns` turns on the broker at
-    host:port in `procs` processes; returns a LoadResult.  limit_s: stop waiting after
-    this many seconds (default: enough for the turns at the slowest pace)."""
+    """Play `games` simultaneous simulated games of `turns` turns on `broker` (a
+    samsara_host.online.mqtt.Broker, or its URL) in `procs` processes; returns a
+    LoadResult.  limit_s: stop waiting after this many seconds (default: enough for the
+    turns at the slowest pace).  Raises BrokerError for a URL that is no broker."""
+    from samsara_host.online.mqtt import parse_broker
+    if isinstance(broker, str):
+        broker = parse_broker(broker)
     procs = max(1, min(procs, games))
     if limit_s is None:
         limit_s = 30.0 + turns * (think[1] + 1.0)
     if say:
-        say("playing %d games of %d turns on mqtt://%s:%d in %d processes ..."
-            % (games, turns, host, port, procs))
+        say("playing %d games of %d turns on %s in %d processes ..."
+            % (games, turns, broker.url(), procs))
     ctx = multiprocessing.get_context("fork")
     q = ctx.Queue()
     workers = []
     per = [games // procs + (1 if i < games % procs else 0) for i in range(procs)]
     for i, n in enumerate(per):
-        w = ctx.Process(target=_worker, args=((host, port, n, turns, think, seed * 1000 + i,
+        w = ctx.Process(target=_worker, args=((broker, n, turns, think, seed * 1000 + i,
                                                limit_s, sum(per[:i])), q))
         w.start()
         workers.append(w)

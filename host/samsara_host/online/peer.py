@@ -35,7 +35,7 @@ import secrets
 import time
 
 from samsara.rules.game import Game
-from samsara_host.online import wire
+from samsara_host.online import NAME_MAX, wire
 
 SIDES = "AB"
 
@@ -202,7 +202,7 @@ class Peer:
             self._drop("a control message that is no hello or sync")
             return False
         if k == "hello" and isinstance(body.get("name"), str):
-            self.st["names"][self.far] = body["name"][:24]
+            self.st["names"][self.far] = body["name"][:NAME_MAX]
         self.peer_rx = max(self.peer_rx, rx)
         self.resend(rx)
         if body.get("ask"):
@@ -347,10 +347,15 @@ class Peer:
         return {"k": "rec", "names": self.st["names"], "turns": self.st["turns"],
                 "over": self.game.over()}
 
+    def record_message(self):
+        """(topic, sealed payload) of the record so far (the retained `rec`)."""
+        t = self._topic("rec")
+        return t, self.sealer.seal(t, 0, self.record_body())
+
     def publish_record(self):
         """Publish the retained record for spectators."""
-        t = self._topic("rec")
-        self.publish(t, self.sealer.seal(t, 0, self.record_body()), True)
+        t, payload = self.record_message()
+        self.publish(t, payload, True)
 
 
 def load_state(path):

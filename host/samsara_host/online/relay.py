@@ -4,9 +4,11 @@
 and stop it.
 
 The configuration: one listener (anonymous clients allowed: the games are sealed with
-their codes, samsara_host.online.wire), persistence on (retained messages survive a
-restart: the host's announcement, the records for spectators, the broadcast page's
-boards), saved every 5 s and at a clean stop, enough queue for 500 games at once.
+their codes, samsara_host.online.wire; or, with Relay(users=..., tls=...), only the
+users of a password file, over TLS with a certificate: the tests of such brokers),
+persistence on (retained messages survive a restart: the host's announcement, the
+records for spectators, the broadcast page's boards), saved every 5 s and at a clean
+stop, enough queue for 500 games at once.
 """
 import getpass
 import os
@@ -20,7 +22,7 @@ import time
 CONFIG = """\
 # samsara relay: Mosquitto for online games (docs/online.md "The broker")
 listener {port} {bind}
-allow_anonymous true
+{access}
 persistence true
 persistence_location {folder}/
 autosave_interval 5
@@ -59,9 +61,14 @@ def free_port(host="127.0.0.1"):
 class Relay:
     """One Mosquitto process.  port: its TCP port (None: a free one); bind: the address
     it listens on; folder: its configuration, persistence file and log (None: a new
-    temporary folder, removed by stop())."""
+    temporary folder, removed by stop()); users: {name: password} of the only clients
+    let in (None: anyone; the passwords are hashed into a password file with
+    mosquitto_passwd); tls: (certificate file, key file) in PEM for a TLS listener
+    (None: plain TCP)."""
 
-    def __init__(self, port=None, bind="127.0.0.1", folder=None):
+    def __init__(self, port=None, bind="127.0.0.1", folder=None, users=None, tls=None):
+        self.users = users
+        self.tls = tls
         self.exe = find_mosquitto()
         self.bind = bind
         self.port = port or free_port(bind if bind != "0.0.0.0" else "127.0.0.1")
@@ -74,7 +81,28 @@ class Relay:
     def url(self):
         """mqtt://HOST:PORT of this broker (the host the clients use)."""
         host = "localhost" if self.bind in ("127.0.0.1", "0.0.0.0") else self.bind
-        return "mqtt://%s:%d" % (host, self.port)
+        return "%s://%s:%d" % ("mqtts" if self.tls else "mqtt", host, self.port)
+
+    def _access(self):
+        # The configuration's lines of who may connect, and how.
+        lines = []
+        if self.users:
+            path = os.path.join(self.folder, "passwords")
+            open(path, "w").close()
+            exe = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+            for name, password in self.users.items():
+                r = subprocess.run([exe, "-b", path, name, password], capture_output=True,
+                                   text=True, stdin=subprocess.DEVNULL)
+                if r.returncode != 0:
+                    raise RelayError("mosquitto_passwd failed: %s" % (r.stderr.strip() or
+                                                                      r.returncode))
+            lines += ["allow_anonymous false", "password_file %s" % path]
+        else:
+            lines.append("allow_anonymous true")
+        if self.tls:
+            lines += ["certfile %s" % os.path.abspath(self.tls[0]),
+                      "keyfile %s" % os.path.abspath(self.tls[1])]
+        return "\n".join(lines)
 
     def start(self, timeout=10.0):
         """Start (or start again) and wait until it takes connections.  Returns the
@@ -83,7 +111,7 @@ class Relay:
             # (user: mosquitto started as root would become the user `mosquitto`, who
             # cannot write this folder)
             f.write(CONFIG.format(port=self.port, bind=self.bind, folder=self.folder,
-                                  user=getpass.getuser()))
+                                  user=getpass.getuser(), access=self._access()))
         self.proc = subprocess.Popen([self.exe, "-c", self.conf], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      start_new_session=True)

@@ -13,7 +13,7 @@ import time
 
 from samsara.rules.game import Game
 from samsara_host.online import peer as pr
-from samsara_host.online import wire
+from samsara_host.online import NAME_MAX, wire
 from samsara_host.online.code import game_key, parse_code
 
 
@@ -52,11 +52,11 @@ class Watcher:
         k = body.get("k")
         n = body.get("turn")
         if what == "host" and isinstance(body.get("name"), str) and body.get("side") in "AB":
-            self.names.setdefault(body["side"], body["name"][:24])
+            self.names.setdefault(body["side"], body["name"][:NAME_MAX])
         elif what == "rec" and isinstance(body.get("turns"), list):
             for s, nm in (body.get("names") or {}).items():
                 if s in ("A", "B") and isinstance(nm, str):
-                    self.names[s] = nm[:24]
+                    self.names[s] = nm[:NAME_MAX]
             for t in body["turns"]:
                 if isinstance(t, dict) and isinstance(t.get("turn"), int):
                     self.turns.setdefault(t["turn"], t)
@@ -65,7 +65,7 @@ class Watcher:
                             self.proof[s].setdefault(t["turn"], list(pair))
         elif what in ("A", "B") and isinstance(n, int):
             if seq == 0 and k == "hello" and isinstance(body.get("name"), str):
-                self.names[what] = body["name"][:24]
+                self.names[what] = body["name"][:NAME_MAX]
             elif k == "commit":
                 self.proof[what].setdefault(n, [body.get("h"), None])
             elif k == "reveal" and n in self.proof[what]:
@@ -74,7 +74,7 @@ class Watcher:
                 self.turns.setdefault(n, {"turn": n, "player": what, "dice": body.get("dice"),
                                           "move": body.get("move")})
         elif what in ("A", "B") and k == "hello" and isinstance(body.get("name"), str):
-            self.names[what] = body["name"][:24]
+            self.names[what] = body["name"][:NAME_MAX]
         self._show()
 
     def _joint(self, n, dice):
@@ -123,9 +123,14 @@ class Watcher:
         return self.game.over()
 
 
+class WatchError(Exception):
+    """The broker refused the spectator (a wrong login); str() says so."""
+
+
 def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
     """Follow game `code` until it ends (True) or `seconds` pass (False).
-    conn_factory(subscriptions) -> a started Connection."""
+    conn_factory(subscriptions) -> a started Connection.  Raises WatchError when the
+    broker refuses the connection."""
     w = Watcher(code, out, as_json)
     conn = conn_factory(w.topics())
     end = None if seconds is None else clock() + seconds
@@ -133,6 +138,9 @@ def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time
         while not w.over():
             if end is not None and clock() >= end:
                 return False
+            if getattr(conn, "refused", None):
+                raise WatchError("%s: check the user and password in --broker"
+                                 % conn.refused)
             try:
                 tpc, payload = conn.inbox.get(timeout=0.2)
             except Exception:
