@@ -90,16 +90,27 @@ class BoardWatch(threading.Thread):
         self._header_game = None
         self.transport_factory = transport_factory
         self._quiet_until = 0.0
+        self.listeners = []      # listen(): each event of the board, from the thread
 
     # -- for the server ------------------------------------------------------------
     def submit(self, name, *args):
         """Queue board job `name` ("pull", "led_test", "hello", "status", "health",
-        "self_test", "deploy", "game");
+        "self_test", "deploy", "game", "request");
         returns a Future of its result.  A job without a board fails with
         boardlink.LinkError (the banner's words)."""
         fut = concurrent.futures.Future()
         self.jobs.put((name, args, fut))
         return fut
+
+    def listen(self, fn):
+        """Call fn(event dict) for every event the board sends from now on (from the
+        thread: fn must be quick, e.g. a queue's put); returns fn for unlisten."""
+        self.listeners = self.listeners + [fn]
+        return fn
+
+    def unlisten(self, fn):
+        """Stop calling fn (listen)."""
+        self.listeners = [f for f in self.listeners if f is not fn]
 
     def stop(self):
         self._halt.set()
@@ -200,6 +211,8 @@ class BoardWatch(threading.Thread):
             ask = False
             for ev in evs:
                 ask = self.model.event(ev) or ask
+                for fn in self.listeners:
+                    fn(ev)
             if ask or any(e.get("ev") in ("lift", "place") for e in evs):
                 if ask:
                     self._refresh()
@@ -279,6 +292,12 @@ class BoardWatch(threading.Thread):
         self._refresh()
         self._changed()
         return r
+
+    def _job_request(self, name, kw, timeout=5.0):
+        """One board command for another part of the app (the online game's bridge,
+        samsara_host.app.onlineplay): the board's reply.  Raises boardlink.BoardError
+        when the board refuses, NoReply when it does not answer."""
+        return self.state.client.request(name, timeout=timeout, **kw)
 
     def _job_status(self):
         c = self.state.client

@@ -54,8 +54,13 @@ def add_parser(sub, name, help_text):
                    help="the library folder, as `samsara logs pull --dest` "
                         "(default %(default)s)")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
-    p.add_argument("--broker", metavar="URL", help="the MQTT broker whose public online "
-                   "games the Online page shows (mqtt://HOST:PORT, docs/online.md)")
+    p.add_argument("--broker", metavar="URL", help="the MQTT broker of the Online page: "
+                   "its public games are shown, and it is the one offered for hosting "
+                   "and joining (mqtt://HOST:PORT or mqtts://..., docs/online.md)")
+    p.add_argument("--ca", metavar="FILE", help="with an mqtts:// broker: the CA "
+                   "certificate (PEM) its certificate is checked against")
+    p.add_argument("--online-dir", metavar="DIR", help="where the online games' files "
+                   "are kept (default ~/.samsara/online)")
     p.set_defaults(func=cmd_app)
 
 
@@ -103,12 +108,14 @@ def cmd_app(args):
     if args.turns is not None and (args.idle or not args.virtual):
         print("samsara app: --turns is for --virtual without --idle", file=sys.stderr)
         return 2
-    if args.broker:
-        from samsara_host.online.mqtt import BrokerError, parse_broker
-        try:
-            parse_broker(args.broker)
-        except BrokerError as e:
-            print("samsara app: --broker: %s" % e, file=sys.stderr)
+    broker = None
+    if args.broker or args.ca:
+        from samsara_host.online.cmd import broker_of
+        if not args.broker:
+            print("samsara app: --ca is for --broker mqtts://...", file=sys.stderr)
+            return 2
+        broker = broker_of(args, "samsara app")
+        if broker is None:
             return 2
     if not 0 <= args.http_port <= 65535:
         print("samsara app: --http-port is 0..65535", file=sys.stderr)
@@ -140,11 +147,12 @@ def cmd_app(args):
         if watch is not None and vb is not None:
             watch.virtual = vb      # its end is noticed at once and can be restarted
         online = None
-        if args.broker:
+        if broker is not None:
             from samsara_host.online.broadcast import follow
-            online, online_conn = follow(args.broker)
-            online.url = args.broker
+            online, online_conn = follow(broker)
         srv = AppServer(args.logs, watch, online=online)
+        srv.online_play.configure(broker=args.broker, ca_file=args.ca,
+                                  folder=args.online_dir)
         try:
             url = srv.start(args.http_port)
         except OSError as e:

@@ -110,7 +110,9 @@ class AppServer:
 
     def __init__(self, logs_dir, watch=None, bundle=None, online=None):
         from samsara_host.app.deployjob import Deploys
+        from samsara_host.app.onlineplay import OnlineGames
         self.online = online        # samsara_host.online.broadcast.LiveGames, or None
+        self.online_play = OnlineGames(watch)   # the Online page's own game
         self.logs_dir = logs_dir
         self.watch = watch
         self.deploys = Deploys(watch, bundle)
@@ -167,6 +169,7 @@ class AppServer:
             loop.close()
 
     def stop(self):
+        self.online_play.close()
         if self.watch is not None and self.watch.is_alive():
             self.watch.stop()
         if self.loop is not None and self.loop.is_running():
@@ -187,6 +190,9 @@ class AppServer:
         r.add_get("/api/holes", self.api_holes)
         r.add_get("/api/live", self.api_live)
         r.add_get("/api/online", self.api_online)
+        r.add_get("/api/online/game", self.api_online_game)
+        r.add_post("/api/online/start", self.api_online_start)
+        r.add_post("/api/online/stop", self.api_online_stop)
         r.add_get("/api/live/events", self.api_events)
         r.add_post("/api/live/{action}", self.api_live_action)
         r.add_get("/api/library", self.api_library)
@@ -274,6 +280,39 @@ class AppServer:
             games.append(dict(g, svg=svg.render(Position.parse(g["position"]),
                                                 title=title.strip(), notes=notes)))
         return _json({"broker": getattr(self.online, "url", ""), "games": games})
+
+    async def api_online_game(self, request):
+        """The Online page's own game (app/onlineplay.py): the code, the bridge's
+        lines, the progress and the agreed position drawn."""
+        return _json(self._online_state(self.online_play.state()))
+
+    def _online_state(self, st):
+        g = st.get("game")
+        pr = g.get("progress") if g else None
+        if pr and pr.get("position"):
+            from samsara.rules.position import Position
+            from samsara_host import svg
+            last = pr.get("last")
+            notes = ["turn %d: %s" % (last["turn"], last["move"])] if last else []
+            g["svg"] = svg.render(Position.parse(pr["position"]), notes=notes)
+        return st
+
+    async def api_online_start(self, request):
+        """Host or join (body: app/onlineplay.check_request); 400 for a bad request,
+        409 without a board or while a game runs."""
+        from samsara_host.app.onlineplay import OnlineError, OnlineRefused
+        obj = await self._body(request)
+        try:
+            st = await asyncio.to_thread(self.online_play.start, obj)
+        except OnlineRefused as e:
+            return _error(409, str(e))
+        except OnlineError as e:
+            return _error(400, str(e))
+        return _json(self._online_state(st))
+
+    async def api_online_stop(self, request):
+        st = await asyncio.to_thread(self.online_play.stop)
+        return _json(self._online_state(st))
 
     async def api_live(self, request):
         return _json(self.hub.snap)

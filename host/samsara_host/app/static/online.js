@@ -1,7 +1,77 @@
-// The broadcast page (docs/app.md "Online"): every public game on the broker, its board
-// drawn, refreshed every two seconds.
+// The Online page (docs/app.md "Online"): host or join a game with the board the app
+// is connected to (POST /api/online/start, GET /api/online/game every second), and the
+// broadcast list of every public game on the broker, refreshed every two seconds.
 "use strict";
 nav("/online");
+
+let filled = false;
+
+function say(text, bad) {
+  const s = document.getElementById("said");
+  s.textContent = text || "";
+  s.classList.toggle("bad", !!bad);
+}
+
+async function start(role) {
+  const body = {role, broker: document.getElementById("broker").value.trim(),
+                name: document.getElementById("myname").value.trim()};
+  // (the code field: the one to join, or the host's own to go on with a stopped game)
+  const code = document.getElementById("joincode").value.trim();
+  if (code) body.code = code;
+  if (role === "host") {
+    body.side = document.getElementById("side").value;
+    body.public = document.getElementById("public").checked;
+  }
+  say(role === "host" ? "Starting the game ..." : "Joining ...");
+  const data = await api("/api/online/start", {method: "POST", body});
+  if (data.error) { say(data.error, true); return; }
+  say("");
+  showGame(data);
+}
+
+function showGame(data) {
+  if (!filled && data.broker !== undefined) {
+    filled = true;
+    if (data.broker && !document.getElementById("broker").value)
+      document.getElementById("broker").value = data.broker;
+  }
+  const g = data.game;
+  const mine = document.getElementById("mine");
+  const running = g && (g.state === "starting" || g.state === "playing");
+  document.getElementById("host").disabled = !!running;
+  document.getElementById("join").disabled = !!running;
+  if (!g) { mine.classList.add("hidden"); return; }
+  mine.classList.remove("hidden");
+  mine.dataset.state = g.state;
+  document.getElementById("mytitle").textContent =
+    `Game ${g.game} on ${g.broker}` + (g.side ? `: you play ${g.side}` : "");
+  const codebox = document.getElementById("codebox");
+  codebox.classList.toggle("hidden", g.role !== "host");
+  document.getElementById("code").textContent = g.role === "host" ? g.code : "";
+  const p = g.progress || {};
+  let words = p.waiting || "";
+  if (g.state === "failed") words = g.error;
+  else if (g.state === "stopped")
+    words = "Stopped: host or join again with the same code to go on.";
+  else if (g.state === "over") words = p.waiting || "game over";
+  const w = document.getElementById("waiting");
+  w.textContent = words;
+  w.classList.toggle("bad", g.state === "failed");
+  const names = p.names || {};
+  document.getElementById("players").textContent = p.game ?
+    `A ${names.A || "?"} - B ${names.B || "?"}, score ${p.score || "0-0"}, ` +
+    `${p.turns || 0} turn${p.turns === 1 ? "" : "s"} played` : "";
+  const box = document.getElementById("myboard");
+  if (g.svg) box.innerHTML = g.svg; else box.innerHTML = "";
+  document.getElementById("lines").innerHTML =
+    g.lines.map(l => `<div>${esc(l)}</div>`).join("");
+  document.getElementById("stop").disabled = !running;
+}
+
+async function refreshGame() {
+  const data = await api("/api/online/game");
+  if (!data.error) showGame(data);
+}
 
 async function refresh() {
   const data = await api("/api/online");
@@ -9,7 +79,7 @@ async function refresh() {
   const count = document.getElementById("count");
   if (data.error) { count.textContent = data.error; return; }
   if (!data.broker) {
-    count.textContent = "No broker: start the app with --broker mqtt://HOST:PORT";
+    count.textContent = "The broadcast list: start the app with --broker mqtt://HOST:PORT";
     box.innerHTML = "";
     return;
   }
@@ -23,5 +93,12 @@ async function refresh() {
     "<i>no public game on the broker now</i>";
 }
 
+document.getElementById("host").addEventListener("click", () => start("host"));
+document.getElementById("join").addEventListener("click", () => start("join"));
+document.getElementById("stop").addEventListener("click", async () => {
+  showGame(await api("/api/online/stop", {method: "POST"}));
+});
+refreshGame();
 refresh();
+setInterval(refreshGame, 1000);
 setInterval(refresh, 2000);
