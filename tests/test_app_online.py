@@ -226,3 +226,39 @@ def _same_records_and_retained_messages_cleared(tmp, gid, port):
     assert payload and left is not None and 0 < left <= 3600
     payload, left = got[wire.live_topic(gid)]
     assert json.loads(payload)["over"] is True and left is not None and 0 < left <= 300
+
+
+def test_the_online_page_refuses_a_bad_start_in_words(tmp_path):
+    """POST /api/online/start checks everything first (400 naming what is wrong) and
+    refuses a game without a board or on a board the simulated players play (409)."""
+    from samsara_host.app.server import AppServer
+    from test_app_api import get
+    srv = AppServer(str(tmp_path / "logs"))
+    url = srv.start(free_port())
+    try:
+        good = {"role": "host", "broker": "mqtt://localhost:1883", "side": "A",
+                "name": "Anna"}
+        for change, status, words in (
+                ({"role": "referee"}, 400, "host or join"),
+                ({"broker": "http://x"}, 400, "the broker"),
+                ({"broker": ""}, 400, "give the broker"),
+                ({"broker": "mqtt://anna:secret@h:99999"}, 400, "port"),
+                ({"side": "C"}, 400, "A or B"),
+                ({"name": ""}, 400, "your name is empty"),
+                ({"name": "x" * 25}, 400, "at most 24"),
+                ({"name": "An\nna"}, 400, "control characters"),
+                ({"role": "join"}, 400, "give the code"),
+                ({"role": "join", "code": "7K3M"}, 400, "the code"),
+                ({}, 409, "No board is connected")):
+            status_got, text = get(url + "api/online/start", "POST", dict(good, **change))
+            assert status_got == status and words in json.loads(text)["error"], (change, text)
+            assert "secret" not in text
+        status_got, text = get(url + "api/online/game")
+        assert status_got == 200 and json.loads(text)["game"] is None
+        srv.online_play.configure(refuse="played by two simulated players")
+        status_got, text = get(url + "api/online/start", "POST", good)
+        assert status_got == 409 and "simulated players" in text
+        status_got, text = get(url + "api/online/stop", "POST", {})
+        assert status_got == 200 and json.loads(text)["game"] is None
+    finally:
+        srv.stop()

@@ -151,8 +151,11 @@ def cmd_app(args):
             from samsara_host.online.broadcast import follow
             online, online_conn = follow(broker)
         srv = AppServer(args.logs, watch, online=online)
-        srv.online_play.configure(broker=args.broker, ca_file=args.ca,
-                                  folder=args.online_dir)
+        srv.online_play.configure(
+            broker=args.broker, ca_file=args.ca, folder=args.online_dir,
+            refuse=None if play is None else "The app's virtual board is played by two "
+            "simulated players: for an online game start the app with --virtual --idle "
+            "(you move its marbles on the Live board page) or with your board.")
         try:
             url = srv.start(args.http_port)
         except OSError as e:

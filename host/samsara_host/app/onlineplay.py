@@ -115,14 +115,17 @@ class OnlineGames:
         self.broker = None          # the app's --broker: the page's default
         self.ca_file = None
         self.folder = None
+        self.refuse = None          # why no game can start here (configure)
         self.lock = threading.Lock()
         self.game = None            # the running or last game: _Game
 
-    def configure(self, broker=None, ca_file=None, folder=None):
-        """The app's --broker (offered on the page), --ca and the game files' folder."""
+    def configure(self, broker=None, ca_file=None, folder=None, refuse=None):
+        """The app's --broker (offered on the page), --ca and the game files' folder;
+        refuse: why no online game can be played with this app's board (None: it can)."""
         self.broker = broker
         self.ca_file = ca_file
         self.folder = folder
+        self.refuse = refuse
 
     def start(self, body):
         """Start hosting or joining (check_request's body).  Returns state().  Raises
@@ -130,6 +133,8 @@ class OnlineGames:
         runs."""
         role, broker, side, code, name, public = check_request(body, self.broker,
                                                                self.ca_file)
+        if self.refuse:
+            raise OnlineRefused(self.refuse)
         if self.watch is None:
             raise OnlineRefused("No board is connected: an online game is played on a "
                               "board (start the app with a board or --virtual --idle).")
