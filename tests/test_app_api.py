@@ -17,6 +17,7 @@ from samsara_host.app.livestate import LiveModel, die_colour
 from samsara_host.app.playgame import PlayGame
 from samsara_host.app.server import AppServer
 from samsara_host import boardlink
+from testports import free_port
 
 NEAR_END = "o....o........o.o......o/.o...o....o..o..oo.o.... 5-5 B"
 
@@ -49,7 +50,7 @@ def served(tmp_path):
     (logs / "browser" / "game-0002.log").write_bytes(data[:len(data) - 7])   # torn
     (logs / "browser" / "game-0003.log").write_bytes(b"\xa5 this is no game log")
     srv = AppServer(str(logs))
-    url = srv.start(0)
+    url = srv.start(free_port())
     yield url, logs, gid
     srv.stop()
 
@@ -68,7 +69,7 @@ def get(url, method="GET", body=None):
 def serve_board(tmp_path, fb):
     """The app on fake board `fb`, started and connected (at most 10 s): (server, url)."""
     srv = AppServer(str(tmp_path / "logs"), watch=BoardWatch(fb.port, None))
-    url = srv.start(0)
+    url = srv.start(free_port())
     try:
         end = time.monotonic() + 10
         while time.monotonic() < end and not json.loads(get(url + "api/live")[1])["connected"]:
@@ -434,7 +435,7 @@ def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path
         fb.unplug()
     # Without a board: a clear 409.
     srv = AppServer(str(tmp_path / "logs"))
-    url = srv.start(0)
+    url = srv.start(free_port())
     try:
         code, text = get(url + "api/board/sensors")
         assert code == 409 and "No board" in json.loads(text)["error"]
@@ -519,7 +520,7 @@ def test_deploy_from_the_board_page_with_progress_refusal_and_a_cut_cable(tmp_pa
     pico = Pico()
     watch = BoardWatch(fb.port, None, transport_factory=lambda port: pico)
     srv = AppServer(str(tmp_path / "logs"), watch=watch, bundle=str(bundle))
-    url = srv.start(0)
+    url = srv.start(free_port())
 
     def live():
         return json.loads(get(url + "api/live")[1])
@@ -600,7 +601,7 @@ def test_deploy_from_the_board_page_with_progress_refusal_and_a_cut_cable(tmp_pa
         fb.unplug()
     # Without a board: a clear 409.
     srv = AppServer(str(tmp_path / "logs"))
-    url = srv.start(0)
+    url = srv.start(free_port())
     try:
         code, text = get(url + "api/board/deploy", "POST", {"confirm": "yes"})
         assert code == 409 and "No board" in json.loads(text)["error"]

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+import testports
+
 from fakes.bootsel import BootselPico, make_drive, make_uf2
 from samsara_host import fwstamp
 
@@ -204,7 +206,7 @@ def test_the_image_flash_copies_boots_on_the_emulated_pico(tmp_path, media):
     args = rigmod.image_args()
     image, fs = args[1], args[3]
     ident = fwstamp.image_facts(image)["image_id"]
-    port, control = rigmod.free_ports(2)
+    port, control = testports.free_ports(2)
     served = []
 
     def boot(copy):     # the Pico restarts on the image it took

@@ -21,13 +21,15 @@ import time
 
 import pytest
 
+import testports
+
 from tools import rig as rigmod
 
 pytestmark = pytest.mark.rig
 
 # the board's USB serial (socket://127.0.0.1:PORT), its control port, and the pair of
 # the second rig of the deploy test: free ports, so parallel runs never collide
-PORT, CONTROL, PORT2, CONTROL2 = rigmod.free_ports(4)
+PORT, CONTROL, PORT2, CONTROL2 = testports.free_ports(4)
 SEED = 3
 
 

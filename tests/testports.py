@@ -28,19 +28,30 @@ def _free(port):
     return True
 
 
-def free_port():
-    """A TCP port on 127.0.0.1 nobody listens on now (module docstring).  Raises
-    OSError when the range has none free."""
+def free_port(taken=()):
+    """A TCP port on 127.0.0.1 nobody listens on now (module docstring), not one of
+    `taken`.  Raises OSError when the range has none free."""
     r = _range()
     if r is None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return s.getsockname()[1]
+        while True:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            if port not in taken:
+                return port
     lo, hi = r
     n = hi - lo + 1
     start = (os.getpid() * 7 + next(_next)) % n   # runs side by side start apart
     for i in range(n):
         port = lo + (start + i) % n
-        if _free(port):
+        if port not in taken and _free(port):
             return port
     raise OSError("no free port in SAMSARA_TEST_PORTS=%d-%d" % (lo, hi))
+
+
+def free_ports(n):
+    """`n` distinct ports of free_port."""
+    out = []
+    for _ in range(n):
+        out.append(free_port(out))
+    return out

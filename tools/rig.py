@@ -27,22 +27,6 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-
-def free_ports(n):
-    """`n` distinct TCP ports on 127.0.0.1 that are free now (the system picks them), so
-    that two runs of the rig tests on one machine never fight over a port."""
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
 _IMAGE = []
 _IMAGE_LOCK = threading.Lock()
 
