@@ -68,7 +68,12 @@ class Bridge:
     game's code; side: "A"/"B" for the host, None for the one who joins (it takes the
     other side of the host's); name: this player's name; folder: where the game's file
     is kept; public: (host) show the game on the broadcast page; say(text): a line for
-    the player; log(text): a line for the bridge's log."""
+    the player; log(text): a line for the bridge's log.  The board may be any object
+    with BoardClient's request and poll_events (the app's: onlineplay.WatchedBoard).
+    `progress` (replaced whole, so another thread may read it): where the game stands
+    for a player: game, side, names, turns, over, score, position, last turn, mover,
+    and `waiting`, what the player waits for in words (docs/online.md "What a bridge
+    does")."""
 
     def __init__(self, board, connect, code, side=None, name="", folder=None,
                  public=False, say=print, log=None, clock=time.monotonic):
