@@ -47,6 +47,11 @@ _PICO = sys.platform == "rp2"
 SCAN_MS = PICO_SCAN_MS if _PICO else 5
                        # elsewhere (the fakes' simulated games, the virtual board) the
                        # period stays 5 ms, so their events stay as recorded (docs/debounce.md)
+PICO_SETTLE_LIFT_MS = 3   # the Pico's lift settle: one scan period less 1 ms, so that a
+                          # lift always commits at the scan after the one that saw it (a
+                          # 4 ms settle at the 4 ms period waited for a second scan when
+                          # the ms ticks of two scans were 3 apart); still above reed
+                          # chatter (<= 2 ms, docs/debounce.md)
 WATCHDOG_MS = 2000     # reset when the loop stalls this long
 SWEEP_MS = 6           # LED sweep: ms per LED (80 LEDs: about half a second)
 SANITY_SCANS = 3       # scans averaged by the sensor sanity check
@@ -54,11 +59,13 @@ LOG_DIR = "logs"       # game logs on flash (docs/gamelog.md), relative to the w
 
 
 def make_config(cfg=board_config, **kw):
-    """Config of the board core for this build: the LED budget from board_config and
-    the scan period SCAN_MS (at most MAX_SCAN_MS); keywords override (tests,
-    simulation)."""
+    """Config of the board core for this build: the LED budget from board_config, the
+    scan period SCAN_MS (at most MAX_SCAN_MS) and on the Pico its lift settle
+    (PICO_SETTLE_LIFT_MS); keywords override (tests, simulation)."""
     if "scan_ms" not in kw:
         kw["scan_ms"] = SCAN_MS
+    if _PICO and "settle_lift_ms" not in kw:
+        kw["settle_lift_ms"] = PICO_SETTLE_LIFT_MS
     if "budget_ma" not in kw:
         kw["budget_ma"] = cfg.LED_BUDGET_MA
     c = Config(**kw)

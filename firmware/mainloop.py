@@ -56,12 +56,15 @@ _END_US = const(6900)   # ... but the answer (the LEDs with a marble in the air,
 _LED_US = const(3800)   # the LED piece (redraw 0.3-1 ms, WS2812 write 2.6 ms)
 _SINKS_US = const(1600) # the sinks piece: the USB service and the recorder, plus
 _EVENT_US = const(1200) # ... each queued event (its JSON line)
-GC_THRESHOLD = 12288    # bytes allocated between automatic collections (gc.threshold,
-                        # set at boot and at each quiet collection).  The quiet moment
-                        # after each placement collects the garbage (2-3 KB); a lift
-                        # and a placement with their answers pass 7-9 KB through the
-                        # allocator, so that no automatic collection falls between a
-                        # change and its answer (docs/performance.md).
+GC_THRESHOLD = 32768    # bytes allocated between automatic collections (gc.threshold,
+                        # set at boot and at each quiet collection; call frames freed on
+                        # return count too).  A collection of the image's heap takes
+                        # 11-14 ms, three scan periods, so none may fall between a
+                        # change and its answer: the quiet moment after each placement
+                        # collects the garbage (2-3 KB kept), and this bar stays far above
+                        # what a lift and a placement with their answers pass through
+                        # the allocator (docs/performance.md: 12 KB gave 91 overruns
+                        # near a lift or placement in seed 1's game, 32 KB gave 8).
 THINK_GC = 8192        # gc.threshold while the board's engine thinks: its slices' garbage
                        # has no quiet moment to go in (the loop does no quiet-time work
                        # then), so the automatic collections bound it tighter

@@ -264,3 +264,43 @@ def test_matches_the_plain_reference_on_random_input():
 def test_default_settle_times():
     d = Debounce()
     assert (d.settle_lift, d.settle_place, d.return_ms) == (4, 150, 30)
+
+
+def test_a_reset_is_no_raw_change_so_the_board_counts_as_still_at_once():
+    d = Debounce(3, 150, 30)
+    d.reset(5000, bytearray(8))
+    assert ticks_diff(5000, d.t_change) >= 1000      # quiet work need not wait 300 ms
+    raw = bytearray(8)
+    raw[0] = 1
+    d.step(5004, raw)
+    assert d.t_change == 5004                         # a real change counts from its scan
+
+
+@pytest.mark.parametrize("gaps", [(4, 4, 4), (3, 4, 4), (4, 3, 5), (5, 3, 4)])
+def test_the_picos_lift_settle_commits_at_the_scan_after_the_one_that_saw_it(gaps):
+    # mainboot.PICO_SETTLE_LIFT_MS at the Pico's 4 ms period, whose ms ticks are now and
+    # then 3 apart: every lift commits at the next scan (a 4 ms settle waited for a
+    # second one when the gap was 3)
+    d = Debounce(_pico_settle_lift_ms(), 150, 30)
+    full = bytearray(8)
+    full[0] = 1
+    d.reset(0, full)
+    t = 100
+    d.step(t, full)
+    d.step(t + gaps[0], bytearray(8))                 # the scan that sees the lift
+    assert d.settled[0] == 1
+    assert d.step(t + gaps[0] + gaps[1], bytearray(8)) == 1 and d.settled[0] == 0
+
+
+def _pico_settle_lift_ms():
+    # mainboot.PICO_SETTLE_LIFT_MS, read from the source (mainboot imports the drivers)
+    import ast
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "firmware", "mainboot.py")
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == \
+                "PICO_SETTLE_LIFT_MS":
+            return node.value.value
+    raise AssertionError("mainboot.PICO_SETTLE_LIFT_MS not found")

@@ -43,6 +43,7 @@ _TICKS_HALF = const(0x20000000)
 _SETTLE_LIFT_MS = const(4)
 _SETTLE_PLACE_MS = const(150)
 _RETURN_MS = const(30)
+_STILL_MS = const(1000)   # how long ago a reset puts the last raw change (ms)
 
 
 class Debounce:
@@ -73,7 +74,8 @@ class Debounce:
         self.pend_bytes = 0           # bit i: byte i has a pending position
 
     def reset(self, now_ms, frame):
-        """Take `frame` as settled and raw at time now_ms (nothing pending)."""
+        """Take `frame` as settled and raw at time now_ms (nothing pending; the last raw
+        change counts as 1 s before now_ms: a reset is none)."""
         now = now_ms & _TICKS_MASK
         i = 0
         while i < 8:
@@ -90,7 +92,9 @@ class Debounce:
         self.busy = 0
         self.now = now
         self.due = now
-        self.t_change = now   # time of the last raw change (the loop's quiet moments)
+        # time of the last raw change (the loop's quiet moments): a reset is none, the
+        # board counts as still since well before it, so quiet work may start at once
+        self.t_change = (now - _STILL_MS) & _TICKS_MASK
         self.n_last = 0
         self.pend_bytes = 0
 
