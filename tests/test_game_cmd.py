@@ -131,6 +131,15 @@ def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsy
         assert "moving" not in words
         assert cli.main(["game", "hint"]) == 1      # not during the board's turn
         assert "only during your own turn" in capsys.readouterr().err
+
+        # the power is cut and comes back: the game resumes at level 2
+        vb.kill()
+        vb.start()
+        vb.wait_ready(30)
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["vs_board"] == "A" and s["level"] == 2
+        assert cli.main(["game", "status"]) == 0
+        assert "it plays A (level 2)" in capsys.readouterr().out
     finally:
         vb.stop()
     assert running_boards() == []
