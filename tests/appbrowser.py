@@ -5,8 +5,16 @@ as a child process.
     drv = chromium(tmp)                   # or raises NoBrowser
     app = AppProcess(["--no-board"], logs) ; app.url ; app.stop()
     drawn_marbles(drv, holes)             # the holes where the page draws a marble
+    wait_for(fn, what) ; js(drv, expr) ; click(drv, id)   # the tests' steps
+
+The tests' `browser` fixture (tests/conftest.py) is a module's one Chromium, made by
+browser_or_skip.  TCP ports: the app, chromedriver and Chromium's debugging port take
+free ones from the range in the environment variable SAMSARA_TEST_PORTS ("7100-7199")
+when it is set, so that test runs sharing a computer keep to their own ports; else
+the system picks.
 """
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +28,30 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class NoBrowser(Exception):
     """Chromium, chromedriver or selenium is missing; str() says which."""
+
+
+def free_port():
+    """A TCP port for a server of the tests: a free one from SAMSARA_TEST_PORTS
+    ("LO-HI") when that is set (RuntimeError when none is free), else 0 (the system
+    picks one when the server binds)."""
+    span = os.environ.get("SAMSARA_TEST_PORTS")
+    if not span:
+        return 0
+    lo, hi = (int(x) for x in span.split("-"))
+    for port in range(lo, hi + 1):
+        if port in _GIVEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _GIVEN.add(port)
+        return port
+    raise RuntimeError("no free TCP port in SAMSARA_TEST_PORTS=%s" % span)
+
+
+_GIVEN = set()     # ports handed out by free_port: not handed out twice in one run
 
 
 def chromium(tmp, width=1280, height=900):
@@ -39,21 +71,25 @@ def chromium(tmp, width=1280, height=900):
         opts.add_argument(f)
     opts.add_argument("--user-data-dir=%s" % os.path.join(str(tmp), "chromium-profile"))
     opts.add_argument("--window-size=%d,%d" % (width, height))
+    debug = free_port()
+    if debug:
+        opts.add_argument("--remote-debugging-port=%d" % debug)
     opts.binary_location = CHROMIUM
-    drv = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    drv = webdriver.Chrome(service=Service(CHROMEDRIVER, port=free_port()), options=opts)
     drv.set_window_size(width, height)
     return drv
 
 
 class AppProcess:
-    """`samsara app ARGS --http-port 0 --no-browser --logs LOGS` as a child; `url` once
+    """`samsara app ARGS --http-port P --no-browser --logs LOGS` as a child (P:
+    free_port()); `url` once
     it printed `url:`.  stop() ends it (SIGTERM, then SIGKILL)."""
 
     def __init__(self, args, logs, timeout=60.0, cwd=REPO):
         exe = os.path.join(os.path.dirname(sys.executable), "samsara")
         self.proc = subprocess.Popen(
-            [exe, "app"] + list(args) + ["--http-port", "0", "--no-browser", "--logs",
-                                         str(logs)],
+            [exe, "app"] + list(args) + ["--http-port", str(free_port()), "--no-browser",
+                                         "--logs", str(logs)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
         self.lines = []
         self.url = None
@@ -117,3 +153,39 @@ def marbles_of(position):
     """Names of the track fields holding a marble in a rules Position."""
     from samsara.rules.geometry import position_name
     return {position_name(p) for p in range(48) if position.occupied(p)}
+
+
+def browser_or_skip(tmp):
+    """chromium(tmp) for a test module's `browser` fixture; without a browser the test
+    is skipped, except under CI=true, where it fails."""
+    import pytest
+    try:
+        return chromium(tmp)
+    except NoBrowser as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and %s" % e)
+        pytest.skip(str(e))
+
+
+def wait_for(fn, what, timeout=40.0, step=0.05):
+    """fn()'s first true value, asked every `step` s; AssertionError naming `what`
+    after `timeout` s."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = fn()
+        if got:
+            return got
+        time.sleep(step)
+    raise AssertionError("waited %.0f s for %s" % (timeout, what))
+
+
+def js(drv, expr):
+    """The value of the JavaScript expression `expr` in the page."""
+    return drv.execute_script("return " + expr)
+
+
+def click(drv, element_id):
+    """Click the element with id `element_id`, scrolled into view first."""
+    drv.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: "
+                       "'center'})", element_id)
+    drv.find_element("id", element_id).click()
