@@ -137,6 +137,12 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
                         "id", "facts").text, "the board's facts")
                     facts = browser.find_element("id", "facts").text
                     assert "bytes" not in facts and "moving" not in facts
+                    # each value readable: as wide as the card, not a letter a line
+                    narrow = js(browser, "Array.from(document.querySelectorAll("
+                                         "'#facts dd')).filter(d => d.textContent.trim() "
+                                         "&& d.getBoundingClientRect().width < 200)"
+                                         ".map(d => d.textContent.slice(0, 30))")
+                    assert not narrow, narrow
                 if page.startswith("replay"):
                     wait_for(lambda: js(browser, "window.samsaraReplay"), "the replay")
                     links = browser.find_elements("css selector", "#record a")
@@ -235,6 +241,7 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
     # library for this game replace "Player A"; every turn of the move list is a link
     # (#turn-N) that draws the board after it with its arrows, the link opens the page
     # at that turn, and "Back to the live board" returns to the game as it stands.
+    from selenium.common.exceptions import StaleElementReferenceException
     from samsara_host import gametags, logpull, movewords, svg
     from samsara_host.record import GameRecord
     from appbrowser import drawn_marbles, marbles_of
@@ -267,8 +274,14 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
         links = browser.find_elements("css selector", "#record .turnline a")
         assert [a.get_attribute("href").split("#")[1] for a in links][:3] == \
             ["turn-1", "turn-2", "turn-3"]
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", links[1])
-        links[1].click()
+        for _ in range(5):      # (the list is drawn again when a turn is added meanwhile)
+            try:
+                link = browser.find_element("css selector", '#record .turnline[data-n="2"] a')
+                browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+                link.click()
+                break
+            except StaleElementReferenceException:
+                time.sleep(0.2)
         view = wait_for(lambda: js(browser, "window.samsaraTurn && samsaraTurn.n == 2 && "
                                             "samsaraTurn.svg && samsaraTurn"), "turn 2")
         assert js(browser, "location.hash") == "#turn-2"

@@ -6,6 +6,7 @@
 nav("/");
 let last = null;
 let viewing = 0;          // the turn shown instead of the live board (0: the live board)
+let recordHTML = "";      // the move list as drawn last
 
 // What to call a side: the board, the player's name when known, else "You" against the
 // board or "Player A".
@@ -62,11 +63,15 @@ function show(s) {
   const rec = document.getElementById("record");
   const start = s.start ? s.start.trim().split(" ").pop() : "A";
   const sideOf = n => (n % 2 === 1) === (start !== "B") ? "A" : "B";
-  rec.innerHTML = s.record.length ? s.record.map(([n, t]) =>
+  // the list is drawn again only when it changed: a link being tapped stays there
+  const html = s.record.length ? s.record.map(([n, t]) =>
     `<div class="turnline${n === viewing ? " here" : ""}" data-n="${n}"><a href="#turn-${n}">` +
     `${n}. ${esc(sideName(s, sideOf(n)))}: ${esc(t)}</a></div>`).join("") : "<i>no turns yet</i>";
-  if (!viewing) rec.scrollTop = rec.scrollHeight;
-  window.samsaraRecord = s.record.map(([n, t]) => [n, sideOf(n), t]);
+  if (html !== recordHTML) {
+    recordHTML = html;
+    rec.innerHTML = html;
+    if (!viewing) rec.scrollTop = rec.scrollHeight;
+  }
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
     `<div>${diceText(w)}</div>`).join("");
 }
