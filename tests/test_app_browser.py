@@ -5,10 +5,6 @@ the record), the library pulls and lists it, the replay steps through it, and a 
 is played to its end by clicking in the play page.  Screenshots go to the test's tmp
 folder.  Without a browser these tests skip, except under CI=true, where they fail.
 """
-import os
-import time
-
-import pytest
 
 from appbrowser import AppProcess, drawn_marbles, js, marbles_of, wait_for
 from samsara_host import svg

@@ -16,7 +16,6 @@ port (boardlink.PortBusy), the board went away, or it does not answer; the threa
 tries again every RETRY_S seconds, so plugging the board in resumes the page.
 """
 import concurrent.futures
-import json
 import os
 import queue
 import tempfile
