@@ -381,7 +381,10 @@ class LiveModel(Model):
         remaining, score [a, b], position (text), occupied (names), lifted, targets
         [[name, die, colour]], wrong, missing, extra, guidance, words, record
         [[number, notation]], over, svg, options (the targets' rule option in
-        words)."""
+        words), vs_board, level, arrows, board_move, hint, board_words, hint_words,
+        headline, can, restartable, hands, names ([A's, B's] or None), start (the
+        game's start position from its log header, or None), og (its rule option code,
+        or None)."""
         pos = self.drawn_position()
         occ = [position_name(p) for p in svg.occupied_positions(pos)]
         scene = self.scene()
