@@ -14,7 +14,6 @@ when it is set, so that test runs sharing a computer keep to their own ports; el
 the system picks.
 """
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -32,26 +31,14 @@ class NoBrowser(Exception):
 
 def free_port():
     """A TCP port for a server of the tests: a free one from SAMSARA_TEST_PORTS
-    ("LO-HI") when that is set (RuntimeError when none is free), else 0 (the system
-    picks one when the server binds)."""
-    span = os.environ.get("SAMSARA_TEST_PORTS")
-    if not span:
+    ("LO-HI", tools/rig.py ports_in_range) when that is set, else 0 (the system picks
+    one when the server binds)."""
+    if not os.environ.get("SAMSARA_TEST_PORTS"):
         return 0
-    lo, hi = (int(x) for x in span.split("-"))
-    for port in range(lo, hi + 1):
-        if port in _GIVEN:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        _GIVEN.add(port)
-        return port
-    raise RuntimeError("no free TCP port in SAMSARA_TEST_PORTS=%s" % span)
-
-
-_GIVEN = set()     # ports handed out by free_port: not handed out twice in one run
+    if REPO not in sys.path:
+        sys.path.insert(0, REPO)
+    from tools.rig import ports_in_range
+    return ports_in_range(1)[0]
 
 
 def chromium(tmp, width=1280, height=900):

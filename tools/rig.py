@@ -29,8 +29,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def free_ports(n):
-    """`n` distinct TCP ports on 127.0.0.1 that are free now (the system picks them), so
-    that two runs of the rig tests on one machine never fight over a port."""
+    """`n` distinct TCP ports on 127.0.0.1 that are free now (the system picks them, or
+    ports_in_range when SAMSARA_TEST_PORTS is set), so that two runs of the rig tests
+    on one machine never fight over a port."""
+    if os.environ.get("SAMSARA_TEST_PORTS"):
+        return ports_in_range(n)
     socks = []
     try:
         for _ in range(n):
@@ -41,6 +44,38 @@ def free_ports(n):
     finally:
         for s in socks:
             s.close()
+
+
+_GIVEN = set()
+"""Ports ports_in_range handed out already in this run: never handed out twice."""
+
+
+def ports_in_range(n):
+    """`n` distinct TCP ports free now on 127.0.0.1 from the range the environment
+    variable SAMSARA_TEST_PORTS gives ("LO-HI", e.g. "7100-7199": test runs sharing a
+    computer keep to their own ports).  Raises RuntimeError when it is not set, is
+    not LO-HI, or holds too few free ports."""
+    span = os.environ.get("SAMSARA_TEST_PORTS", "")
+    try:
+        lo, hi = (int(x) for x in span.split("-"))
+    except ValueError:
+        raise RuntimeError("SAMSARA_TEST_PORTS is LO-HI, e.g. 7100-7199, not %r" % span)
+    out = []
+    for port in range(lo, hi + 1):
+        if len(out) == n:
+            break
+        if port in _GIVEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        out.append(port)
+    if len(out) < n:
+        raise RuntimeError("SAMSARA_TEST_PORTS=%s: fewer than %d free ports" % (span, n))
+    _GIVEN.update(out)
+    return out
 
 
 _IMAGE = []
