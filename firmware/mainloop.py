@@ -165,7 +165,7 @@ class Inputs:
         gid = None
         rec = loop.recorder
         if rec is not None:
-            gid = rec.start_game(position, match, starter, vs, far, tags)
+            gid = rec.start_game(position, match, starter, vs, far, tags, level)
         board.new_game(position=position, match=match, starter=starter, now_ms=now_ms,
                        vs=vs, level=level, far=far)
         return gid

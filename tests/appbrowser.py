@@ -5,6 +5,13 @@ as a child process.
     drv = chromium(tmp)                   # or raises NoBrowser
     app = AppProcess(["--no-board"], logs) ; app.url ; app.stop()
     drawn_marbles(drv, holes)             # the holes where the page draws a marble
+    wait_for(fn, what) ; js(drv, expr) ; click(drv, id)   # the tests' steps
+
+The tests' `browser` fixture (tests/conftest.py) is a module's one Chromium, made by
+browser_or_skip.  TCP ports: the app, chromedriver and Chromium's debugging port take
+free ones from the range in the environment variable SAMSARA_TEST_PORTS ("7100-7199")
+when it is set, so that test runs sharing a computer keep to their own ports; else
+the system picks.
 """
 import os
 import subprocess
@@ -41,6 +48,8 @@ def chromium(tmp, width=1280, height=900):
         opts.add_argument(f)
     opts.add_argument("--user-data-dir=%s" % os.path.join(str(tmp), "chromium-profile"))
     opts.add_argument("--window-size=%d,%d" % (width, height))
+    if os.environ.get("SAMSARA_TEST_PORTS"):   # Chromium's own port in the range too
+        opts.add_argument("--remote-debugging-port=%d" % free_port())
     opts.binary_location = CHROMIUM
     drv = webdriver.Chrome(service=Service(CHROMEDRIVER, port=free_port()), options=opts)
     drv.set_window_size(width, height)
@@ -121,3 +130,39 @@ def marbles_of(position):
     """Names of the track fields holding a marble in a rules Position."""
     from samsara.rules.geometry import position_name
     return {position_name(p) for p in range(48) if position.occupied(p)}
+
+
+def browser_or_skip(tmp):
+    """chromium(tmp) for a test module's `browser` fixture; without a browser the test
+    is skipped, except under CI=true, where it fails."""
+    import pytest
+    try:
+        return chromium(tmp)
+    except NoBrowser as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and %s" % e)
+        pytest.skip(str(e))
+
+
+def wait_for(fn, what, timeout=40.0, step=0.05):
+    """fn()'s first true value, asked every `step` s; AssertionError naming `what`
+    after `timeout` s."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = fn()
+        if got:
+            return got
+        time.sleep(step)
+    raise AssertionError("waited %.0f s for %s" % (timeout, what))
+
+
+def js(drv, expr):
+    """The value of the JavaScript expression `expr` in the page."""
+    return drv.execute_script("return " + expr)
+
+
+def click(drv, element_id):
+    """Click the element with id `element_id`, scrolled into view first."""
+    drv.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: "
+                       "'center'})", element_id)
+    drv.find_element("id", element_id).click()

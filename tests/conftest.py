@@ -40,3 +40,13 @@ def _own_running_boards(monkeypatch):
 
 def pytest_unconfigure(config):
     shutil.rmtree(_RUNNING, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A module's one headless Chromium (tests/appbrowser.py), quit after the module;
+    skips without a browser (fails under CI=true)."""
+    from appbrowser import browser_or_skip
+    drv = browser_or_skip(tmp_path_factory.mktemp("chromium"))
+    yield drv
+    drv.quit()

@@ -11,43 +11,11 @@ import time
 
 import pytest
 
-from appbrowser import AppProcess, NoBrowser, chromium
+from appbrowser import AppProcess, click, js, wait_for
 from loghelp import game_log
 
 THUMB_PX = 40
 """The least height of a button or field a thumb hits (CSS gives 44 px)."""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    try:
-        drv = chromium(tmp_path_factory.mktemp("chromium-control"))
-    except NoBrowser as e:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true and %s" % e)
-        pytest.skip(str(e))
-    yield drv
-    drv.quit()
-
-
-def wait_for(fn, what, timeout=40.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = fn()
-        if got:
-            return got
-        time.sleep(step)
-    raise AssertionError("waited %.0f s for %s" % (timeout, what))
-
-
-def js(drv, expr):
-    return drv.execute_script("return " + expr)
-
-
-def click(drv, element_id):
-    drv.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: "
-                       "'center'})", element_id)
-    drv.find_element("id", element_id).click()
 
 
 def fits(drv, width):
@@ -84,12 +52,27 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
         browser.get(app.url)
         wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected"),
                  "the board")
-        # a game for two: roll, a hint drawn in green and named, undo refused in words
+        # a game for two, the players named: roll, a hint drawn in green and named,
+        # undo refused in words; a bad name is refused in words before the board hears it
         click(browser, "newgame")
         browser.execute_script("document.getElementById('opponent').value = ''")
+        browser.find_element("id", "nameA").send_keys("x" * 39)
+        browser.execute_script("document.getElementById('nameA').removeAttribute("
+                               "'maxlength'); document.getElementById('nameA').value += "
+                               "'yz'")
+        click(browser, "start")
+        wait_for(lambda: "at most 40 characters" in browser.find_element("id", "said").text,
+                 "the name refused")
+        browser.find_element("id", "nameA").clear()
+        browser.find_element("id", "nameA").send_keys("Anna")
+        browser.find_element("id", "nameB").send_keys("Ben")
         click(browser, "start")
         wait_for(lambda: js(browser, "samsaraLive.state == 'waiting' && "
-                                     "!document.getElementById('roll').disabled"), "Roll")
+                                     "!document.getElementById('roll').disabled && "
+                                     "samsaraLive.names"), "Roll")
+        assert browser.find_element("id", "nA").text == "Anna"
+        assert browser.find_element("id", "nB").text == "Ben"
+        assert browser.find_element("id", "guide").text.startswith("Anna to roll")
         assert js(browser, "document.getElementById('hint').disabled")
         click(browser, "roll")
         snap = wait_for(lambda: js(browser, "samsaraLive.dice.length == 2 && samsaraLive"),
@@ -105,13 +88,15 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
         assert browser.find_elements("css selector", "#board svg path.move.hint")
         says = browser.find_element("id", "boardsays").text
         assert says.startswith("Hint: ") and "move the marble from" in says
-        assert "Hint for A" in browser.find_element("id", "guide").text
+        assert "Hint for Anna" in browser.find_element("id", "guide").text
 
         # against the board: it plays A at level 1 and starts; its move drawn in blue
         click(browser, "newgame") if not js(browser, "document.getElementById("
                                                      "'newgame').open") else None
         browser.execute_script("document.getElementById('opponent').value = 'A';"
-                               "document.getElementById('level').value = '1'")
+                               "document.getElementById('level').value = '1';"
+                               "document.getElementById('nameA').value = '';"
+                               "document.getElementById('nameB').value = ''")
         click(browser, "start")
         snap = wait_for(lambda: js(browser, "samsaraLive.board_move && samsaraLive"),
                         "the board's move")
@@ -152,6 +137,12 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
                         "id", "facts").text, "the board's facts")
                     facts = browser.find_element("id", "facts").text
                     assert "bytes" not in facts and "moving" not in facts
+                    # each value readable: as wide as the card, not a letter a line
+                    narrow = js(browser, "Array.from(document.querySelectorAll("
+                                         "'#facts dd')).filter(d => d.textContent.trim() "
+                                         "&& d.getBoundingClientRect().width < 200)"
+                                         ".map(d => d.textContent.slice(0, 30))")
+                    assert not narrow, narrow
                 if page.startswith("replay"):
                     wait_for(lambda: js(browser, "window.samsaraReplay"), "the replay")
                     links = browser.find_elements("css selector", "#record a")
@@ -191,7 +182,8 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
             click(browser, "restart")
             wait_for(lambda: js(browser, "samsaraLive.connected && !samsaraLive.banner"),
                      "the restarted board")
-            assert js(browser, "samsaraLive.vs_board") == "A"   # its game goes on
+            assert js(browser, "samsaraLive.vs_board") == "A"   # its game goes on,
+            assert js(browser, "samsaraLive.level") == 1        # at the level it began
     finally:
         app.stop()
 
@@ -218,8 +210,13 @@ def test_play_page_shows_the_computers_turn_and_takes_names(browser, tmp_path):
             if s["computer_turn"]:
                 break
             if not s["dice"] or s["state"] == "turn_complete":
+                # Roll comes on, unless the computer's turn comes first (it thinks
+                # longer on a busy computer)
                 wait_for(lambda: not js(browser, "document.getElementById('roll')"
-                                                 ".disabled"), "Roll")
+                                                 ".disabled") or
+                         js(browser, "samsaraPlay.computer_turn"), "Roll", timeout=90)
+                if js(browser, "samsaraPlay.computer_turn"):
+                    break
                 click(browser, "roll")
                 wait_for(lambda: js(browser, "samsaraPlay.dice.length"), "dice")
                 continue
@@ -239,5 +236,97 @@ def test_play_page_shows_the_computers_turn_and_takes_names(browser, tmp_path):
         assert s["record"][-1][1] == s["computer_turn"]
         assert "Computer: %s" % s["computer_turn"] in browser.find_element(
             "id", "record").text
+    finally:
+        app.stop()
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path, width):
+    # The virtual board plays a game by itself; the players' names tagged in the
+    # library for this game replace "Player A"; every turn of the move list is a link
+    # (#turn-N) that draws the board after it with its arrows, the link opens the page
+    # at that turn, and "Back to the live board" returns to the game as it stands.
+    from selenium.common.exceptions import StaleElementReferenceException
+    from samsara_host import gametags, logpull, movewords, svg
+    from samsara_host.record import GameRecord
+    from appbrowser import drawn_marbles, marbles_of
+    holes = svg.hole_points()
+    logs = tmp_path / "logs"
+    app = AppProcess(["--virtual", "--seed", "4", "--pace", "0.2", "--turns", "4"], logs)
+    try:
+        browser.set_window_size(width, 900)
+        browser.get(app.url)
+        snap = wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected && "
+                                            "samsaraLive.game != null && samsaraLive"),
+                        "the board's game")
+        assert browser.find_element("id", "nA").text == "Player A"
+        # names known from the library (a pull's --names, `logs tag`, the library page)
+        path = str(logs / logpull.local_name(snap["hello"]["board"], snap["game"]))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        gametags.update(path, {"PlayerA": "Anna", "PlayerB": "Ben"})
+        snap = wait_for(lambda: js(browser, "samsaraLive.record.length >= 3 && "
+                                            "samsaraLive.names && samsaraLive"),
+                        "three turns and the names", timeout=90)
+        assert snap["names"] == ["Anna", "Ben"]
+        assert browser.find_element("id", "nA").text == "Anna"
+        assert browser.find_element("id", "nB").text == "Ben"
+        text = browser.find_element("id", "record").text
+        turns = [t for _n, t in snap["record"]]
+        assert "1. Anna: %s" % turns[0] in text and "2. Ben: %s" % turns[1] in text
+        body = browser.find_element("tag name", "body").text
+        assert "Player A" not in body and "Player B" not in body
+        # every turn has a link
+        links = browser.find_elements("css selector", "#record .turnline a")
+        assert [a.get_attribute("href").split("#")[1] for a in links][:3] == \
+            ["turn-1", "turn-2", "turn-3"]
+        for _ in range(5):      # (the list is drawn again when a turn is added meanwhile)
+            try:
+                link = browser.find_element("css selector", '#record .turnline[data-n="2"] a')
+                browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+                link.click()
+                break
+            except StaleElementReferenceException:
+                time.sleep(0.2)
+        view = wait_for(lambda: js(browser, "window.samsaraTurn && samsaraTurn.n == 2 && "
+                                            "samsaraTurn.svg && samsaraTurn"), "turn 2")
+        assert js(browser, "location.hash") == "#turn-2"
+        assert view["notation"] == turns[1] and view["name"] == "Ben"
+        assert browser.find_element("id", "turncaption").text.startswith("Turn 2: B (Ben) rolled")
+        rec = GameRecord(turns=turns[:2])
+        rec.replay()
+        assert drawn_marbles(browser, holes) == marbles_of(rec.steps[1].position)
+        titles = [e.get_attribute("textContent") for e in browser.find_elements(
+            "css selector", "#board svg path.move title")]
+        assert titles == ["%s to %s" % (f, t) for f, t, _d in movewords.arrows(turns[1])]
+        assert "here" in browser.find_element(
+            "css selector", '#record .turnline[data-n="2"]').get_attribute("class")
+        ok, wide, small = fits(browser, width)
+        browser.save_screenshot(str(tmp_path / ("live-turn-%d.png" % width)))
+        assert ok and not wide and not small, (wide, small)
+        # the turn before, then back to the game as it stands
+        click(browser, "turnprev")
+        wait_for(lambda: js(browser, "window.samsaraTurn && samsaraTurn.n == 1"), "turn 1")
+        assert js(browser, "location.hash") == "#turn-1"
+        rec = GameRecord(turns=turns[:1])
+        rec.replay()
+        assert drawn_marbles(browser, holes) == marbles_of(rec.steps[0].position)
+        click(browser, "backlive")
+        wait_for(lambda: not js(browser, "window.samsaraTurn") and not browser.find_element(
+            "id", "turnview").is_displayed(), "the live board")
+        assert js(browser, "location.hash") == ""
+        from samsara.rules.geometry import position_name
+        track = {position_name(p) for p in range(48)}     # the marbles' fields
+
+        def live_drawn():
+            # the drawing is the live snapshot's (asked again while the game moves on)
+            occ = set(js(browser, "samsaraLive.occupied")) & track
+            return drawn_marbles(browser, holes) == occ
+        wait_for(live_drawn, "the live board drawn again")
+        # a turn's link opens the page at that turn
+        browser.get(app.url + "#turn-3")
+        view = wait_for(lambda: js(browser, "window.samsaraTurn && samsaraTurn.svg && "
+                                            "samsaraTurn"), "turn 3 from its link")
+        assert view["n"] == 3 and view["notation"] == turns[2]
+        assert view["name"] == "Anna"
     finally:
         app.stop()

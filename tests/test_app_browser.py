@@ -5,43 +5,13 @@ the record), the library pulls and lists it, the replay steps through it, and a 
 is played to its end by clicking in the play page.  Screenshots go to the test's tmp
 folder.  Without a browser these tests skip, except under CI=true, where they fail.
 """
-import os
-import time
 
-import pytest
-
-from appbrowser import AppProcess, NoBrowser, chromium, drawn_marbles, marbles_of
+from appbrowser import AppProcess, drawn_marbles, js, marbles_of, wait_for
 from samsara_host import svg
 from samsara_host.record import GameRecord
 
 TURNS = 3
 NEAR_END = "o....o........o.o......o/.o...o....o..o..oo.o.... 5-5 B"
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    try:
-        drv = chromium(tmp_path_factory.mktemp("chromium"))
-    except NoBrowser as e:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true and %s" % e)
-        pytest.skip(str(e))
-    yield drv
-    drv.quit()
-
-
-def wait_for(fn, what, timeout=40.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = fn()
-        if got:
-            return got
-        time.sleep(step)
-    raise AssertionError("waited %.0f s for %s" % (timeout, what))
-
-
-def js(drv, expr):
-    return drv.execute_script("return " + expr)
 
 
 def test_live_library_replay_on_the_virtual_board(browser, tmp_path):

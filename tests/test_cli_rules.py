@@ -1,5 +1,6 @@
 """`samsara rules legal|play|best` as a user runs it (the installed console script)."""
 import json
+import shlex
 import os
 import subprocess
 import sys
@@ -156,3 +157,27 @@ def test_legal_lists_the_turns_of_a_6_6_position_as_its_reference_answers_do():
     assert r.returncode == 0, r.stderr
     got = sorted(set(line.split("\t")[1] for line in r.stdout.splitlines()))
     assert got == sorted(e["results"]) and got
+
+
+def test_best_prints_what_cli_md_shows_with_its_columns_labelled():
+    # docs/cli.md's `rules best` example is the tool's output today: the `#` line labels
+    # the three columns (the third: the engine's value, with its unit), then the turn.
+    text = open(os.path.join(os.path.dirname(__file__), "..", "docs", "cli.md"),
+                encoding="utf-8").read()
+    at = text.index("    $ samsara rules best ")
+    cmd, head, line = text[at:].split("\n")[:3]
+    args = shlex.split(cmd.strip()[2:])[1:]
+    r = run(*args)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [head.strip(), line.strip()]
+    cols = head.strip().split("\t")
+    assert cols[0].startswith("# ") and len(cols) == len(line.strip().split("\t")) == 3
+    assert "value" in cols[2] and "goal = 1000" in cols[2]
+    # the host engine labels its third column as its own unit: a chance to win
+    r = run(*args, "--engine", "host")
+    head_h, line_h = r.stdout.splitlines()
+    assert head_h.split("\t")[2] == "the mover's chance to win (0..1)"
+    assert 0.0 <= float(line_h.split("\t")[2]) <= 1.0
+    # a script skipping `#` lines reads the turn as before
+    rows = [l.split("\t") for l in r.stdout.splitlines() if not l.startswith("#")]
+    assert rows == [line_h.split("\t")]

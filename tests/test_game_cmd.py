@@ -131,6 +131,15 @@ def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsy
         assert "moving" not in words
         assert cli.main(["game", "hint"]) == 1      # not during the board's turn
         assert "only during your own turn" in capsys.readouterr().err
+
+        # the power is cut and comes back: the game resumes at level 2
+        vb.kill()
+        vb.start()
+        vb.wait_ready(30)
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["vs_board"] == "A" and s["level"] == 2
+        assert cli.main(["game", "status"]) == 0
+        assert "it plays A (level 2)" in capsys.readouterr().out
     finally:
         vb.stop()
     assert running_boards() == []
@@ -143,3 +152,45 @@ def test_game_options_are_checked_before_the_port():
         cli.main(["game", "new", "--vs-board", "A", "--level", "7"])
     assert e.value.code == 2
     assert cli.main(["game", "new", "--level", "2", "--port", "loop://"]) == 2
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_game_new_takes_the_players_names_and_status_says_them(tmp_path, capsys):
+    # --names goes into the game's log header: `game status` calls the players by
+    # name, and the pulled game's record has them; a bad name is refused before the port
+    from samsara_host import boardlink
+    from samsara_host.record import from_log
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-5")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        assert cli.main(["game", "new", "--names", "Anna", "Ben"]) == 0
+        out = capsys.readouterr().out
+        assert "started for Anna (A) and Ben (B)" in out and "Anna to roll" in out
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["names"] == ["Anna", "Ben"]
+        assert s["headline"] == "Anna to roll: press the roll button"
+        assert cli.main(["game", "status"]) == 0
+        assert "Score: Anna (A) 0, Ben (B) 0." in capsys.readouterr().out
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            from samsara_host.runninglog import read_log
+            data = read_log(state.client, s["game"], 1 << 16)
+        finally:
+            state.close()
+        rec = from_log(data, allow_torn=True)
+        assert (rec.tags["PlayerA"], rec.tags["PlayerB"]) == ("Anna", "Ben")
+        # against the board, the other player named: "the board" and the name
+        code, s, out = _json(capsys, ["game", "new", "--vs-board", "B", "--names", "Cleo",
+                                      "", "--json"])
+        assert code == 2 and "player B's name is empty" in out.err
+        code, s, _ = _json(capsys, ["game", "new", "--vs-board", "A", "--names", "Deep",
+                                    "Dev", "--json"])
+        assert code == 0 and s["names"] == ["Deep", "Dev"]
+        assert cli.main(["game", "status"]) == 0
+        assert "Score: the board (A) 0, Dev (B) 0." in capsys.readouterr().out
+    finally:
+        vb.stop()
+    assert cli.main(["game", "new", "--names", "Anna", "x" * 41]) == 2
+    assert "at most 40 characters" in capsys.readouterr().err

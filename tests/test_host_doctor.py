@@ -58,6 +58,8 @@ def test_busy_port(tmp_path):
     try:
         f = problem(dr.diagnose(board.port))
         assert "busy" in f.what and "another program" in f.todo
+        # the app is the likeliest holder once a newcomer has started it
+        assert "`samsara app`" in f.todo and "live page" in f.todo
     finally:
         holder.close()
         board.unplug()

@@ -17,7 +17,7 @@ SAMPLE = {
     "missing": ["R3"], "extra": [], "winner": "A", "points": [2, 0], "totals": [2, 0],
     "proto": P.PROTO, "fw": "0.0", "hash": "abc", "kind": "image", "board": "e661", "records": 9,
     "turns": 4, "dropped": 0, "unpulled": 2, "free": 0, "need": 4096, "msg": "x",
-    "lines": 3, "vs": "B", "far": "B",
+    "lines": 3, "vs": "B", "far": "B", "level": 2,
 }
 
 

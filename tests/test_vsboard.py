@@ -237,3 +237,50 @@ def test_a_game_against_the_board_resumes_against_the_board():
     rp.header = {"start": START_TEXT, "match": False}
     resume_board(board, rp)
     assert board.controller.player is None
+
+
+def test_the_boards_level_is_in_the_header_and_a_resumed_game_keeps_it():
+    # new_game with level 2: the header and game_start say so; resuming from that
+    # log plays at level 2 again (not the default 3); a log without it resumes at 3.
+    from samsara.storage.logrecord import Replay, record_event
+    from samsara.storage.logresume import resume_board
+    from samsara.rules.position import START_TEXT
+    board = Board(Config(dice="host"))
+    st = FakeStream()
+    svc = services(st, board, GameLog(MemFs()), boot_ms=0)
+    for t in range(5):
+        svc.poll(t)
+    st.feed(b'{"cmd":"new_game","vs_board":"B","level":2,"id":3}\n')
+    for t in range(5, 20):
+        svc.poll(t)
+    out = st.lines()
+    r = [x for x in out if x.get("re") == "new_game"][0]
+    assert r["ok"]
+    assert [x for x in out if x.get("ev") == "game_start"][-1]["level"] == 2
+    log = svc.recorder.log
+    data = log.read(r["game"], 0, log.info(r["game"])[0])
+    rtype, payload = logrecord.parse_records(data)[0][0]
+    header = record_event(rtype, payload)
+    assert header["vs_board"] == "B" and header["level"] == 2
+    rp = Replay()
+    rp.header = header
+    again = Board(Config(dice="host"))
+    resume_board(again, rp)
+    assert again.controller.player.side == 1 and again.controller.player.level == 2
+    rp.header = {"start": START_TEXT, "match": False, "vs_board": "B"}
+    resume_board(again, rp)
+    assert again.controller.player.level == engine.LEVEL_BEST
+
+
+def test_a_game_the_gesture_starts_logs_the_level_it_plays_at():
+    board = Board(Config(dice="host"))
+    st = FakeStream()
+    svc = services(st, board, GameLog(MemFs()), boot_ms=0)
+    svc.inputs.press(5, "undo", True)
+    for t in range(6, 30):
+        svc.poll(t)
+    log = svc.recorder.log
+    data = log.read(log.run_gid, 0, log.info(log.run_gid)[0])
+    rtype, payload = logrecord.parse_records(data)[0][0]
+    h = logrecord.record_event(rtype, payload)
+    assert h["level"] == board.controller.player.level == engine.LEVEL_BEST

@@ -163,6 +163,8 @@ class Controller:
             p.reset()
             if p.side >= 0:
                 ev["far" if p.far else "vs"] = PLAYER[p.side]
+                if not p.far:
+                    ev["level"] = p.level     # logged: a resumed game keeps its level
         self.emit(ev)
         self._show()
 

@@ -148,9 +148,10 @@ def classify_open_error(port, e):
                            "`samsara ports` lists the ports there are." % port)
     if (code in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK)
             or "exclusively lock" in text or "busy" in text.lower()):
-        return PortBusy("port %s is busy: another program holds it (a serial terminal, "
-                        "Thonny, mpremote, or another `samsara monitor`). Close it and "
-                        "try again." % port)
+        return PortBusy("port %s is busy: another program holds it (`samsara app`, a "
+                        "serial terminal, Thonny, mpremote, or another `samsara monitor`). "
+                        "Close it and try again (while the app runs, its live page has "
+                        "the game's buttons)." % port)
     if code == errno.EACCES or "Permission denied" in text:
         hint = ""
         if os.name == "posix":

@@ -76,13 +76,13 @@ MARK_COLOURS = {"doubtful": "#c8a000", "mistake": "#e06000", "blunder": "#d00000
 """Frame colour of a turn's picture by its analysis flag (`pictures` with analysis)."""
 
 
-def pictures(record, legend=True, analysis=None):
+def pictures(record, legend=True, analysis=None, only=None):
     """[(caption, svg text)]: the start, then the board after each turn, each with an
     arrow per sub-move, the roll on the dice, the turn in words and (legend) a key to
     the colours.  analysis: samsara_host.analysis's dict for this record, or None;
     with it each turn's picture says the engine's verdict under the board, and a
     doubtful turn, a mistake or a blunder gets a frame in its MARK_COLOURS colour
-    with the word."""
+    with the word.  only: a turn number (0: the start): that picture alone."""
     from samsara_host import svg
     from samsara_host.layout import load_positions
     layout = load_positions()
@@ -93,13 +93,17 @@ def pictures(record, legend=True, analysis=None):
     names = _names(record)
     players = "%s vs %s" % names if names != ("A", "B") else None
     first = "%s: the start, %s to move" % (head, names[record.start.mover])
-    out = [(first, svg.render(record.start, None, first, [players] if players else [],
-                              layout, legend=legend))]
+    out = []
+    if only is None or only == 0:
+        out.append((first, svg.render(record.start, None, first,
+                                      [players] if players else [], layout, legend=legend)))
     verdicts = {}
     if analysis is not None:
         from samsara_host.analysis import comment
         verdicts = {t["turn"]: t for t in analysis["turns"]}
     for s in record.steps:
+        if only is not None and s.number != only:
+            continue
         title = caption(s, names)
         notes = ["score: A %d, B %d" % (s.position.a, s.position.b),
                  "record: %d. %s %s" % (s.number, "AB"[s.player], s.notation)]

@@ -62,6 +62,9 @@ def add_parser(sub, name, help_text):
                    help="who rolls first (default A)")
     q.add_argument("--match", action="store_true",
                    help="a match of two games (competition rules) instead of one game")
+    q.add_argument("--names", nargs=2, metavar=("A", "B"),
+                   help="the players' names (kept in the game's log; `game status`, the "
+                        "app and the pulled game use them)")
     common(q, js=True)
     q = s.add_parser("roll", help="roll the dice (the roll button)",
                      description="Roll the dice, as the board's roll button does.")
@@ -82,16 +85,20 @@ def add_parser(sub, name, help_text):
 
 def game_status(client):
     """The game's state from the board: {state, mover, dice, remaining, score, turns,
-    vs_board, level, game, position, record, headline}.  Raises boardlink.LinkError."""
+    vs_board, level, game, names, position, record, headline}; names: [A's, B's] from
+    the game's log header ("" for one not given) or null.  Raises boardlink.LinkError."""
+    from samsara_host.runninglog import game_header, header_names
     st = client.request("status")
     pos = client.request("position")
+    names = header_names(game_header(client, st["game"])) \
+        if isinstance(st.get("game"), int) else None
     out = {"state": st.get("state"), "mover": st.get("mover"), "dice": st.get("dice") or [],
            "remaining": st.get("remaining") or [], "score": st.get("score"),
            "turns": pos.get("turns"), "vs_board": st.get("vs_board"),
            "level": st.get("level"), "game": st.get("game"),
            "position": pos.get("position"), "record": pos.get("record") or [],
-           "board_move": st.get("board_move"), "hint": st.get("hint")}
-    out["headline"] = headline(out)
+           "board_move": st.get("board_move"), "hint": st.get("hint"), "names": names}
+    out["headline"] = headline(out, names)
     return out
 
 
@@ -108,9 +115,11 @@ def _words(s):
     score = str(s["score"] or "0-0").split("-")
     if len(score) == 2:
         def who(side):
+            name = (s.get("names") or ["", ""])["AB".index(side)]
             if not s["vs_board"]:
-                return side
-            return "%s (%s)" % ("the board" if side == s["vs_board"] else "you", side)
+                return "%s (%s)" % (name, side) if name else side
+            return "%s (%s)" % ("the board" if side == s["vs_board"] else name or "you",
+                                side)
         lines.append("Score: %s %s, %s %s.  Turns so far: %s." % (
             who("A"), score[0], who("B"), score[1], s["turns"]))
     if s["dice"]:
@@ -146,6 +155,13 @@ def run(args):
         print("samsara game new: --level is the board's strength: it needs --vs-board A|B",
               file=sys.stderr)
         return 2
+    if args.action == "new" and args.names is not None:
+        from samsara_host import gametags       # the check of every name (logs pull, tag)
+        try:
+            args.names = gametags.check_names(args.names)
+        except gametags.TagError as e:
+            print("samsara game new: --names: %s" % e, file=sys.stderr)
+            return 2
     state = boardlink.State(args.port)
     try:
         state.hello()
@@ -159,12 +175,15 @@ def run(args):
             if args.vs_board:
                 kw["vs_board"] = args.vs_board
                 kw["level"] = args.level or 3
+            if args.names:
+                kw["name_a"], kw["name_b"] = args.names
             r = client.request("new_game", timeout=10.0, **kw)
             s = game_status(client)
             s["game"] = r.get("game")
             who = ("against the board (it plays %s, level %d; you play %s)" % (
                 args.vs_board, kw["level"], "B" if args.vs_board == "A" else "A")
-                if args.vs_board else "for two players")
+                if args.vs_board else "for %s (A) and %s (B)" % tuple(args.names)
+                if args.names else "for two players")
             _say(args, s, "Game %s started %s%s.\n%s." % (
                 r.get("game"), who, ", a match of two games" if args.match else "",
                 s["headline"]))

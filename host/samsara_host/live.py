@@ -174,9 +174,15 @@ def turn_line(c):
     return c.turn_notation()
 
 
-def describe_event(e):
-    """One short line for an event dict of the board's stream, or None to skip it."""
+def describe_event(e, who=None):
+    """One short line for an event dict of the board's stream, or None to skip it.
+    who: a function giving what to call a player from its side ("A"/"B"), e.g. its
+    name; None: the letter."""
     k = e["ev"]
+    if who is not None and e.get("player") in ("A", "B"):
+        e = dict(e, player=who(e["player"]))
+    if who is not None and k == "game_over" and e.get("winner") in ("A", "B"):
+        e = dict(e, winner=who(e["winner"]))
     if k == "roll":
         return "%s rolls %d %d" % (e.get("player", "?"), e["dice"][0], e["dice"][1])
     if k == "sub":

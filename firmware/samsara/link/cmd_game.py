@@ -125,7 +125,8 @@ def far_turn(link, a):
 
 def new_game(link, a):
     """`new_game`: a new game (its log reserved; a complete turn of the game before is
-    recorded first; `level` the strength of the board's own turns with `vs_board`);
+    recorded first; `level` the strength of the board's own turns with `vs_board`;
+    `name_a`, `name_b` the players' names, for the header's "players");
     its game number (`log_full` when the log holds only unpulled
     games, `bad_args` for a bad position)."""
     pos = a["position"]
@@ -144,6 +145,8 @@ def new_game(link, a):
     tags = None
     if a["online"] is not None:
         tags = {"online": a["online"], "players": [a["name_a"] or "", a["name_b"] or ""]}
+    elif a["name_a"] is not None or a["name_b"] is not None:
+        tags = {"players": [a["name_a"] or "", a["name_b"] or ""]}   # the players' names
     try:
         gid = _inputs(link).new_game(link.now, pos, a["match"],
                                      0 if a["starter"] == "A" else 1,

@@ -72,7 +72,7 @@ EVENTS = (
     # Board core events (docs/controller.md) carry "t" (ms); the link's and the
     # recorder's do not.  A literal of constants: frozen into the firmware image it
     # lives in flash, not on the heap.
-    ("game_start", ("t", "position", "match", "game", "vs", "far"), LOGGED),
+    ("game_start", ("t", "position", "match", "game", "vs", "level", "far"), LOGGED),
     ("lift", ("t", "pos"), 0),
     ("place", ("t", "pos"), 0),
     ("reject", ("t", "what", "reason"), 0),

@@ -38,21 +38,26 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
         vs = h["far"]
     if vs not in ("A", "B"):
         vs = None
+    level = h.get("level")          # the board's strength, as the game began
+    if level not in (1, 2, 3):
+        level = 3                   # (a log from before the header kept it)
     match = bool(h.get("match"))
     if match:
         if h.get("match_game", 1) == 2:
             first = prev.header if prev is not None and prev.header else {}
-            board.new_game(match=True, starter=_starter(first), now_ms=now_ms, vs=vs, far=far)
+            board.new_game(match=True, starter=_starter(first), now_ms=now_ms, vs=vs,
+                           level=level, far=far)
             if prev is not None:
                 for t in prev.state()["turns"]:
                     c.game.play_notation(t)
             g = c.match.next_game()
         else:
-            board.new_game(match=True, starter=_starter(h), now_ms=now_ms, vs=vs, far=far)
+            board.new_game(match=True, starter=_starter(h), now_ms=now_ms, vs=vs,
+                           level=level, far=far)
             g = c.game
     else:
         start = Position.parse(h.get("start", START_TEXT))
-        board.new_game(position=start, now_ms=now_ms, vs=vs, far=far)
+        board.new_game(position=start, now_ms=now_ms, vs=vs, level=level, far=far)
         g = c.game
     for t in st["turns"]:
         g.play_notation(t)

@@ -62,13 +62,13 @@ class Recorder:
         self.board.emit(ev)
 
     def header(self, start, match, starter=None, vs=None, match_game=1, prev=None,
-               with_prev=False, far=False, tags=None):
+               with_prev=False, far=False, tags=None, level=None):
         """The header of a game's log (docs/gamelog.md "Header"): start (position text),
         match (bool), starter (0/1, or None: the start position's mover), og, and in a
         match its game's number and, with_prev, the previous game's log (prev),
-        vs_board ("A"/"B") in a game against the board (far: "far" instead, the far
-        player's side in an online game, with `tags`' keys: "online", "players"), and the
-        board that wrote it."""
+        vs_board ("A"/"B") and level (the board's strength 1..3, when given) in a game
+        against the board (far: "far" instead, the far player's side in an online game,
+        with `tags`' keys: "online", "players"), and the board that wrote it."""
         h = {"start": start, "match": bool(match)}
         if starter is not None:
             h["starter"] = "AB"[starter]
@@ -79,6 +79,8 @@ class Recorder:
                 h["prev"] = prev
         if vs is not None:
             h["far" if far else "vs_board"] = vs if isinstance(vs, str) else "AB"[vs]
+            if not far and isinstance(level, int):
+                h["level"] = level
         if tags:
             for k in tags:
                 h[k] = tags[k]
@@ -114,18 +116,20 @@ class Recorder:
     # -- games -------------------------------------------------------------------------
 
     def start_game(self, position=None, match=False, starter=0, vs=None, far=False,
-                   tags=None):
+                   tags=None, level=None):
         """The log of a game the host starts (call it before board.new_game): an
         unfinished game's log is closed as abandoned, the new one reserved.
         position: the position text or None (the start); vs: the side the board plays
-        (0/1, written as the header's "vs_board") or None; far, tags: an online game
-        (header()).  Returns the game number.
+        (0/1, written as the header's "vs_board") or None; level: its strength 1..3
+        (the header's "level"); far, tags: an online game (header()).  Returns the
+        game number.
         Raises gamelog.LogFull after announcing it (log_full event, LED hint)."""
         self.flush()
         log = self.log
         if log.run_gid is not None:
             log.end_game({"how": "abandoned"})
-        header = self.header(position or START, match, starter, vs, far=far, tags=tags)
+        header = self.header(position or START, match, starter, vs, far=far, tags=tags,
+                             level=level)
         try:
             # A match reserves both its games now, so its second game always logs.
             gid = log.start_game(header, 2 if match else 1)
@@ -254,7 +258,7 @@ class Recorder:
                 far = ev.get("far")
                 h = self.header(ev.get("position", START), ev.get("match"), None,
                                 far or ev.get("vs"), ev.get("game", 1), self.last_gid,
-                                True, far is not None)
+                                True, far is not None, None, ev.get("level"))
                 try:
                     log.start_game(h)
                 except gamelog.LogFull as e:

@@ -15,17 +15,16 @@ Without a board the model's banner says why: none found, another program holds t
 port (boardlink.PortBusy), the board went away, or it does not answer; the thread
 tries again every RETRY_S seconds, so plugging the board in resumes the page.
 """
-import base64
 import concurrent.futures
-import json
 import os
 import queue
 import tempfile
 import threading
 import time
 
-from samsara_host import boardlink
+from samsara_host import boardlink, gametags, logpull
 from samsara_host.app.livestate import LiveModel
+from samsara_host.runninglog import game_header, game_turns, header_names
 
 RETRY_S = 1.0
 """Seconds between attempts to reach a board that is not there."""
@@ -88,6 +87,9 @@ class BoardWatch(threading.Thread):
         self._halt = threading.Event()
         self.connected = False
         self._header_game = None
+        self._header = None
+        self._turns_read = False
+        self.library = None      # the app's library folder: names tagged there are used
         self.transport_factory = transport_factory
         self._quiet_until = 0.0
         self.listeners = []      # listen(): each event of the board, from the thread
@@ -186,12 +188,39 @@ class BoardWatch(threading.Thread):
 
     def _refresh(self):
         c = self.state.client
-        self.model.position_reply(c.request("position"))
-        self.model.status_reply(c.request("status"))
-        game = self.model.game
+        m = self.model
+        m.position_reply(c.request("position"))
+        m.status_reply(c.request("status"))
+        game = m.game
         if game is not None and game != self._header_game:
             self._header_game = game
-            self.model.options_from(game_header(c, game))
+            self._header = game_header(c, game)
+            m.options_from(self._header)
+            self._turns_read = False
+        if game is not None and m.first_turn > 1 and not self._turns_read:
+            # the board keeps its last turns only: the earlier ones come from its log,
+            # so that every turn of the live page's list can be shown
+            self._turns_read = True
+            _h, turns = game_turns(c, game)
+            m.earlier_turns(turns)
+        m.names = self.known_names()
+
+    def known_names(self):
+        """The players' names of the board's running game: [A's, B's] ("" unknown) or
+        None.  The library's tags of the game (a pull's --names, `logs tag`, the
+        library page's rename) come first, then the names the game's log header holds
+        (new_game's name_a, name_b)."""
+        names = header_names(self._header) or ["", ""]
+        board, game = (self.model.hello or {}).get("board"), self.model.game
+        if self.library and game is not None:
+            path = os.path.join(self.library, logpull.local_name(board, game))
+            try:
+                tags = gametags.read(path)
+            except (gametags.TagError, OSError):
+                tags = {}
+            names = [tags.get("Player" + side) or n for side, n in zip("AB", names)]
+        names = [n if n not in ("?", None) else "" for n in names]
+        return names if any(names) else None
 
     def _follow(self):
         c = self.state.client
@@ -298,6 +327,13 @@ class BoardWatch(threading.Thread):
         samsara_host.app.onlineplay): the board's reply.  Raises boardlink.BoardError
         when the board refuses, NoReply when it does not answer."""
         return self.state.client.request(name, timeout=timeout, **kw)
+
+    def _job_names(self):
+        """Read the players' names again (known_names: the library's tags were
+        changed); returns them."""
+        self.model.names = self.known_names()
+        self._changed()
+        return self.model.names
 
     def _job_status(self):
         c = self.state.client
@@ -416,28 +452,3 @@ class BoardWatch(threading.Thread):
             self.model.busy = ""
             self._changed()
 
-
-def game_header(client, game):
-    """The header record (a dict: og, match, start, ...) of game `game`'s log on the
-    board, read with log_get (docs/gamelog.md), or None when it cannot be read (no
-    such log, a damaged start).  A lost connection raises."""
-    from samsara.storage.logrecord import parse_records
-    data = b""
-    try:
-        while len(data) < 512:
-            r = client.request("log_get", game=game, offset=len(data))
-            data += base64.b64decode(r.get("data") or "")
-            recs, _n = parse_records(data)
-            if recs or r.get("eof"):
-                break
-    except (boardlink.Disconnected, boardlink.NoReply):
-        raise
-    except (boardlink.LinkError, ValueError, TypeError):
-        return None
-    if not recs or recs[0][0] != ord("H"):
-        return None
-    try:
-        h = json.loads(recs[0][1].decode("utf-8"))
-    except ValueError:
-        return None
-    return h if isinstance(h, dict) else None

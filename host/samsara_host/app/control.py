@@ -5,10 +5,11 @@ checked first, and the board's answer or refusal into a player's words.  The com
 itself runs in the BoardWatch thread (its `game` job), the port's one holder.
 
 Actions: "new" {"vs_board": null|"A"|"B", "level": 1..3, "starter": "A"|"B",
-"match": bool}, "roll", "undo", "hint" (no body); and "hand" {"hole"} on the app's own
+"match": bool, "names": [A's, B's] (optional; "" for one not given)}, "roll", "undo", "hint" (no body); and "hand" {"hole"} on the app's own
 virtual board only: a hand lifts or places a marble there (hand_line), as a person at
 a real board would.
 """
+from samsara_host import gametags
 from samsara_host.movewords import dice_words, sub_move_words
 
 ACTIONS = {"new": "new_game", "roll": "roll", "undo": "undo", "hint": "hint"}
@@ -43,6 +44,17 @@ def request_of(action, body):
     kw["starter"] = starter
     if body.get("match"):
         kw["match"] = True
+    names = body.get("names")
+    if names is not None:
+        if not isinstance(names, list) or len(names) != 2:
+            raise BadRequest("give the names as a list of two: A's and B's")
+        for key, side, n in zip(("name_a", "name_b"), "AB", names):
+            if n is None or (isinstance(n, str) and not n.strip()):
+                continue                  # a name not given
+            try:
+                kw[key] = gametags.check_text(n, "player %s's name" % side)
+            except gametags.TagError as e:
+                raise BadRequest(str(e))
     return ACTIONS[action], kw
 
 
@@ -70,8 +82,9 @@ def done_words(name, kw, reply):
             return "New game %s against the board: it plays %s at level %d, you play %s." % (
                 reply.get("game"), kw["vs_board"], kw.get("level", 3),
                 "B" if kw["vs_board"] == "A" else "A")
+        starter = kw.get("starter", "A")
         return "New game %s for two players: %s rolls first." % (
-            reply.get("game"), kw.get("starter", "A"))
+            reply.get("game"), kw.get("name_" + starter.lower()) or starter)
     if name == "roll":
         return "Rolled %s." % dice_words(reply.get("dice"))
     if name == "undo":

@@ -95,6 +95,8 @@ class LiveModel(Model):
         self.board_move = None  # the board's next sub-move to carry out (notation)
         self.hint = None        # the hint's turn lit now (notation)
         self.turn_subs = []     # the sub-moves played so far in this turn (notation)
+        self.names = None       # [A's, B's] names when known ("" for one not known)
+        self.start = None       # the game's start position (text) from its log's header
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
@@ -126,7 +128,7 @@ class LiveModel(Model):
             self.reject = ""
         elif name == "goal":
             self.goal = "Goal! %s scores (%s). Take the marble out of %s and put it on %s" % (
-                ev.get("player"), score_words(ev.get("score", "")), ev.get("goal"),
+                self.who(ev.get("player")), score_words(ev.get("score", "")), ev.get("goal"),
                 ev.get("ins"))
         elif name == "reinsert":
             self.goal = ""
@@ -162,7 +164,8 @@ class LiveModel(Model):
                 self.over = "Game over: a draw by %s (%s)" % (
                     ev.get("how"), score_words(ev.get("score", "")))
             else:
-                self.over = "Game over: %s wins! (%s)" % (w, score_words(ev.get("score", "")))
+                self.over = "Game over: %s wins! (%s)" % (
+                    self.who(w) if w in ("A", "B") else w, score_words(ev.get("score", "")))
         elif name in ("game_start", "boot", "resume"):
             if name == "game_start":
                 self.record_full = []
@@ -174,10 +177,28 @@ class LiveModel(Model):
             self.hint = None
             self.over = ""
             self.moksha = False
-        d = describe_event(ev)
+        d = describe_event(ev, self.name_of)
         if d:
             self.words.append(d)
             del self.words[:-12]
+
+    def who(self, side):
+        """What to call player `side` ("A"/"B") in a sentence: "the board" when it
+        plays that side, the player's name when known, else the letter."""
+        return movewords.player_name(side, self.names, self.vs_board)
+
+    def name_of(self, side):
+        """The player's name for `side` when known, else the letter (the board's side
+        keeps its letter: its turns are the board's words already)."""
+        return movewords.player_name(side, self.names)
+
+    def earlier_turns(self, turns):
+        """Take the game's committed turns from its log ([notation], in order) for the
+        ones before the first turn the board's record still holds."""
+        need = self.first_turn - 1
+        if need > 0 and isinstance(turns, list) and len(turns) >= need:
+            self.record_full = [str(t) for t in turns[:need]] + self.record_full
+            self.first_turn = 1
 
     def lifted_names(self):
         return [position_name(p) for p in self.lifted if 0 <= p < 64]
@@ -215,6 +236,8 @@ class LiveModel(Model):
     def options_from(self, header):
         """Take the rule option from a game log's header dict (or None: unknown)."""
         og = header.get("og") if isinstance(header, dict) else None
+        start = header.get("start") if isinstance(header, dict) else None
+        self.start = start if isinstance(start, str) else None
         try:
             self.og = rules.option_code(og)   # a name ("forbidden") or a code
         except (ValueError, TypeError):
@@ -291,7 +314,7 @@ class LiveModel(Model):
 
     def guidance(self):
         """What to do now, in words for the people at the table."""
-        who = self.mover or "AB"[self.position.mover]
+        who = self.who(self.mover or "AB"[self.position.mover])
         if self.over:
             return self.over
         if self.repair:
@@ -332,9 +355,9 @@ class LiveModel(Model):
         if self.over:
             return self.over + ": start a new game"
         if self.hint and self.state == "moving":
-            return "Hint for %s: %s" % (self.mover or "AB"[self.position.mover],
+            return "Hint for %s: %s" % (self.who(self.mover or "AB"[self.position.mover]),
                                         movewords.turn_words(self.hint))
-        return movewords.headline(self.status())
+        return movewords.headline(self.status(), self.names)
 
     def arrows(self):
         """[[from, to, kind]]: the board's next sub-move ("board"), the hint's turn
@@ -358,7 +381,10 @@ class LiveModel(Model):
         remaining, score [a, b], position (text), occupied (names), lifted, targets
         [[name, die, colour]], wrong, missing, extra, guidance, words, record
         [[number, notation]], over, svg, options (the targets' rule option in
-        words)."""
+        words), vs_board, level, arrows, board_move, hint, board_words, hint_words,
+        headline, can, restartable, hands, names ([A's, B's] or None), start (the
+        game's start position from its log header, or None), og (its rule option code,
+        or None)."""
         pos = self.drawn_position()
         occ = [position_name(p) for p in svg.occupied_positions(pos)]
         scene = self.scene()
@@ -388,6 +414,8 @@ class LiveModel(Model):
             "hint_words": (movewords.turn_words(self.hint)
                            if self.hint and self.state == "moving" else ""),
             "headline": self.headline(), "can": self.can(),
+            "names": list(self.names) if self.names else None, "start": self.start,
+            "og": self.og,
             "restartable": bool(self.restartable and self.banner),
             "hands": bool(self.hands),
         }

@@ -9,7 +9,8 @@ through library.py, games in the page through playgame.py.
 
 Routes: pages `/` (live), `/library`, `/replay/<board>/<game>`, `/play`, `/board`;
 `/api/holes` (svg.hole_points: where each hole is
-drawn), `/api/live` (the snapshot), `/api/live/events` (text/event-stream: one `data:` line
+drawn), `/api/live` (the snapshot), `/api/live/turn/<n>` (turn n of the live game drawn
+as the replay draws it: app/liveturns.py; 404 with words when it is not known), `/api/live/events` (text/event-stream: one `data:` line
 of the snapshot's JSON per change), `/api/live/new|roll|undo|hint` (POST: the board's
 game from the page, app/control.py; 409 with the board's refusal in words),
 `/api/library`, `/api/library/pull` (POST),
@@ -140,6 +141,7 @@ class AppServer:
             raise self._error
         if self.watch is not None:
             self.watch.on_change = self.hub.publish_threadsafe
+            self.watch.library = self.logs_dir    # names tagged there are the players'
             self.watch.start()
         return self.url
 
@@ -194,6 +196,7 @@ class AppServer:
         r.add_post("/api/online/start", self.api_online_start)
         r.add_post("/api/online/stop", self.api_online_stop)
         r.add_get("/api/live/events", self.api_events)
+        r.add_get("/api/live/turn/{n}", self.api_live_turn)
         r.add_post("/api/live/{action}", self.api_live_action)
         r.add_get("/api/library", self.api_library)
         r.add_post("/api/library/pull", self.api_pull)
@@ -317,6 +320,18 @@ class AppServer:
     async def api_live(self, request):
         return _json(self.hub.snap)
 
+    async def api_live_turn(self, request):
+        # One turn of the live game as the replay draws it (the move list's links).
+        from samsara_host.app.liveturns import NoTurn, turn_view
+        text = request.match_info["n"]
+        if not text.isdigit() or len(text) > 6:
+            return _error(400, "a turn is a number: 1, 2, ...")
+        try:
+            view = await asyncio.to_thread(turn_view, self.hub.snap, int(text))
+        except NoTurn as e:
+            return _error(404, str(e))
+        return _json(view)
+
     async def api_events(self, request):
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-cache"})
@@ -431,6 +446,8 @@ class AppServer:
             return _error(404, "There is no game %s in the library." % gid)
         except (gametags.TagError, OSError) as e:
             return _error(400, str(e))
+        if self.watch is not None:
+            self.watch.submit("names")     # the live page calls them so at once
         return _json({"tags": tags})
 
     async def api_delete(self, request):
@@ -525,7 +542,7 @@ class AppServer:
                 out["logs"]["games"] = len(logs.get("logs", []))
                 out["logs"]["room"] = room_for_games(logs.get("free"), logs.get("need"))
                 from samsara_host.movewords import headline
-                out["playing"] = headline(got["status"])
+                out["playing"] = headline(got["status"], snap.get("names"))
             except Exception as e:
                 out["problem"] = str(e)
         from samsara.config import Config

@@ -1,11 +1,20 @@
 // The live page: the board's snapshot from /api/live/events (server-sent events), and
-// the board's game from here: New game, Roll, Undo, Hint (/api/live/<action>).
+// the board's game from here: New game, Roll, Undo, Hint (/api/live/<action>).  Every
+// turn of the move list is a link (#turn-N): the board after it, drawn as the replay
+// draws it (/api/live/turn/N), until "Back to the live board".
 "use strict";
 nav("/");
 let last = null;
+let viewing = 0;          // the turn shown instead of the live board (0: the live board)
+let recordHTML = "";      // the move list as drawn last
 
+// What to call a side: the board, the player's name when known, else "You" against the
+// board or "Player A".
 function sideName(s, side) {
-  if (s.vs_board) return s.vs_board === side ? "The board" : "You";
+  if (s.vs_board === side) return "The board";
+  const name = s.names ? s.names[side === "A" ? 0 : 1] : "";
+  if (name) return name;
+  if (s.vs_board) return "You";
   return "Player " + side;
 }
 
@@ -19,7 +28,7 @@ function show(s) {
   const busy = document.getElementById("busy");
   busy.textContent = s.busy || "";
   busy.classList.toggle("hidden", !s.busy);
-  drawBoard(s);
+  if (!viewing) drawBoard(s);
   document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.guidance : (s.banner ? "Waiting for the board ..." : s.guidance);
@@ -40,9 +49,10 @@ function show(s) {
   document.getElementById("sB").textContent = s.score[1];
   document.getElementById("pA").classList.toggle("tomove", s.mover === "A" && !s.over);
   document.getElementById("pB").classList.toggle("tomove", s.mover === "B" && !s.over);
+  const mine = s.names && s.names[s.mover === "A" ? 0 : 1];
   document.getElementById("whose").textContent = s.over ? s.over :
-    (!s.connected ? "" : !s.vs_board ? `Player ${s.mover} to play` :
-     s.vs_board === s.mover ? "The board's turn" : "Your turn");
+    (!s.connected ? "" : s.vs_board === s.mover ? "The board's turn" :
+     mine ? `${mine}'s turn` : s.vs_board ? "Your turn" : `Player ${s.mover} to play`);
   const rem = s.remaining.slice();
   document.getElementById("dice").innerHTML = s.dice.length ? s.dice.map(d => {
     const i = rem.indexOf(d);
@@ -51,9 +61,17 @@ function show(s) {
   }).join("") : '<span class="keys">no roll yet</span>';
   document.getElementById("options").textContent = s.options ? "Rule: " + s.options : "";
   const rec = document.getElementById("record");
-  rec.innerHTML = s.record.length ? s.record.map(([n, t]) =>
-    `<div class="turnline" data-n="${n}">${n}. ${esc(sideName(s, n % 2 ? "A" : "B"))}: ${esc(t)}</div>`).join("") : "<i>no turns yet</i>";
-  rec.scrollTop = rec.scrollHeight;
+  const start = s.start ? s.start.trim().split(" ").pop() : "A";
+  const sideOf = n => (n % 2 === 1) === (start !== "B") ? "A" : "B";
+  // the list is drawn again only when it changed: a link being tapped stays there
+  const html = s.record.length ? s.record.map(([n, t]) =>
+    `<div class="turnline${n === viewing ? " here" : ""}" data-n="${n}"><a href="#turn-${n}">` +
+    `${n}. ${esc(sideName(s, sideOf(n)))}: ${esc(t)}</a></div>`).join("") : "<i>no turns yet</i>";
+  if (html !== recordHTML) {
+    recordHTML = html;
+    rec.innerHTML = html;
+    if (!viewing) rec.scrollTop = rec.scrollHeight;
+  }
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
     `<div>${diceText(w)}</div>`).join("");
 }
@@ -97,12 +115,57 @@ document.getElementById("hint").onclick = () => act("hint");
 document.getElementById("start").onclick = () => {
   const vs = document.getElementById("opponent").value;
   act("new", {vs_board: vs || null, level: parseInt(document.getElementById("level").value, 10),
-              starter: "A"});
+              starter: "A", names: [document.getElementById("nameA").value.trim(),
+                                    document.getElementById("nameB").value.trim()]});
 };
+
+// One turn of the game instead of the live board (the move list's links, #turn-N).
+async function showTurn(n) {
+  const box = document.getElementById("turnview");
+  const cap = document.getElementById("turncaption");
+  viewing = n;
+  box.classList.remove("hidden");
+  cap.classList.remove("bad");
+  const v = await api("/api/live/turn/" + n);
+  if (viewing !== n) return;
+  if (v.error) {
+    cap.textContent = v.error;
+    cap.classList.add("bad");
+  } else {
+    cap.textContent = v.caption;
+    document.getElementById("board").innerHTML = v.svg;
+  }
+  const turns = last ? last.record.map(([k]) => k) : [];
+  document.getElementById("turnprev").disabled = !turns.includes(n - 1);
+  document.getElementById("turnnext").disabled = !turns.includes(n + 1);
+  document.querySelectorAll("#record .turnline").forEach(d =>
+    d.classList.toggle("here", +d.dataset.n === n));
+  window.samsaraTurn = v.error ? {n: n, error: v.error} : v;
+}
+function backToLive() {
+  viewing = 0;
+  window.samsaraTurn = null;
+  document.getElementById("turnview").classList.add("hidden");
+  if (location.hash) history.replaceState(null, "", location.pathname);
+  document.querySelectorAll("#record .turnline.here").forEach(d => d.classList.remove("here"));
+  if (last) drawBoard(last);
+}
+function followHash() {
+  const m = /^#turn-(\d+)$/.exec(location.hash);
+  if (m) showTurn(+m[1]); else if (viewing) backToLive();
+}
+window.addEventListener("hashchange", followHash);
+document.getElementById("backlive").onclick = backToLive;
+document.getElementById("turnprev").onclick = () => { location.hash = "#turn-" + (viewing - 1); };
+document.getElementById("turnnext").onclick = () => { location.hash = "#turn-" + (viewing + 1); };
 
 function connect() {
   const es = new EventSource("/api/live/events");
-  es.onmessage = (e) => show(JSON.parse(e.data));
+  let first = true;
+  es.onmessage = (e) => {
+    show(JSON.parse(e.data));
+    if (first) { first = false; followHash(); }   // a turn's link opened the page
+  };
   es.onerror = () => {
     const b = document.getElementById("banner");
     b.textContent = "The app is not answering: is `samsara app` still running? Trying again ...";

@@ -1,0 +1,103 @@
+"""The live page's move list behind its links: the running game's log read off the
+board (samsara_host.runninglog) fills the turns before the board's last ten, and
+every turn is drawn as the replay draws it (samsara_host.app.liveturns) at the
+position the rules engine gives; the players' names from the log header."""
+import base64
+
+import pytest
+
+from loghelp import game_log
+from samsara.rules.position import START_TEXT
+from samsara_host import movewords, runninglog
+from samsara_host.app.livestate import LiveModel
+from samsara_host.app.liveturns import NoTurn, turn_view
+from samsara_host.record import from_log
+
+
+class LogClient:
+    """A board's `log_get` over one game's log bytes, in CHUNK-sized answers (the
+    firmware's reply fields)."""
+
+    CHUNK = 192
+
+    def __init__(self, game, data):
+        self.game, self.data, self.asked = game, data, 0
+
+    def request(self, name, **kw):
+        assert name == "log_get" and kw["game"] == self.game
+        self.asked += 1
+        off = kw["offset"]
+        part = self.data[off:off + self.CHUNK]
+        return {"game": self.game, "offset": off, "size": len(self.data),
+                "data": base64.b64encode(part).decode(), "eof": off + len(part) >=
+                len(self.data)}
+
+
+def test_the_running_log_gives_its_header_names_and_every_turn():
+    data, game = game_log(6, header={"position": None, "players": ["Anna", ""]},
+                          finish=False)
+    c = LogClient(7, data)
+    h, turns = runninglog.game_turns(c, 7)
+    assert turns == list(game.record) and len(turns) > 10
+    assert c.asked == -(-len(data) // LogClient.CHUNK)        # every chunk, once
+    assert runninglog.header_names(h) == ["Anna", ""]
+    assert runninglog.game_header(LogClient(7, data), 7) == h
+    assert runninglog.header_names({"players": ["", ""]}) is None
+    # a torn last record (a running game cut mid-write): the turns before it
+    h2, turns2 = runninglog.game_turns(LogClient(7, data[:-3]), 7)
+    assert h2 == h and turns2 == turns[:len(turns2)] and len(turns2) >= len(turns) - 1
+
+
+def test_every_turn_of_the_live_list_is_drawn_even_before_the_boards_last_ten():
+    data, game = game_log(6, finish=False)
+    turns = list(game.record)
+    m = LiveModel()
+    m.connected = True
+    m.game = 3
+    m.options_from({"start": START_TEXT, "og": 0})
+    # the board's position reply holds its last 10 committed turns only
+    m.position_reply({"position": game.pos.format(), "record": turns[-10:],
+                      "turns": len(turns)})
+    snap = m.snapshot()
+    assert snap["record"][0][0] == len(turns) - 9
+    with pytest.raises(NoTurn) as e:
+        turn_view(snap, len(turns))
+    assert "not known here" in str(e.value)
+    # the earlier turns from the game's log on the board
+    _h, logged = runninglog.game_turns(LogClient(3, data), 3)
+    m.earlier_turns(logged)
+    m.names = ["Anna", "Ben"]
+    snap = m.snapshot()
+    assert [t for _n, t in snap["record"]] == turns
+    rec = from_log(data, allow_torn=True)
+    for n in (1, 2, len(turns) - 10, len(turns)):
+        v = turn_view(snap, n)
+        step = rec.steps[n - 1]
+        assert v["notation"] == step.notation and v["player"] == "AB"[step.player]
+        assert v["name"] == ("Anna", "Ben")[step.player]
+        assert v["caption"].startswith("Turn %d: %s (%s) rolled" % (
+            n, "AB"[step.player], v["name"]))
+        titles = [x.split("<title>")[1].split("</title>")[0]
+                  for x in v["svg"].split('<path class="move"')[1:]]
+        assert titles == ["%s to %s" % (f, t) for f, t, _d in movewords.arrows(step.notation)]
+        # the picture is the position after the turn (the browser tests compare its
+        # marbles); its notes give the score and the record line
+        assert ("score: A %d, B %d" % (step.position.a, step.position.b)) in v["svg"]
+        assert "record: %d. %s %s" % (n, "AB"[step.player], step.notation) in v["svg"]
+    for bad in (0, len(turns) + 1, "2"):
+        with pytest.raises(NoTurn):
+            turn_view(snap, bad)
+
+
+def test_the_live_words_call_the_players_by_their_names():
+    m = LiveModel()
+    m.connected = True
+    m.names = ["Anna", "Ben"]
+    m.status_reply({"state": "waiting", "mover": "A", "remaining": [], "vs_board": None})
+    assert m.headline().startswith("Anna to roll")
+    m.event({"ev": "roll", "t": 1, "dice": [5, 3], "player": "A", "source": "host"})
+    assert m.words[-1] == "Anna rolls 5 3"
+    m.event({"ev": "game_over", "t": 2, "winner": "B", "how": "centre", "score": "5-6",
+             "points": "0-2"})
+    assert m.over.startswith("Game over: Ben wins!")
+    assert m.snapshot()["names"] == ["Anna", "Ben"]
