@@ -18,7 +18,11 @@ Steps, each printed as it runs:
    (`image_id`: 12 hex digits of SHA-256 over the frozen files, the manifest, the kit's
    version and this script's build settings) and `KIND = "image"`; the image's `hello`
    names both, so `samsara flash` can check that a board runs the image it copied.
-4. **Image.** The rp2 port's Makefile, board `RPI_PICO`, with `FROZEN_MANIFEST` =
+4. **Image.** The rp2 port's linker script with the parser in flash (`link_script`:
+   the stock port keeps `parse.c` in RAM beside the VM and the collector; on the board
+   nothing is compiled but at the REPL, and its 3.2 KB of RAM, with the collector's
+   debug dumps, go to the heap), then
+   the rp2 port's Makefile, board `RPI_PICO`, with `FROZEN_MANIFEST` =
    `build/image/manifest.py` (the stock image's frozen modules plus ours), in a build
    folder of its own. `SOURCE_DATE_EPOCH` is fixed (the kit's release day) and source
    paths are mapped away (`-ffile-prefix-map`), so the same checkout gives the same
@@ -64,7 +68,7 @@ ON_FS = ("main.py", "boot.py")
 code."""
 MICROPY_VERSION = "v1.22.2"
 SOURCE_DATE_EPOCH = "1706486400"                # 2024-01-29, the day v1.22.2 was released
-BUILD_SETTINGS = "v3 file-prefix-map; frozen opt 0"
+BUILD_SETTINGS = "v4 file-prefix-map; frozen opt 0; parser in flash"
 """Changes whenever this script changes how an image is made (part of the image id)."""
 
 
@@ -221,6 +225,36 @@ def build_mpy_cross(jobs, log):
     return path
 
 
+STOCK_RAM_CODE = "*gc.c.obj *vm.c.obj *parse.c.obj) .text*)"
+"""The stock rp2 linker script's list of the files whose code runs from RAM."""
+FLASH_FROM_RAM = ("        /* Samsara's image (tools/build_image.py): the parser and the collector's\n"
+                  "         * debug dumps run from flash: their RAM goes to the heap */\n"
+                  "        *gc.c.obj(.text.gc_dump_alloc_table .text.gc_dump_info .text.gc_info)\n")
+
+
+def link_script(stock):
+    """The rp2 port's linker script (memmap_mp.ld) for our image, from the stock one's
+    text: `parse.c` no longer among the files whose code is copied to RAM (MicroPython
+    parses only at the REPL on the board), and the collector's debug dumps (gc_info,
+    gc_dump_info, gc_dump_alloc_table) placed in flash ahead of the rule that keeps the
+    rest of gc.c in RAM.  Raises RuntimeError when the stock script does not read as
+    expected (another kit: look again before building)."""
+    i = stock.find(STOCK_RAM_CODE)
+    if i < 0 or stock.count(STOCK_RAM_CODE) != 1:
+        raise RuntimeError("the kit's rp2 memmap_mp.ld has no single %r" % STOCK_RAM_CODE)
+    line = stock.rfind("\n", 0, i) + 1
+    ours = stock[:i] + "*gc.c.obj *vm.c.obj) .text*)" + stock[i + len(STOCK_RAM_CODE):]
+    return ours[:line] + FLASH_FROM_RAM + ours[line:]
+
+
+def write_link_script(kit):
+    """TREE's memmap_mp.ld made from the kit's own (link_script), every build."""
+    with open(os.path.join(kit, "src", "ports", "rp2", "memmap_mp.ld")) as f:
+        text = link_script(f.read())
+    with open(os.path.join(TREE, "ports", "rp2", "memmap_mp.ld"), "w") as f:
+        f.write(text)
+
+
 def build_port(jobs, log):
     """The rp2 port with our manifest; returns the path of its firmware.uf2."""
     port = os.path.join(TREE, "ports", "rp2")
@@ -324,6 +358,7 @@ def main(argv=None):
         try:
             copy_kit(kit)
             build_mpy_cross(a.jobs, log)
+            write_link_script(kit)
             uf2 = build_port(a.jobs, log)
         except RuntimeError as e:
             print(e)
