@@ -27,8 +27,9 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
+# `make demo GAME=samas` (or schaska) shows that game; without GAME, Samsara's demo.
 demo: $(STAMP)
-	@$(BIN)/samsara demo
+	@$(BIN)/samsara demo $(if $(GAME),--game $(GAME))
 
 test: $(STAMP) test-mpy typecheck test-upy test-wasm uf2 test-py
 

@@ -12,6 +12,9 @@ that fits `--duration` seconds (never slower than real time).  With --fast, or w
 the output is not a terminal, it prints one line per turn instead.  At the end it
 prints the game record and writes an SVG picture of the final position (and the
 game's trace, which `samsara trace replay` replays), and prints their paths.
+
+With --game samas or --game schaska it shows a seeded self-play game of that game
+instead (samsara_host.games_demo; --layout sets Schaska's track).
 """
 import argparse
 import math
@@ -69,12 +72,23 @@ def check_out(path):
     return folder_problem(path, "--out")
 
 
+GAMES = ("samsara", "samas", "schaska")
+"""The games of --game (docs/samas.md, docs/schaska.md); samsara is the default."""
+SAMSARA_ONLY = (("noise", "--noise"), ("players", "--players"), ("speed", "--speed"))
+"""(argument, option) pairs that only Samsara's demo (the simulated board) reads."""
+
+
 def add_parser(sub, name, help_text):
     p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("--game", default="samsara", choices=GAMES,
+                   help="the game (default samsara; samas and schaska: a self-play game "
+                   "on the rules, no simulated board)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="game seed (default %d)" % DEFAULT_SEED)
-    p.add_argument("--noise", type=int, default=2, choices=range(4), metavar="LEVEL",
+    p.add_argument("--layout", default=None, metavar="V1,V2,...",
+                   help="Schaska: the field values of the track (default docs/schaska.md)")
+    p.add_argument("--noise", type=int, default=None, choices=range(4), metavar="LEVEL",
                    help="physical roughness 0..3 (default 2)")
-    p.add_argument("--players", nargs="+", type=player_names, default=[["greedy", "greedy"]],
+    p.add_argument("--players", nargs="+", type=player_names, default=None,
                    metavar="A B",
                    help="players of A and B: %s (default greedy greedy; also A,B)"
                    % ", ".join(PLAYERS))
@@ -94,10 +108,46 @@ def _table(args):
     return Table(seed=args.seed, noise=args.noise, players=tuple(args.players))
 
 
+def _other_game(args, console):
+    """--game samas|schaska: check the options, then samsara_host.games_demo.run."""
+    wrong = [opt for name, opt in SAMSARA_ONLY if getattr(args, name) is not None]
+    if args.game == "samas" and args.layout is not None:
+        wrong.append("--layout")
+    if wrong:
+        print("samsara demo: %s is not for --game %s" % (wrong[0], args.game), file=sys.stderr)
+        return 2
+    if args.game == "schaska":
+        from schaska.rules.layout import DEFAULT, LayoutError, parse_layout
+        try:
+            args.layout = DEFAULT if args.layout is None else parse_layout(args.layout)
+        except LayoutError as e:
+            print("samsara demo: --layout: %s" % e, file=sys.stderr)
+            return 2
+    problem = check_out(args.out)
+    if problem:
+        print("samsara demo: %s" % problem, file=sys.stderr)
+        return 2
+    from samsara_host import games_demo
+    try:
+        return games_demo.run(args, console)
+    except KeyboardInterrupt:
+        print("samsara demo: interrupted", file=sys.stderr)
+        return 130
+
+
 def run(args):
     from rich.console import Console
     from samsara_host.sim.table import SimError
     console = Console()
+    if args.game != "samsara":
+        return _other_game(args, console)
+    if args.layout is not None:
+        print("samsara demo: --layout is for --game schaska", file=sys.stderr)
+        return 2
+    if args.noise is None:
+        args.noise = 2
+    if args.players is None:
+        args.players = [["greedy", "greedy"]]
     players = two_players(args.players)
     if players is None:
         print("samsara demo: --players takes two players, e.g. --players device greedy",
