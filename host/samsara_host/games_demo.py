@@ -27,29 +27,10 @@ def _samas_steps(lines):
         k = line["round"]
         out.append((prev, None, "Round %d: both choose in secret ..." % k, (), None))
         moved = tuple(p for p in ("A", "B") if after[p]["hole"] != prev[p]["hole"])
-        what = reveal_words(prev, play, after)
+        what = samas_lines.round_words(prev, play, after)
         words = "round %d: A %s, B %s: %s" % (k, play["A"], play["B"], what)
         out.append((after, play, "Round %d revealed: %s." % (k, what), moved, words))
         prev = after
-    return out
-
-
-def reveal_words(before, play, after):
-    """A Samas round in words from the state objects before and after it and its play:
-    who won the reveal and moved, and the run-out when a player then held nothing
-    (the split comes from samas.rules.rounds.reveal, the rules' own step)."""
-    from samas.rules.rounds import reveal, selection
-    from samas.rules.state import State
-    mid = reveal(State.from_obj(before), selection(play["A"]), selection(play["B"])).to_obj()
-    won = [p for p in ("A", "B") if mid[p]["hole"] != before[p]["hole"]]
-    out = ("%s wins the reveal and moves %d to %d" % (won[0], before[won[0]]["hole"],
-                                                      mid[won[0]]["hole"])
-           if won else "nobody moves")
-    for p in ("A", "B"):
-        if after[p]["hole"] != mid[p]["hole"]:
-            q = "B" if p == "A" else "A"
-            out += "; %s holds nothing, so %s runs %d to %d" % (
-                q, p, mid[p]["hole"], after[p]["hole"])
     return out
 
 
@@ -57,7 +38,7 @@ def _schaska_steps(lines):
     """(state_obj, move, player, note, words) per picture of a Schaska game's lines."""
     out = [(lines[0]["start"], None, None, "The start: every figure at its start.", None)]
     for line in lines[1:-1]:
-        words = "turn %d: %s" % (line["turn"], schaska_view.move_words(line["player"], line["move"]))
+        words = "turn %d: %s" % (line["turn"], schaska_lines.move_words(line["player"], line["move"]))
         out.append((line["after"], line["move"], line["player"], words.capitalize() + ".", words))
     return out
 

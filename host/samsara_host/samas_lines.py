@@ -1,5 +1,6 @@
 """Samas games as JSON lines (docs/samas.md "JSON lines"): the lines of a game, a seeded
-self-play game, the answer of `samsara rules legal --game samas`, and a short text form.
+self-play game, the answer of `samsara rules legal --game samas`, a short text form and
+a round in words.
 
 Lines, in order:
     {"game": "samas", "start": S}
@@ -10,7 +11,7 @@ S is a state object (samas.rules.state), SEL one of "0", "1", "2", "3", "J".
 import random
 
 from samas.rules.game import Game
-from samas.rules.rounds import SELECTIONS, legal_selections, result
+from samas.rules.rounds import SELECTIONS, legal_selections, result, reveal, selection
 from samas.rules.state import START, State
 
 
@@ -52,6 +53,23 @@ def legal_answer(state):
     return {"legal": {"AB"[p]: [SELECTIONS[i] for i in legal_selections(state, p)]
                       for p in (0, 1)},
             "result": result(state)}
+
+
+def round_words(before, play, after):
+    """A Samas round in words from the state objects before and after it and its play:
+    who won the reveal and moved, and the run-out when a player then held nothing
+    (the split comes from samas.rules.rounds.reveal, the rules' own step)."""
+    mid = reveal(State.from_obj(before), selection(play["A"]), selection(play["B"])).to_obj()
+    won = [p for p in ("A", "B") if mid[p]["hole"] != before[p]["hole"]]
+    out = ("%s wins the reveal and moves %d to %d" % (won[0], before[won[0]]["hole"],
+                                                      mid[won[0]]["hole"])
+           if won else "nobody moves")
+    for p in ("A", "B"):
+        if after[p]["hole"] != mid[p]["hole"]:
+            q = "B" if p == "A" else "A"
+            out += "; %s holds nothing, so %s runs %d to %d" % (
+                q, p, mid[p]["hole"], after[p]["hole"])
+    return out
 
 
 def _count(n, word):

@@ -1,6 +1,6 @@
 """Schaska games as JSON lines (docs/schaska.md "JSON lines"): the lines of a game, a
-seeded self-play game, the answer of `samsara rules legal --game schaska`, and a short
-text form.
+seeded self-play game, the answer of `samsara rules legal --game schaska`, a short
+text form and a move in words.
 
 Lines, in order:
     {"game": "schaska", "layout": [v1, ...], "start": S}
@@ -60,6 +60,19 @@ def legal_answer(layout, state):
     return {"legal": [{"move": action_obj(state, a), "after": apply(layout, state, a).to_obj()}
                       for a in acts],
             "result": r[0] if r else None, "by": r[1] if r else None}
+
+
+def move_words(player, move):
+    """A turn's move in words: "A enters on field 1", "B moves 12 to 9", "A moves 15
+    home", "B moves 14 back to its start"."""
+    frm, to = move["from"], move["to"]
+    if frm == "start":
+        return "%s enters on field %d" % (player, to)
+    if to == "home":
+        return "%s moves %d home" % (player, frm)
+    if to == "start":
+        return "%s moves %d back to its start" % (player, frm)
+    return "%s moves %d to %d" % (player, frm, to)
 
 
 def _describe(obj):

@@ -94,19 +94,6 @@ def ends_text(state_obj, n):
     return t
 
 
-def move_words(player, move):
-    """A turn's move in words: "A enters on field 1", "B moves 12 to 9", "A moves 15
-    home", "B moves 14 back to its start"."""
-    frm, to = move["from"], move["to"]
-    if frm == "start":
-        return "%s enters on field %d" % (player, to)
-    if to == "home":
-        return "%s moves %d home" % (player, frm)
-    if to == "start":
-        return "%s moves %d back to its start" % (player, frm)
-    return "%s moves %d to %d" % (player, frm, to)
-
-
 def render(layout, state_obj, title, move=None, player=None, note=""):
     """The whole picture as a rich Panel: the track, both ends, whose turn it is and a
     line of words (`note`)."""

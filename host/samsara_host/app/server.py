@@ -1,7 +1,8 @@
 """The app's web server (docs/app.md): aiohttp on 127.0.0.1, the pages as static files
 (static/), a JSON API and the live page's server-sent events.  Its one job is HTTP:
 the board is reached only through the BoardWatch thread (boardwatch.py), the library
-through library.py, games in the page through playgame.py.
+through library.py, games in the page through playgame.py (Samas and Schaska:
+playsamas.py, playschaska.py).
 
     srv = AppServer(logs_dir, watch=None)   # watch: a BoardWatch, or None (no board)
     url = srv.start(port)                   # serves in its own thread; returns the URL
@@ -15,8 +16,10 @@ of the snapshot's JSON per change), `/api/live/new|roll|undo|hint` (POST: the bo
 game from the page, app/control.py; 409 with the board's refusal in words),
 `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
-?confirm=yes deletes the host's copy), `/api/play/new` (POST {"opponent", "position",
-"seed", "names"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST),
+?confirm=yes deletes the host's copy), `/api/play/new` (POST {"game", "opponent", "position",
+"seed", "names", "layout"}), `/api/play/<id>` (GET), `/api/play/<id>/roll|click|undo` (POST;
+Samas: `choose` {"player", "choice"}, Schaska: `act` {"move"}), `/api/schaska/layout`
+(the default layout for the Play page's layout field),
 `/api/game/<board>/<game>/analysis` (the engine's analysis, computed once in the
 background: gameanalysis.AnalysisCache; {"state": "running"|"done"|"none", ...}),
 `/api/board` (hello, status, logs, the rule option), `/api/board/led_test` (POST),
@@ -205,6 +208,7 @@ class AppServer:
         r.add_post("/api/game/{board}/{game}", self.api_rename)
         r.add_delete("/api/game/{board}/{game}", self.api_delete)
         r.add_post("/api/play/new", self.api_play_new)
+        r.add_get("/api/schaska/layout", self.api_schaska_layout)
         r.add_get("/api/play/{id}", self.api_play)
         r.add_post("/api/play/{id}/{action}", self.api_play_action)
         r.add_get("/api/board", self.api_board)
@@ -469,12 +473,19 @@ class AppServer:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2 ** 31):
             return _error(400, "seed is a whole number from 0 to 2147483647")
+        game = obj.get("game", "samsara")
+        if game not in PLAY_GAMES:
+            return _error(400, "the game is one of %s, not %r" % (", ".join(PLAY_GAMES), game))
         try:
             names = obj.get("names")
             if names is not None and not (isinstance(names, list) and len(names) == 2):
                 return _error(400, "give both players' names")
-            g = await asyncio.to_thread(PlayGame, self.logs_dir, obj.get("opponent", "human"),
-                                        obj.get("position") or None, seed, names)
+            if game == "samsara":
+                g = await asyncio.to_thread(PlayGame, self.logs_dir,
+                                            obj.get("opponent", "human"),
+                                            obj.get("position") or None, seed, names)
+            else:
+                g = other_play(self.logs_dir, game, obj, names)
         except PlayError as e:
             return _error(400, str(e))
         pid = secrets.token_hex(6)
@@ -483,9 +494,13 @@ class AppServer:
             while len(self.plays) > MAX_PLAY_GAMES:
                 old = next(iter(self.plays))
                 self.plays.pop(old).close()
-        st = g.state()
-        st["id"] = pid
+        st = _play_state(g, pid)
         return _json(st)
+
+    async def api_schaska_layout(self, request):
+        """The default Schaska layout for the Play page's layout field."""
+        from schaska.rules.layout import DEFAULT, format_layout
+        return _json({"default": format_layout(DEFAULT), "fields": len(DEFAULT)})
 
     def _play(self, request):
         g = self.plays.get(request.match_info["id"])
@@ -494,8 +509,7 @@ class AppServer:
         return g
 
     async def api_play(self, request):
-        st = self._play(request).state()
-        st["id"] = request.match_info["id"]
+        st = _play_state(self._play(request), request.match_info["id"])
         return _json(st)
 
     async def api_play_action(self, request):
@@ -504,7 +518,14 @@ class AppServer:
         action = request.match_info["action"]
         obj = await self._body(request) if request.can_read_body else {}
         try:
-            if action == "roll":
+            if getattr(g, "game_name", "samsara") != "samsara":
+                if action not in OTHER_ACTIONS[g.game_name]:
+                    return _error(404, "no such action in %s: %s" % (g.game_name, action))
+                if action == "choose":
+                    g.choose(obj.get("player"), obj.get("choice"))
+                else:
+                    g.act(obj.get("move"))
+            elif action == "roll":
                 await asyncio.to_thread(g.roll)
             elif action == "undo":
                 await asyncio.to_thread(g.undo)
@@ -519,12 +540,10 @@ class AppServer:
             else:
                 return _error(404, "no such action: %s" % action)
         except PlayError as e:
-            st = g.state()
-            st["id"] = request.match_info["id"]
+            st = _play_state(g, request.match_info["id"])
             st["problem"] = str(e)
             return _json(st)
-        st = g.state()
-        st["id"] = request.match_info["id"]
+        st = _play_state(g, request.match_info["id"])
         return _json(st)
 
     # -- board ---------------------------------------------------------------------
@@ -614,6 +633,40 @@ class AppServer:
         except Exception as e:
             return _error(409, "The LED test did not run: %s" % e)
         return _json(r)
+
+
+PLAY_GAMES = ("samsara", "samas", "schaska")
+"""The games of the Play page (POST /api/play/new {"game"}); samsara is the default."""
+OTHER_ACTIONS = {"samas": ("choose",), "schaska": ("act",)}
+"""The actions of /api/play/<id>/<action> for a Samas and a Schaska game."""
+
+
+def _play_state(g, pid):
+    """A Play page game's dict with its id and its game's name ("game")."""
+    st = g.state()
+    st["id"] = pid
+    st.setdefault("game", "samsara")
+    return st
+
+
+def other_play(games_dir, game, obj, names):
+    """A Samas or Schaska game of the Play page (app/playsamas.py, app/playschaska.py)
+    from the new-game request `obj` ({"layout"} for Schaska); PlayError for bad names
+    or a bad layout."""
+    from samsara_host import gametags
+    from samsara_host.app.playgame import PlayError
+    if names is not None and any(n.strip() for n in names if isinstance(n, str)):
+        try:
+            names = gametags.check_names(names)
+        except gametags.TagError as e:
+            raise PlayError(str(e))
+    else:
+        names = None
+    if game == "samas":
+        from samsara_host.app.playsamas import SamasPlay
+        return SamasPlay(games_dir, names)
+    from samsara_host.app.playschaska import SchaskaPlay
+    return SchaskaPlay(games_dir, obj.get("layout"), names)
 
 
 def room_for_games(free, need):

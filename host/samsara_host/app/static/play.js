@@ -1,5 +1,6 @@
 // The play page: the simulated board (the firmware's board core on the server),
-// moved by clicking: a marble, then one of its lit holes.
+// moved by clicking: a marble, then one of its lit holes.  Samas and Schaska games
+// are drawn and played by playgames.js (showOther).
 "use strict";
 nav("/play");
 let gameId = null, st = null, pausedFor = null;
@@ -19,6 +20,9 @@ async function show(s) {
   st = s;
   window.samsaraPlay = s;
   if (s.id) { gameId = s.id; if (location.hash !== "#" + s.id) history.replaceState(null, "", "#" + s.id); }
+  document.getElementById("samsaralayout").classList.toggle("hidden", s.game !== "samsara");
+  document.getElementById("otherlayout").classList.toggle("hidden", s.game === "samsara");
+  if (s.game !== "samsara") { showOther(s); return; }
   const marks = {};
   s.movable.forEach(n => marks[n] = "#e0a000");
   showBoard(document.getElementById("board"), s.svg, await holes(), click, marks);
@@ -64,18 +68,21 @@ function click(name) { act("click", {hole: name}); }
 
 async function newGame(opponent) {
   const q = new URLSearchParams(location.search);
-  const body = {opponent: opponent};
+  const body = {opponent: opponent, game: document.getElementById("game").value};
+  if (body.game === "schaska") body.layout = document.getElementById("layout").value;
   const nA = document.getElementById("nameA").value, nB = document.getElementById("nameB").value;
   if (nA.trim() || nB.trim()) body.names = [nA.trim() || "A", nB.trim() || (opponent === "engine" ? "Computer" : "B")];
   if (q.get("position")) body.position = q.get("position");
   if (q.get("seed")) body.seed = parseInt(q.get("seed"), 10);
   const s = await api("/api/play/new", {method: "POST", body: body});
-  if (s.error) { document.getElementById("problem").textContent = s.error; return; }
+  document.getElementById("newproblem").textContent = s.error || "";
+  if (s.error) return;
   show(s);
 }
 
 document.getElementById("new2").onclick = () => newGame("human");
 document.getElementById("newE").onclick = () => newGame("engine");
+document.getElementById("game").onchange = pickGame;
 document.getElementById("roll").onclick = () => act("roll");
 document.getElementById("undo").onclick = () => act("undo");
 (async () => {
