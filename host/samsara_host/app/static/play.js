@@ -82,7 +82,7 @@ async function newGame(opponent) {
 
 document.getElementById("new2").onclick = () => newGame("human");
 document.getElementById("newE").onclick = () => newGame("engine");
-document.getElementById("game").onchange = pickGame;
+document.getElementById("game").onchange = () => pickGame();   // playgames.js
 document.getElementById("roll").onclick = () => act("roll");
 document.getElementById("undo").onclick = () => act("undo");
 (async () => {
