@@ -31,12 +31,6 @@ def _new(browser, app, game, layout=None):
                                         "samsaraPlay" % game), "the %s game" % game)
 
 
-def _wait_changed(browser, before):
-    return wait_for(lambda: js(browser, "JSON.stringify(samsaraPlay) !== arguments[0] && "
-                                        "samsaraPlay".replace("arguments[0]", repr(before))),
-                    "the page's answer")
-
-
 def _drawn_samas(browser):
     return js(browser, "Array.from(document.querySelectorAll('#oboard circle.sama'))"
                        ".map(c => [c.dataset.player, +c.dataset.hole])")
@@ -77,6 +71,14 @@ def test_two_players_play_samas_to_the_end_in_the_page(browser, tmp_path, width)
         assert len(browser.find_elements("css selector", "#orecord .turnline")) == len(s["record"])
         ok, wide, small = fits(browser, width)
         assert ok and not wide and not small, (wide, small)
+        # the page opened again at the game's address shows it, the picker on Samas
+        browser.execute_script("window.samsaraPlay = null")
+        browser.refresh()
+        again = wait_for(lambda: js(browser, "window.samsaraPlay"), "the game again")
+        assert again["record"] == s["record"] and again["game"] == "samas"
+        assert js(browser, "document.getElementById('game').value") == "samas"
+        assert sorted(_drawn_samas(browser)) == sorted(
+            [["A", s["position"]["A"]["hole"]], ["B", s["position"]["B"]["hole"]]])
     finally:
         app.stop()
 

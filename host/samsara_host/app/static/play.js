@@ -20,6 +20,8 @@ async function show(s) {
   st = s;
   window.samsaraPlay = s;
   if (s.id) { gameId = s.id; if (location.hash !== "#" + s.id) history.replaceState(null, "", "#" + s.id); }
+  const picker = document.getElementById("game");
+  if (picker.value !== s.game) { picker.value = s.game; pickGame(); }
   document.getElementById("samsaralayout").classList.toggle("hidden", s.game !== "samsara");
   document.getElementById("otherlayout").classList.toggle("hidden", s.game === "samsara");
   if (s.game !== "samsara") { showOther(s); return; }

@@ -148,3 +148,4 @@ async function pickGame() {
     if (d.default) inp.value = d.default;
   }
 }
+pickGame();   // the picker as the browser restored it
