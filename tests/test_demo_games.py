@@ -104,7 +104,7 @@ def test_samas_drawing_keeps_the_choices_secret_until_revealed():
 def test_schaska_drawing_puts_values_and_figures_under_their_fields():
     state = {"A": {"start": 4, "fields": [1, 5, 16], "home": 0},
              "B": {"start": 3, "fields": [2, 9, 10], "home": 1}, "turn": "A"}
-    rows = _rows(schaska_view.render(DEFAULT, state, "t", {"from": 3, "to": 5}, "A"))
+    rows = _rows(schaska_view.render(DEFAULT, state, "t", {"from": 3, "to": 5}))
     header = next(r for r in rows if "field " in r and " 16 " in r + " ")
     values = next(r for r in rows if "value " in r)
     figs = next(r for r in rows if schaska_view.FIGURE in r and "start" not in r)
@@ -151,3 +151,24 @@ def test_make_demo_takes_the_game_from_GAME(game, want):
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     last = r.stdout.strip().splitlines()[-1].strip()
     assert last.endswith(want) and (game or "--game" not in last), r.stdout
+
+
+def test_the_live_view_shows_each_round_secret_then_revealed(tmp_path):
+    from argparse import Namespace
+    from samsara_host import games_demo, samas_lines
+    game, lines = samas_lines.self_play(4)
+    steps = games_demo.samas_steps(lines)
+    assert len(steps) == 1 + 2 * game.rounds
+    for k, line in enumerate(lines[1:-1]):
+        secret, shown = steps[1 + 2 * k], steps[2 + 2 * k]
+        assert secret[1] is None and secret[0] == (lines[k]["after"] if k else lines[0]["start"])
+        assert shown[1] == line["play"] and shown[0] == line["after"]
+        assert shown[4].startswith("round %d: A %s, B %s: " % (
+            line["round"], line["play"]["A"], line["play"]["B"]))
+    # on a terminal: the live panel ends on the final board, then the result line
+    con = Console(record=True, width=100, force_terminal=True, color_system="truecolor")
+    args = Namespace(game="samas", seed=4, fast=False, duration=0.01, out=str(tmp_path))
+    assert games_demo.run(args, con) == 0
+    text = con.export_text()
+    assert "Samas demo: seed 4, the end" in text
+    assert text.rstrip().splitlines()[-2] == games_demo.result_words("samas", game)

@@ -18,7 +18,7 @@ import time
 
 from samsara_host import samas_lines, samas_view, schaska_lines, schaska_view
 
-def _samas_steps(lines):
+def samas_steps(lines):
     """(state_obj, shown, note, moved, words) per picture of a Samas game's lines."""
     prev = lines[0]["start"]
     out = [(prev, None, "The start: both Sama-stones on their first hollows.", (), None)]
@@ -34,12 +34,12 @@ def _samas_steps(lines):
     return out
 
 
-def _schaska_steps(lines):
-    """(state_obj, move, player, note, words) per picture of a Schaska game's lines."""
-    out = [(lines[0]["start"], None, None, "The start: every figure at its start.", None)]
+def schaska_steps(lines):
+    """(state_obj, move, note, words) per picture of a Schaska game's lines."""
+    out = [(lines[0]["start"], None, "The start: every figure at its start.", None)]
     for line in lines[1:-1]:
         words = "turn %d: %s" % (line["turn"], schaska_lines.move_words(line["player"], line["move"]))
-        out.append((line["after"], line["move"], line["player"], words.capitalize() + ".", words))
+        out.append((line["after"], line["move"], words.capitalize() + ".", words))
     return out
 
 
@@ -69,8 +69,8 @@ def _picture(args, step, title, n, total):
     if args.game == "samas":
         state, shown, note, moved, _w = step
         return samas_view.render(state, head, shown, note, moved)
-    state, move, player, note, _w = step
-    return schaska_view.render(args.layout, state, head, move, player, note)
+    state, move, note, _w = step
+    return schaska_view.render(args.layout, state, head, move, note)
 
 
 def _final(args, game, lines, title):
@@ -82,8 +82,7 @@ def _final(args, game, lines, title):
                                  words)
     last = lines[-2] if len(lines) > 2 else None
     return schaska_view.render(args.layout, final, title + ", the end",
-                               last["move"] if last else None,
-                               last["player"] if last else None, words)
+                               last["move"] if last else None, words)
 
 
 def run(args, console):
@@ -91,7 +90,7 @@ def run(args, console):
     the result line and write the JSON lines.  Returns the exit code (0, or 1 when the
     JSON lines cannot be written)."""
     game, lines, title = play(args)
-    steps = _samas_steps(lines) if args.game == "samas" else _schaska_steps(lines)
+    steps = samas_steps(lines) if args.game == "samas" else schaska_steps(lines)
     # a round's or turn's number for the title: Samas shows each round twice
     per = 2 if args.game == "samas" else 1
     total = len(lines) - 2

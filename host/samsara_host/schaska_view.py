@@ -5,8 +5,8 @@ at the ends.  `samsara demo --game schaska` shows it live (samsara_host.games_de
 
     render(layout, state_obj, title, move=None, note="")
 
-`move` is the last turn's move object {"from": "start" | f, "to": f | "home" | "start"}
-and its player ("A" or "B"); its fields are marked.  A track wider than the screen is
+`move` is the last turn's move object {"from": "start" | f, "to": f | "home" | "start"};
+its fields are marked.  A track wider than the screen is
 drawn in rows of ROW_FIELDS fields.
 """
 from rich.console import Group
@@ -44,10 +44,10 @@ def _marked(move, f):
     return move is not None and f in (move.get("from"), move.get("to"))
 
 
-def track_text(layout, state_obj, move=None, player=None):
+def track_text(layout, state_obj, move=None):
     """The track as rich Text: per row of fields the field numbers, the values and the
-    figures on them; the field a figure left and the field it reached are underlined
-    (move, player: the last turn's move object and its player)."""
+    figures on them; the field a figure left and the field it reached are marked (move:
+    the last turn's move object)."""
     n = len(layout)
     out = Text()
     for lo in range(1, n + 1, ROW_FIELDS):
@@ -94,10 +94,10 @@ def ends_text(state_obj, n):
     return t
 
 
-def render(layout, state_obj, title, move=None, player=None, note=""):
+def render(layout, state_obj, title, move=None, note=""):
     """The whole picture as a rich Panel: the track, both ends, whose turn it is and a
     line of words (`note`)."""
-    parts = [track_text(layout, state_obj, move, player), Text(""),
+    parts = [track_text(layout, state_obj, move), Text(""),
              ends_text(state_obj, len(layout))]
     if note:
         parts.append(Text(""))
