@@ -46,6 +46,8 @@ def test_samas_demo_shows_the_rules_play_game_of_its_seed(tmp_path, seed):
     assert _winner(who) == lines[-1]["result"]
     assert unit == "rounds" and int(n) == len(lines) - 2
     assert how in ("far end", "run-out", "limit")
+    said = run("rules", "play", "--game", "samas", "--seed", str(seed)).stdout
+    assert said.splitlines()[-1] in r.stdout.splitlines()        # the same words
     # every round as the JSON lines have it, in order
     shown = re.findall(r"^  round (\d+): A ([0-3J]), B ([0-3J]):", r.stdout, re.M)
     assert shown == [(str(x["round"]), x["play"]["A"], x["play"]["B"]) for x in lines[1:-1]]
@@ -64,6 +66,8 @@ def test_schaska_demo_shows_the_rules_play_game_of_its_seed(tmp_path, seed, layo
     who, _how, by, n, unit = RESULT_RE.findall(r.stdout)[-1]
     assert (_winner(who), by) == (lines[-1]["result"], lines[-1]["by"])
     assert unit == "turns" and int(n) == len(lines) - 2
+    said = run("rules", "play", "--game", "schaska", "--seed", str(seed), *extra).stdout
+    assert said.splitlines()[-1] in r.stdout.splitlines()        # the same words
     assert "layout " + format_layout(lines[0]["layout"]) in r.stdout
     shown = re.findall(r"^  turn (\d+): ([AB]) ", r.stdout, re.M)
     assert shown == [(str(x["turn"]), x["player"]) for x in lines[1:-1]]

@@ -18,6 +18,7 @@ import time
 
 from samsara_host import samas_lines, samas_view, schaska_lines, schaska_view
 
+
 def samas_steps(lines):
     """(state_obj, shown, note, moved, words) per picture of a Samas game's lines."""
     prev = lines[0]["start"]
@@ -39,18 +40,16 @@ def schaska_steps(lines):
     out = [(lines[0]["start"], None, "The start: every figure at its start.", None)]
     for line in lines[1:-1]:
         words = "turn %d: %s" % (line["turn"], schaska_lines.move_words(line["player"], line["move"]))
-        out.append((line["after"], line["move"], words.capitalize() + ".", words))
+        out.append((line["after"], line["move"], words[0].upper() + words[1:] + ".", words))
     return out
 
 
 def result_words(game_name, game):
     """The result line, as `samsara rules play --game G` ends: "result: A wins (far end)
     after 23 rounds" (Samas), "result: draw by block after 120 turns" (Schaska)."""
-    r = game.result
-    who = "draw" if r == "draw" else r + " wins"
     if game_name == "samas":
-        return "result: %s (%s) after %d rounds" % (who, game.how, game.rounds)
-    return "result: %s by %s after %d turns" % (who, game.by, game.turns)
+        return samas_lines.result_text(game)
+    return schaska_lines.result_text(game)
 
 
 def play(args):

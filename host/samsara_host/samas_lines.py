@@ -95,7 +95,13 @@ def text_lines(seed, game, lines):
             "%s moves to %d" % ("AB"[p], s.hole[p]) for p in moved)
         out.append("round %d: A %s, B %s: %s   %s" % (line["round"], a, b, what, _describe(s)))
         prev = s
-    r = game.result
-    out.append("result: %s (%s) after %d rounds" % (
-        "draw" if r == "draw" else r + " wins", game.how, game.rounds))
+    out.append(result_text(game))
     return out
+
+
+def result_text(game):
+    """The last line of the text form of a finished Game: "result: A wins (far end)
+    after 23 rounds", "result: draw (limit) after 100 rounds"."""
+    r = game.result
+    return "result: %s (%s) after %d rounds" % (
+        "draw" if r == "draw" else r + " wins", game.how, game.rounds)

@@ -89,7 +89,13 @@ def text_lines(seed, game, lines):
         m = line["move"]
         out.append("turn %d: %s %s-%s   %s" % (line["turn"], line["player"], m["from"], m["to"],
                                               _describe(line["after"])))
-    r = game.result
-    out.append("result: %s by %s after %d turns" % (
-        "draw" if r == "draw" else r + " wins", game.by, game.turns))
+    out.append(result_text(game))
     return out
+
+
+def result_text(game):
+    """The last line of the text form of a finished Game: "result: A wins by home after
+    85 turns", "result: draw by block after 120 turns"."""
+    r = game.result
+    return "result: %s by %s after %d turns" % (
+        "draw" if r == "draw" else r + " wins", game.by, game.turns)
