@@ -151,9 +151,12 @@ def test_options_that_do_not_fit_the_game_are_refused_in_one_line(tmp_path, args
 @pytest.mark.parametrize("game, want", [("samas", "samsara demo --game samas"),
                                         ("", "samsara demo")])
 def test_make_demo_takes_the_game_from_GAME(game, want):
-    r = subprocess.run(["make", "-n", "demo"] + (["GAME=" + game] if game else []),
-                       cwd=ROOT, capture_output=True, text=True, timeout=60)
-    last = r.stdout.strip().splitlines()[-1].strip()
+    # (a make of its own: not the flags or level of a `make test` this runs under)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    r = subprocess.run(["make", "--no-print-directory", "-n", "demo"] +
+                       (["GAME=" + game] if game else []),
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    last = [x.strip() for x in r.stdout.splitlines() if "samsara demo" in x][-1]
     assert last.endswith(want) and (game or "--game" not in last), r.stdout
 
 
