@@ -14,7 +14,7 @@ MICROPY_KIT ?= ../shared/micropython-kit
 export MICROPY_KIT
 KIT_MPYCROSS := $(VENV)/.mpy-cross-from-kit
 
-.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware uf2 mpy-cross clean
+.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware uf2 mpy-cross calibrate clean
 
 all: test
 
@@ -96,6 +96,14 @@ bench: $(STAMP) $(UPY32)/node_modules/.package-lock.json
 # prints the issue-9 table and writes build/bench-device.json (docs/performance.md).
 bench-device: uf2
 	@$(BIN)/python -m tools.bench_device --vs-board
+
+# The host engine's calibration map (docs/engine.md "Calibration"): 1,000 self-play games
+# of seed 1 fitted, 1,000 of seed 2 held out; host/samsara_host/engine/calibration.json is
+# written only when the map lowers both ECE and Brier score on the held-out games.  About
+# 2 hours of one core; the games are kept in build/calibration/, so a stopped run goes on.
+calibrate: $(STAMP)
+	@$(BIN)/python -m tools.fit_calibration --games 1000 --seed 1 --check-games 1000 \
+		--check-seed 2 --data build/calibration --write
 
 soak: $(STAMP)
 	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider

@@ -1,4 +1,5 @@
-"""`samsara engine match`: the strength of two players over N seeded single games
+"""`samsara engine match`: the strength of two players over N seeded single games;
+`samsara engine calibrate`: how far the host engine's win probability can be believed
 (docs/engine.md, docs/cli.md)."""
 import json
 import sys
@@ -18,6 +19,12 @@ def add_parser(sub, name, help_text):
     m.add_argument("--json", action="store_true", help="print one JSON object")
     m.add_argument("--opponent-goal", default="owner_scores", choices=rules.OPTION_NAMES)
     m.set_defaults(func=cmd_match)
+    c = esub.add_parser("calibrate", help="play N games host engine against host engine, "
+                        "print how well its win probability matches the outcomes")
+    c.add_argument("--games", type=int, default=100, help="number of single games (default 100)")
+    c.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(func=cmd_calibrate)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
@@ -47,3 +54,57 @@ def cmd_match(args):
     spd = res["sec_per_decision"]
     print("time per decision: A %.1f ms, B %.1f ms" % (spd["a"] * 1000, spd["b"] * 1000))
     return 0
+
+
+PROGRESS_EVERY = 10
+"""`engine calibrate` prints a progress line on stderr after every this many games."""
+
+
+def cmd_calibrate(args):
+    import time
+    if args.games < 1:
+        print("samsara engine calibrate: --games must be at least 1", file=sys.stderr)
+        return 2
+    from samsara_host.engine import calibration
+    t0 = time.time()
+
+    def progress(done, games, data):
+        if done % PROGRESS_EVERY and done != games:
+            return
+        table = calibration.reliability(data)
+        print("samsara engine calibrate: %d/%d games, %d turns, ece so far %s, %.0f s"
+              % (done, games, table["turns"],
+                 "-" if table["ece"] is None else "%.3f" % table["ece"], time.time() - t0),
+              file=sys.stderr, flush=True)
+
+    res = calibration.run(args.games, args.seed, progress)
+    if args.json:
+        print(json.dumps(res, sort_keys=True))
+        return 0
+    for line in calibrate_lines(res):
+        print(line)
+    return 0
+
+
+def _f(v, fmt="%.3f"):
+    return "-" if v is None else fmt % v
+
+
+def calibrate_lines(res):
+    """The text report of `engine calibrate` from its JSON dict: a list of lines."""
+    out = ["host engine against host engine: %d game%s, seed %d, %d turns judged "
+           "(%d with an exact value left out: game ends, Moksha)"
+           % (res["games"], "" if res["games"] == 1 else "s", res["seed"], res["turns"],
+              res["exact_turns"]),
+           "win probability of the chosen turn for its mover; calibration map: %s"
+           % res["calibration"],
+           "",
+           "bucket     predicted  observed   count"]
+    for b in res["buckets"]:
+        out.append("%.1f-%.1f    %-9s  %-9s  %5d" % (b["lo"], b["hi"], _f(b["predicted"]),
+                                                 _f(b["observed"]), b["count"]))
+    out.append("")
+    out.append("ece %s, Brier score %s (the raw network value: ece %s, Brier %s)"
+               % (_f(res["ece"], "%.4f"), _f(res["brier"], "%.4f"),
+                  _f(res["raw"]["ece"], "%.4f"), _f(res["raw"]["brier"], "%.4f")))
+    return out

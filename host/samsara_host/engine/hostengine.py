@@ -15,10 +15,18 @@ A decision (`rank`, `choose`):
      answers with its best turn by the network (a Moksha roll is a draw, 0.5), and
      the turn's value is one minus the opponent's weighted mean;
   3. the best 2-ply value wins; among equal values the better ply-1 rank, then the
-     `complete_turns` order.
+     `complete_turns` order;
+  4. the values are then made the win probabilities the player is shown
+     (`shown_value`: a ply-2 value of a single game goes through the calibration map
+     fitted on self-play, `calibration.json`, when one is shipped; docs/engine.md
+     "Calibration"); the map is monotone and applied after the order is fixed, so it
+     never changes a choice.
 The work is bounded by `width` x 21 rolls x the replies (no clock), so the choice is
 the same under any load and in any process.
 """
+import json
+import os
+
 import numpy as np
 
 from samsara.rules import engine as dev
@@ -32,6 +40,61 @@ ROLLS = tuple((x, y, 1 if x == y else 2) for x in range(1, 7) for y in range(x, 
 """The 21 distinct rolls with their weight out of 36."""
 
 _WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
+
+CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration.json")
+"""The shipped calibration map (tools/fit_calibration.py writes it): a JSON object with
+`x` and `y`, the knots of a non-decreasing piecewise-linear map from the raw ply-2 win
+probability to the calibrated one, and how it was made (`method`, `games`, `seed`)."""
+
+_MAP = None
+
+
+def load_calibration(path=CALIBRATION):
+    """The calibration map at `path`: a dict with numpy arrays `x` and `y` (the knots,
+    x increasing from 0 to 1, y non-decreasing in 0..1) and the rest of the file's
+    fields.  A missing file is the identity map (`method` "none").  Raises ValueError
+    for knots that are not a map of [0, 1] onto [0, 1] in order."""
+    if not os.path.exists(path):
+        return {"method": "none", "x": np.array([0.0, 1.0]), "y": np.array([0.0, 1.0])}
+    with open(path, encoding="utf-8") as f:
+        m = json.load(f)
+    x = np.asarray(m["x"], dtype=np.float64)
+    y = np.asarray(m["y"], dtype=np.float64)
+    if (len(x) < 2 or len(x) != len(y) or x[0] != 0.0 or x[-1] != 1.0
+            or np.any(np.diff(x) <= 0) or np.any(np.diff(y) < 0)
+            or y[0] < 0.0 or y[-1] > 1.0):
+        raise ValueError("%s: the knots must run from x = 0 to 1, x increasing, y "
+                         "non-decreasing in 0..1" % path)
+    m["x"], m["y"] = x, y
+    return m
+
+
+def _calibration():
+    global _MAP
+    if _MAP is None:
+        _MAP = load_calibration()
+    return _MAP
+
+
+def calibration_name():
+    """One line naming the calibration map in use, e.g. 'isotonic, 300 games of seed 11'
+    or 'none'."""
+    m = _calibration()
+    if m.get("method", "none") == "none":
+        return "none"
+    return "%s, %d games of seed %d" % (m["method"], m["games"], m["seed"])
+
+
+def shown_value(raw, depth, mode=dev.MODE_SINGLE):
+    """The win probability shown for a turn whose value `rank` computed as `raw` at
+    search depth `depth` (0 exact, 1 or 2): a ply-2 value of a single game through the
+    calibration map (linear between its knots), any other value unchanged (an exact
+    game end is already right; ply-1 values and a match's values are not what the map
+    was fitted on)."""
+    if depth != 2 or mode != dev.MODE_SINGLE:
+        return raw
+    m = _calibration()
+    return float(np.interp(raw, m["x"], m["y"]))
 
 
 def _terminal(k, me, a, b, mode, starter):
@@ -106,12 +169,14 @@ def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
 
 
 def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH,
-         ply=2, extra=(), net=None):
+         ply=2, extra=(), net=None, calibrated=True):
     """Every complete turn of roll (d1, d2) with its value, best first: a list of
     (moves, key, value, depth) with value the mover's win probability (0..1, a match's
     won game a little more) and depth the ply it was searched to (0 for a game end,
     1, or 2).  extra: resulting keys (r, s, a, b) to search at ply 2 besides the best
-    `width`.  [] for Moksha.  Bounded by work: width + len(extra) turns at ply 2."""
+    `width`.  [] for Moksha.  Bounded by work: width + len(extra) turns at ply 2.
+    calibrated: values as shown (`shown_value`); False gives the raw search values
+    (the order is the same either way)."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
         return []
@@ -138,6 +203,8 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     # value, then the ply-1 rank.
     best = sorted(range(len(turns)),
                   key=lambda i: (0 if depth[i] != 1 or ply < 2 else 1, -val[i], pos[i]))
+    if calibrated:
+        val = [shown_value(v, d, mode) for v, d in zip(val, depth)]
     return [(turns[i][0], keys[i], val[i], depth[i]) for i in best]
 
 

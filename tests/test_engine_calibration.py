@@ -1,0 +1,202 @@
+"""How well the host engine's win probability matches outcomes (docs/engine.md
+"Calibration"): the reliability table, ECE and Brier score of `samsara engine
+calibrate`, the calibration map that the shown numbers go through, and the fit that
+makes the map (tools/fit_calibration.py)."""
+import json
+
+import numpy as np
+import pytest
+
+from samsara.rules.position import Position
+from samsara_host.cli import main
+from samsara_host.engine import calibration, hostengine
+from tools import fit_calibration
+
+# A few tiny games: enough turns to fill several buckets, a few seconds of play.
+GAMES = 2
+SEED = 3
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return calibration.run(GAMES, SEED)
+
+
+def test_reliability_of_a_hand_made_table():
+    # Two buckets, by hand: 0.15 twice (one win) -> predicted 0.15, observed 0.5;
+    # 0.85 twice (two wins) -> 0.85, 1.0.  ECE = (2 x 0.35 + 2 x 0.15) / 4 = 0.25;
+    # Brier = (0.15^2 + 0.85^2 + 0.15^2 + 0.15^2) / 4 = 0.1975.
+    t = calibration.reliability([(0.15, 1.0), (0.15, 0.0), (0.85, 1.0), (0.85, 1.0)])
+    assert t["turns"] == 4
+    rows = t["buckets"]
+    assert [r["count"] for r in rows] == [0, 2, 0, 0, 0, 0, 0, 0, 2, 0]
+    assert rows[1]["predicted"] == pytest.approx(0.15) and rows[1]["observed"] == 0.5
+    assert rows[8]["predicted"] == pytest.approx(0.85) and rows[8]["observed"] == 1.0
+    assert rows[0]["predicted"] is None and rows[0]["observed"] is None
+    assert t["ece"] == pytest.approx(0.25)
+    assert t["brier"] == pytest.approx(0.1975)
+    # bucket edges: 1.0 goes into the last bucket, 0.1 into the second
+    assert calibration.bucket_of(1.0) == 9 and calibration.bucket_of(0.1) == 1
+    assert calibration.bucket_of(0.0999) == 0
+    assert calibration.reliability([])["ece"] is None
+
+
+def test_tiny_run_table_adds_up(tiny):
+    res = tiny
+    assert res["games"] == GAMES and res["seed"] == SEED
+    rows = res["buckets"]
+    assert len(rows) == 10
+    assert sum(r["count"] for r in rows) == res["turns"] > 20
+    for k, r in enumerate(rows):
+        assert r["lo"] == pytest.approx(k / 10) and r["hi"] == pytest.approx((k + 1) / 10)
+        if r["count"]:
+            assert r["lo"] <= r["predicted"] <= r["hi"]
+            assert 0.0 <= r["observed"] <= 1.0
+    # ece is the count-weighted gap of the buckets themselves
+    gap = sum(r["count"] * abs(r["predicted"] - r["observed"]) for r in rows if r["count"])
+    assert res["ece"] == pytest.approx(gap / res["turns"])
+    assert 0.0 <= res["brier"] <= 1.0
+    assert res["calibration"] == hostengine.calibration_name()
+
+
+def test_the_games_are_the_same_for_the_same_seed(tiny):
+    g = calibration.play_game(SEED, 0)
+    assert g == calibration.play_game(SEED, 0)
+    assert g["turns"] == len(g["judged"]) + g["exact"]
+    # a game's end is exact and left out: the last turn of a won game is not judged
+    assert g["exact"] >= 1
+
+
+def test_a_miscalibrated_probability_scores_worse(tiny):
+    # The same turns, the probability pushed to the extremes (an over-confident
+    # engine): its ECE and Brier score must be the larger ones.
+    real = []
+    bent = []
+    for i in range(GAMES):
+        g = calibration.play_game(SEED, i)
+        for p, y in calibration.pairs(g):
+            real.append((p, y))
+            bent.append((0.97 if p >= 0.5 else 0.03, y))
+    r = calibration.reliability(real)
+    b = calibration.reliability(bent)
+    assert r["ece"] == pytest.approx(tiny["ece"])
+    assert b["ece"] > r["ece"] + 0.05
+    assert b["brier"] > r["brier"]
+
+
+def test_shown_values_are_the_calibrated_raw_ones_and_the_order_stays():
+    p = Position.parse("ooooo.................../oooooo...............o.. 0-0 A")
+    shown = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 5, 2)
+    raw = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 5, 2, calibrated=False)
+    assert [t[1] for t in shown] == [t[1] for t in raw]
+    for (_m, _k, v, d), (_m2, _k2, rv, d2) in zip(shown, raw):
+        assert d == d2
+        assert v == hostengine.shown_value(rv, d)
+        if d != 2:
+            assert v == rv
+    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 5, 2)[2] == shown[0][2]
+
+
+def test_a_map_file_is_what_the_shown_values_go_through(tmp_path, monkeypatch):
+    # No map shipped (docs/engine.md "Calibration": none fitted so far beat the raw
+    # values on held-out games): the shown value is the raw one.
+    if not hostengine.os.path.exists(hostengine.CALIBRATION):
+        assert hostengine.calibration_name() == "none"
+        assert hostengine.shown_value(0.3, 2) == 0.3
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"method": "isotonic", "games": 9, "seed": 4,
+                                "x": [0, 0.5, 1], "y": [0.1, 0.5, 0.8]}))
+    monkeypatch.setattr(hostengine, "_MAP", hostengine.load_calibration(str(path)))
+    assert hostengine.calibration_name() == "isotonic, 9 games of seed 4"
+    # linear between the knots, only for ply-2 values of a single game
+    assert hostengine.shown_value(0.25, 2) == pytest.approx(0.3)
+    assert hostengine.shown_value(0.75, 2) == pytest.approx(0.65)
+    assert hostengine.shown_value(1.0, 0) == 1.0
+    assert hostengine.shown_value(0.25, 1) == 0.25
+    assert hostengine.shown_value(0.25, 2, hostengine.dev.MODE_MATCH) == 0.25
+    p = Position.parse("ooooo.................../oooooo...............o.. 0-0 A")
+    raw = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 5, 2, calibrated=False)
+    shown = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 5, 2)
+    assert shown[0][2] == pytest.approx(0.1 + 0.8 * raw[0][2] if raw[0][2] <= 0.5
+                                        else 0.5 + 0.6 * (raw[0][2] - 0.5))
+    from samsara_host.rules_cmd import best_turn
+    assert best_turn(p, 5, 2, "host")[2] == shown[0][2]
+
+
+def test_a_bad_or_missing_map_file(tmp_path):
+    missing = hostengine.load_calibration(str(tmp_path / "none.json"))
+    assert missing["method"] == "none"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"method": "isotonic", "x": [0, 0.5, 1], "y": [0.2, 0.1, 0.9]}))
+    with pytest.raises(ValueError, match="non-decreasing"):
+        hostengine.load_calibration(str(bad))
+
+
+def test_pool_adjacent_violators_by_hand():
+    # x 0.1 .. 0.4 with outcomes 0 1 0 1: the middle pair violates the order and is
+    # pooled; the rates are Laplace's (sum + 1) / (count + 2).
+    blocks = fit_calibration.pool_adjacent_violators(
+        np.array([0.4, 0.1, 0.3, 0.2]), np.array([1.0, 0.0, 0.0, 1.0]))
+    assert [(round(x, 6), round(y, 6), c) for x, y, c in blocks] == [
+        (0.1, round(1 / 3, 6), 1), (0.25, 0.5, 2), (0.4, round(2 / 3, 6), 1)]
+    # at least two points a block: everything pools to one block here
+    two = fit_calibration.pool_adjacent_violators(
+        np.array([0.1, 0.2, 0.3]), np.array([1.0, 0.0, 1.0]), min_block=2)
+    assert [c for _x, _y, c in two] == [3]
+    xs, ys = fit_calibration.knots(blocks)
+    assert xs[0] == 0.0 and xs[-1] == 1.0 and ys == sorted(ys)
+
+
+def test_a_map_fitted_on_games_lowers_their_ece(tiny):
+    # In-sample, the isotonic map of a run's own turns must fit them better than
+    # the raw values did (held-out figures: docs/engine.md "Calibration").
+    rows = [calibration.play_game(SEED, i) for i in range(GAMES)]
+    m = fit_calibration.fit(rows, min_block=10)
+    raw = []
+    fitted = []
+    for g in rows:
+        for mover, v, depth in g["judged"]:
+            y = calibration.outcome(g["winner"], mover)
+            raw.append((v, y))
+            fitted.append((float(np.interp(v, m["x"], m["y"])) if depth == 2 else v, y))
+    assert calibration.reliability(fitted)["brier"] < calibration.reliability(raw)["brier"]
+
+
+def test_cli_calibrate_text_and_json(capsys, tiny):
+    assert main(["engine", "calibrate", "--games", str(GAMES), "--seed", str(SEED),
+                 "--json"]) == 0
+    cap = capsys.readouterr()
+    res = json.loads(cap.out)
+    assert res == tiny
+    assert "2/2 games" in cap.err
+    assert main(["engine", "calibrate", "--games", "1", "--seed", str(SEED)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("host engine against host engine: 1 game, seed %d" % SEED)
+    assert out[3].split() == ["bucket", "predicted", "observed", "count"]
+    assert len([line for line in out if line[:3] in ("0.0", "0.1", "0.2", "0.3", "0.4",
+                                                     "0.5", "0.6", "0.7", "0.8", "0.9")]) == 10
+    assert out[-1].startswith("ece ")
+    assert main(["engine", "calibrate", "--games", "0"]) == 2
+
+
+def test_the_fit_writes_a_map_only_when_held_out_games_agree(tmp_path, capsys):
+    out = tmp_path / "map.json"
+    argv = ["--games", str(GAMES), "--seed", str(SEED), "--check-games", "1",
+            "--check-seed", "4", "--min-block", "5", "--data", str(tmp_path / "d"),
+            "--write", "--out", str(out)]
+    assert fit_calibration.main(argv) == 0
+    err = capsys.readouterr().err
+    line = [x for x in err.splitlines() if "held-out" in x][0]
+    figs = [float(w) for w in line.replace(",", " ").split() if w[:2] in ("0.", "1.")]
+    ece_raw, ece_map, brier_raw, brier_map = figs
+    assert out.exists() == (ece_map < ece_raw and brier_map < brier_raw)
+    if out.exists():
+        m = hostengine.load_calibration(str(out))
+        assert m["check"]["raw"]["ece"] == round(ece_raw, 4)
+    # the games were kept: a second run plays nothing and says the same
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
+        "calibrate-seed3.jsonl", "calibrate-seed4.jsonl"]
+    assert fit_calibration.main(argv) == 0
+    assert line in capsys.readouterr().err
+    assert fit_calibration.main(["--games", "1", "--seed", "2", "--check-games", "1",
+                                 "--check-seed", "2"]) == 2
