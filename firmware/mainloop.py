@@ -54,6 +54,10 @@ _END_US = const(6900)   # ... but the answer (the LEDs with a marble in the air,
                         # ends this soon into the iteration (the overrun bar: 7.5 ms
                         # between two scans), by these estimates of its cost:
 _LED_US = const(3800)   # the LED piece (redraw 0.3-1 ms, WS2812 write 2.6 ms)
+_WRITE_US = const(2900) # ... the LED write alone (80 LEDs, 2.4 ms on the wire) and the
+                        # iteration's tail: with no marble in the air, a write that would
+                        # start later than _END_US - _WRITE_US waits for the next iteration
+                        # (a goal's scene takes 1.6 ms to draw)
 _SINKS_US = const(1600) # the sinks piece: the USB service and the recorder, plus
 _EVENT_US = const(1200) # ... each queued event (its JSON line)
 GC_THRESHOLD = 32768    # bytes allocated between automatic collections (gc.threshold,
@@ -268,16 +272,24 @@ class Loop:
         if self.flight is not None and self.frame != board.debounce.raw:
             self.flight.changes(now, self.frame)   # raw changes to the flight recorder
         board.tick(now, self.frame)
-        if BUDGET:   # on the Pico the answer first, the buttons after it
-            t0 = self._answer(now, t0)
-        b = self._poll(now)
-        if b is not None:
-            self._press(now, b)
-        if not BUDGET:
-            t0 = self._answer(now, t0)
-        if (self.garbage or self.unwritten) and not self.held and not board.debounce.busy \
-                and not board.events.count:   # (a press's events, on the Pico: sent first)
-            self._quiet(now)
+        if board.foresaw:
+            # this scan worked out a lifted marble's targets (Pacing.foresee_lifts, 3-6
+            # ms): the rest waits for the next iteration, so that the lift's commit and
+            # its LEDs come one piece sooner
+            board.foresaw = False
+            t0 = False
+        else:
+            if BUDGET:   # on the Pico the answer first, the buttons after it
+                t0 = self._answer(now, t0)
+            b = self._poll(now)
+            if b is not None:
+                self._press(now, b)
+            if not BUDGET:
+                t0 = self._answer(now, t0)
+            if (self.garbage or self.unwritten) and not self.held and \
+                    not board.debounce.busy and not board.events.count:
+                # (a press's events, on the Pico: sent first)
+                self._quiet(now)
         self._feed()
         self.stats.ticks = (self.stats.ticks + 1) & 0x3FFFFFF
         return t0
@@ -300,7 +312,7 @@ class Loop:
             done = True
         if self._stale() and ticks_diff(self._us(), t0) < \
                 (_END_US - _LED_US if up else _PIECE_BY_US):
-            self._show()
+            self._show(t0, up)
         if not done:
             if ticks_diff(self._us(), t0) < _PIECE_BY_US:
                 got = self.serve(now)
@@ -424,10 +436,14 @@ class Loop:
         self.inputs.press(now, b[0], b[1])
         self.stats.presses += 1
 
-    def _show(self):
+    def _show(self, t0, up):
+        # The LED piece: the scene drawn (lazy) and written.  On the Pico, with no
+        # marble in the air, a write the drawing made late goes in the next iteration.
         board = self.board
         if board.pacing.lazy_redraw:
             board.redraw()
+            if not up and ticks_diff(self._us(), t0) > _END_US - _WRITE_US:
+                return
         if board.scene_version != self.shown:
             self.shown = board.scene_version
             self._leds.show(board.limited_scene())
@@ -443,12 +459,15 @@ class Loop:
     def run(self, max_ticks=-1, until=None):
         """Iterate every `period` ms: max_ticks iterations (-1: forever) or until
         `until(board)` is true (checked after iterations that produced an event).
-        A late iteration counts as an overrun; far behind, the schedule restarts
+        When a pending sensor change's settle time (samsara.debounce) ends before the
+        next period, the next scan comes at that end instead.  A late iteration counts
+        as an overrun; far behind, the schedule restarts
         from now instead of hurrying to catch up.  Returns the Stats."""
         ticks_ms = self.clock.ticks_ms
         sleep_ms = self.clock.sleep_ms
         period = self.period
         stats = self.stats
+        deb = self.board.debounce
         due = ticks_ms()
         n = 0
         while n != max_ticks:
@@ -458,7 +477,16 @@ class Loop:
             if got and until is not None and until(self.board):
                 break
             due = (due + period) & 0x3FFFFFFF
-            wait = ticks_diff(due, ticks_ms())
+            t = ticks_ms()
+            wait = ticks_diff(due, t)
+            if deb.busy:
+                # a settle time ends before the next scan: scan at its end (a
+                # placement is answered at settle_place after the scan that saw it,
+                # not up to a period later); the schedule goes on from there
+                d = ticks_diff(deb.due, t)
+                if 0 < d < wait:
+                    wait = d
+                    due = deb.due
             if wait > 0:
                 sleep_ms(wait)
             elif wait < 0:

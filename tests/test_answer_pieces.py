@@ -86,7 +86,15 @@ def test_foresee_computes_the_lifted_marbles_targets_before_the_commit():
     b.wait(b.cfg.scan_ms)                        # seen, not yet settled
     t = b.board.controller.turn
     assert not b.of("lift") and t.memo[0] is not None and t.memo[0][0] == position_index("S22")
+    assert b.board.foresaw                       # the loop leaves the rest of its iteration
     got = t.memo[1]
+    b.board.foresaw = False
+    # the marble back and up again (a bounce): its targets are kept, nothing worked out
+    b.raw_set("S22", True)
+    b.wait(b.cfg.scan_ms)
+    b.raw_set("S22", False)
+    b.wait(b.cfg.scan_ms)
+    assert t.memo[1] is got and not b.board.foresaw
     b.wait(b.cfg.settle_lift_ms + b.cfg.scan_ms)
     b.board.redraw()
     assert b.of("lift") and t.memo[1] is got      # the commit only looked them up
@@ -105,7 +113,7 @@ def test_foresee_ignores_what_is_no_lift_of_the_turns_marble():
     b.roll(3, 1)
     b.raw_set("R10", True)                       # a placement, not a lift
     b.wait(b.cfg.scan_ms)
-    assert b.board.controller.turn.memo[0] is None
+    assert b.board.controller.turn.memo[0] is None and not b.board.foresaw
 
 
 def test_in_hand_follows_the_goals_marble_and_scoring_piece():

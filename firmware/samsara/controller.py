@@ -336,14 +336,15 @@ class Controller:
         `raw` (bytearray(8)) as the lift fast path would take it, its targets are
         computed now (samsara.reading.targets keeps them for the turn as it is), so
         that the lift's commit, a scan later, only looks them up and its targets light
-        sooner.  Changes nothing else (a bounce that never commits costs only time)."""
+        sooner.  Changes nothing else (a bounce that never commits costs only time).
+        Returns True when targets were worked out now (not already kept)."""
         st = self.state
         if not self.frame_matches or (st != MOVING and st != TURN_COMPLETE) or \
                 len(self.view.lifted) >= MAX_LIFTED:
-            return
+            return False
         t = self.turn
         if not t.rem:
-            return
+            return False
         f = self.frame
         i = 0
         while i < 6:
@@ -354,9 +355,12 @@ class Controller:
                     b += 1
                 p = (i << 3) + b
                 if (t.r if p < 24 else t.s) >> (p % 24) & 1:
+                    kept = t.memo[0]
                     rd.targets(t, p)
-                return
+                    return t.memo[0] is not kept
+                return False
             i += 1
+        return False
 
     def evaluate(self):
         """Read the settled frame in the current state and apply the reading (or

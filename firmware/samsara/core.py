@@ -60,6 +60,8 @@ class Board:
         self._painter = Painter()
         self._full = True
         self.overlay = 0                # LED_TEST | LOG_FULL bits of the overlays shown
+        self.foresaw = False            # the last tick worked out a lift's targets
+                                        # (Pacing.foresee_lifts; the loop clears it)
         self._test_t0 = 0
         self._test_ms = 0
         self._test_i = -1
@@ -114,7 +116,7 @@ class Board:
         elif pc.foresee_lifts and self.debounce.t_change == self.debounce.now and \
                 self.debounce.busy:
             # a raw change seen: a lift's targets ahead of its commit
-            self.controller.foresee(raw)
+            self.foresaw = self.controller.foresee(raw)
         if self.controller.player is not None:
             self.controller.step_player(now_ms, self.debounce.busy > 0)
         if self.controller.version != self.drawn and not pc.lazy_redraw:

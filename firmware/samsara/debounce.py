@@ -24,6 +24,8 @@ Frames are bytearray(8) (samsara.frame).  After step():
     settled   the debounced frame (read it, do not write it)
     changed   the bits that changed in this step (`last`: one of them)
     busy      number of positions whose raw value differs from the settled one
+    due       with busy: the time (ms, ticks) at which the first of them can commit
+              if the raw frame stays (the loop scans then: mainloop.Loop.run)
 A step in which nothing changes allocates nothing (all state is preallocated and every
 integer stays below 2**30).
 """

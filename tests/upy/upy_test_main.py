@@ -199,3 +199,46 @@ def test_watchdog_resets_a_stalled_loop():
         res.restore()
 
 
+
+
+def test_a_placement_is_scanned_when_its_settle_time_ends():
+    # The loop scans every scan_ms, and once more at the end of a pending settle time
+    # (mainloop.Loop.run): a marble put on a hole between two scans commits exactly
+    # settle_place_ms after the scan that saw it, not up to a period later.
+    res = simgame.boot(seed=2)
+    try:
+        loop = res.loop
+        loop.run(25)
+        cfg = res.board.config
+        deb = res.board.debounce
+        # a settle time that is no multiple of the period, as 150 ms at the Pico's 4 ms
+        settle = (cfg.settle_place_ms // cfg.scan_ms) * cfg.scan_ms + cfg.scan_ms // 2
+        deb.settle_place = settle
+        start = from_position(Position())
+        p = 0
+        while (start[p >> 3] >> (p & 7)) & 1:
+            p += 1          # the first empty hole of the start position
+        seen = []           # (time of the iteration, the hole's settled bit after it)
+        once = loop.once
+        settled = deb.settled
+
+        def timed(now):
+            got = once(now)
+            seen.append((now, (settled[p >> 3] >> (p & 7)) & 1))
+            return got
+
+        loop.once = timed
+        world = res.rig.world
+        t_put = res.rig.clock.now + 1 + cfg.scan_ms // 2   # between two scans
+        res.rig.clock.at(t_put, lambda now: world.put(p))
+        loop.run(settle // cfg.scan_ms + 10)
+        t_seen = [t for t, _ in seen if t >= t_put][0]
+        committed = [t for t, on in seen if on]
+        assert committed, seen
+        assert committed[0] == t_seen + settle, (t_put, t_seen, committed[0])
+        # and the regular scans go on from there
+        times = [t for t, _ in seen]
+        i = times.index(committed[0])
+        assert times[i + 1] - times[i] == cfg.scan_ms, times[i:i + 3]
+    finally:
+        res.restore()
