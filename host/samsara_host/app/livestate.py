@@ -16,7 +16,7 @@ from samsara.rules.moves import M_DIE, M_TO
 from samsara.scene import COLOURS
 
 from samsara_host import svg
-from samsara_host.live import describe_event, score_words
+from samsara_host.live import score_words
 from samsara_host.monitor_cmd import Model
 from samsara_host import movewords
 
@@ -164,8 +164,9 @@ class LiveModel(Model):
                 self.over = "Game over: a draw by %s (%s)" % (
                     ev.get("how"), score_words(ev.get("score", "")))
             else:
+                who = self.who(w) if w in ("A", "B") else str(w)
                 self.over = "Game over: %s wins! (%s)" % (
-                    self.who(w) if w in ("A", "B") else w, score_words(ev.get("score", "")))
+                    who[:1].upper() + who[1:], score_words(ev.get("score", "")))
         elif name in ("game_start", "boot", "resume"):
             if name == "game_start":
                 self.record_full = []
@@ -177,7 +178,7 @@ class LiveModel(Model):
             self.hint = None
             self.over = ""
             self.moksha = False
-        d = describe_event(ev, self.name_of)
+        d = movewords.event_words(ev, self.who)
         if d:
             self.words.append(d)
             del self.words[:-12]
@@ -186,11 +187,6 @@ class LiveModel(Model):
         """What to call player `side` ("A"/"B") in a sentence: "the board" when it
         plays that side, the player's name when known, else the letter."""
         return movewords.player_name(side, self.names, self.vs_board)
-
-    def name_of(self, side):
-        """The player's name for `side` when known, else the letter (the board's side
-        keeps its letter: its turns are the board's words already)."""
-        return movewords.player_name(side, self.names)
 
     def earlier_turns(self, turns):
         """Take the game's committed turns from its log ([notation], in order) for the
