@@ -393,7 +393,8 @@ def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
         end = time.monotonic() + 10
         while time.monotonic() < end and not snaps:
             time.sleep(0.05)
-        assert snaps and "Another program holds the board's port" in snaps[-1]["banner"]
+        banner = snaps and snaps[-1]["banner"]
+        assert banner and "(process %d) holds the board's port" % os.getpid() in banner
         assert not snaps[-1]["connected"]
         holder.close()
         end = time.monotonic() + 10
