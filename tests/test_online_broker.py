@@ -192,6 +192,46 @@ def test_a_broker_with_tls_is_reached_with_its_ca_file_only(tmp_path):
         assert r.returncode == 0 and "(4 connected)" in r.stdout, r.stdout + r.stderr
 
 
+def test_a_failed_tls_or_connection_says_what_failed_and_what_to_do(tmp_path):
+    # A TLS failure is not silent: a certificate not trusted or a port that speaks no
+    # TLS stops with the reason and the remedy; a broker not reachable now is said and
+    # tried again.
+    _needs()
+    ca, cert, key = _certificates(str(tmp_path))
+    with Relay(port=free_port(), folder=str(tmp_path / "tls"), tls=(cert, key)) as tls, \
+            Relay(port=free_port(taken=(tls.port,)), folder=str(tmp_path / "plain")) as plain:
+        cases = (("mqtts://127.0.0.1:%d" % tls.port, "refused",
+                  ("certificate is not trusted", "--ca FILE")),
+                 ("mqtts://127.0.0.1:%d" % plain.port, "trouble",
+                  ("is %d its TLS port?" % plain.port, "mqtt://")),
+                 ("mqtt://127.0.0.1:%d" % tls.port, "trouble", ("use mqtts://",)))
+        for url, kind, words in cases:
+            c = Connection(parse_broker(url), [], name="test-tls")
+            c.start()
+            try:
+                assert _until(lambda: getattr(c, kind), 10), "nothing said for %s" % url
+                for w in words:
+                    assert w in getattr(c, kind), (url, getattr(c, kind))
+                assert not c.connected.is_set()
+            finally:
+                c.stop()
+        # the spectator stops with the words (exit 1), not waiting in silence
+        r = _samsara("online", "watch", "7K3M-Q9XD-4FJT", "--broker",
+                     "mqtts://127.0.0.1:%d" % tls.port, timeout=60)
+        assert r.returncode == 1 and "certificate is not trusted" in r.stderr, r.stderr
+    # nothing listening: said, and tried again until it is there
+    gone = free_port()
+    c = Connection(parse_broker("mqtt://127.0.0.1:%d" % gone), [], name="test-gone")
+    c.start()
+    try:
+        assert _until(lambda: c.trouble, 10)
+        assert "nothing listens at 127.0.0.1:%d" % gone in c.trouble and not c.refused
+        with Relay(port=gone, folder=str(tmp_path / "late")):
+            assert c.connected.wait(15) and c.trouble is None
+    finally:
+        c.stop()
+
+
 def test_retained_messages_with_an_expiry_go_from_the_broker(tmp_path):
     _needs()
     with Relay(port=free_port(), folder=str(tmp_path / "relay")) as relay:

@@ -118,10 +118,17 @@ class Bridge:
                                                     "name": self.name}), True, RETAIN_S)
 
     def _refused(self):
-        # The broker refused the connection (a wrong login): no use waiting.
+        # The broker refused the connection (a wrong login, a TLS certificate not
+        # trusted): no use waiting.  A broker not reachable now is said once (in the
+        # log and in `progress`) and tried again.
         if getattr(self.conn, "refused", None):
-            raise BridgeError("%s: check the user and password in --broker"
-                              % self.conn.refused)
+            raise BridgeError(self.conn.refused)
+        trouble = getattr(self.conn, "trouble", None)
+        if trouble != getattr(self, "_trouble_said", None):
+            self._trouble_said = trouble
+            if trouble:
+                self.log(trouble)
+                self.progress = dict(self.progress, waiting=trouble)
 
     def _start_peer(self, wait_s):
         st = pr.load_state(self.path)
@@ -165,6 +172,10 @@ class Bridge:
                 self.say("joining %s's game %s as %s" % (str(body.get("name"))[:NAME_MAX],
                                                         self.gid, pr.other(body["side"])))
                 return body["side"]
+        up = getattr(self.conn, "connected", None)
+        if up is not None and not up.is_set() and getattr(self.conn, "trouble", None):
+            raise BridgeError("no connection to the broker within %.0f s: %s"
+                              % (wait_s, self.conn.trouble.replace("; trying again", "")))
         raise BridgeError("no game %s on the broker: is the host's bridge running, and "
                           "is the code right?" % self.gid)
 

@@ -9,6 +9,7 @@ game's key is counted and left out.
 """
 import hashlib
 import json
+import sys
 import time
 
 from samsara.rules.game import Game
@@ -124,7 +125,8 @@ class Watcher:
 
 
 class WatchError(Exception):
-    """The broker refused the spectator (a wrong login); str() says so."""
+    """The broker refused the spectator (a wrong login, a TLS certificate not
+    trusted); str() says so and what to do."""
 
 
 def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
@@ -133,14 +135,18 @@ def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time
     broker refuses the connection."""
     w = Watcher(code, out, as_json)
     conn = conn_factory(w.topics())
+    said = None
     end = None if seconds is None else clock() + seconds
     try:
         while not w.over():
             if end is not None and clock() >= end:
                 return False
             if getattr(conn, "refused", None):
-                raise WatchError("%s: check the user and password in --broker"
-                                 % conn.refused)
+                raise WatchError(conn.refused)
+            trouble = getattr(conn, "trouble", None)
+            if trouble and trouble != said:
+                print("samsara online: %s" % trouble, file=sys.stderr, flush=True)
+            said = trouble
             try:
                 tpc, payload = conn.inbox.get(timeout=0.2)
             except Exception:
