@@ -149,6 +149,10 @@ def _play_from_the_pages(browser_factory, tmp_path, width, broker):
         gid, _secret = parse_code(code)
         wait_for(lambda: "waiting for the other player" in _text(drv, "waiting"),
                  "the host waiting for the other player")
+        # a public game is on the broadcast list before anyone joins, said to wait
+        wait_for(lambda: "waiting for a player to join" in js(
+            drv, "(document.querySelector('#games .game[data-game=\"%s\"]') || "
+                 "{textContent: ''}).textContent" % gid), "the hosted game listed", 30)
         host_tab = drv.current_window_handle
 
         # Ben joins in the second app with the code

@@ -321,3 +321,51 @@ def test_the_broadcast_list_drops_a_game_once_its_board_expired():
     assert [g["game"] for g in live.games()] == ["AAAA"]
     live.handle("samsara/v1/live/AAAA", b"")                  # cleared on the broker
     assert live.games() == []
+
+
+def test_the_broadcast_list_follows_the_broker_the_page_names(tmp_path):
+    # The app without --broker: the Online page's list shows the public games of the
+    # broker in its field (or of its game), and says why none come from a broker that
+    # is not there.
+    import json
+    import urllib.error
+    import urllib.request
+    from samsara_host.app.server import AppServer
+    _needs()
+
+    def ask(url):
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    body = (b'{"game": "K7Q2", "names": {"A": "Anna", "B": ""}, "position": '
+            b'"oooooo................../oooooo.................. 0-0 A", "turns": 0, '
+            b'"over": false, "waiting": true}')
+    with Relay(port=free_port(), folder=str(tmp_path / "relay")) as relay:
+        w = Connection(parse_broker(relay.url()), [], name="test-host")
+        w.start()
+        assert w.connected.wait(10)
+        w.publish(wire.live_topic("K7Q2"), body, retain=True, expire_s=60)
+        srv = AppServer(str(tmp_path / "logs"))
+        url = srv.start(free_port(taken=(relay.port,)))
+        try:
+            code, data = ask(url + "api/online")
+            assert code == 200 and data["broker"] is None and data["games"] == []
+            q = url + "api/online?broker=" + urllib.request.quote(relay.url(), safe="")
+            assert _until(lambda: ask(q)[1]["games"], 10), ask(q)
+            code, data = ask(q)
+            assert data["broker"] == relay.url() and data["trouble"] is None
+            assert [g["game"] for g in data["games"]] == ["K7Q2"]
+            assert data["games"][0]["waiting"]
+            code, data = ask(url + "api/online?broker=http%3A%2F%2Fx")
+            assert code == 400 and "mqtt://HOST:PORT" in data["error"]
+            gone = free_port(taken=(relay.port,))
+            q2 = url + "api/online?broker=mqtt%%3A%%2F%%2F127.0.0.1%%3A%d" % gone
+            assert _until(lambda: ask(q2)[1]["trouble"], 10)
+            assert "nothing listens at 127.0.0.1:%d" % gone in ask(q2)[1]["trouble"]
+        finally:
+            srv.stop()
+            w.publish(wire.live_topic("K7Q2"), b"", retain=True)
+            w.stop()

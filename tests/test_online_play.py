@@ -191,6 +191,9 @@ def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
         "game": "K7Q2", "names": {"A": "Anna", "B": "Ben"}, "position": START_TEXT,
         "turns": 3, "over": False, "last": {"turn": 3, "player": "A",
                                            "move": "53 5:S5-S10 3:S10-S13"}}).encode())
+    live.handle("samsara/v1/live/W8NG", json.dumps({
+        "game": "W8NG", "names": {"A": "Cleo"}, "position": START_TEXT, "turns": 0,
+        "over": False, "waiting": True, "last": None}).encode())
     live.handle("samsara/v1/live/BAD1", b'{"position": "not a position"}')
     live.handle("samsara/v1/live/BAD2", b"\xff garbage")
     srv = AppServer(str(tmp_path / "logs"), online=live)
@@ -203,8 +206,11 @@ def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
     finally:
         srv.stop()
     assert data["broker"] == "mqtt://localhost:1883"
-    assert [g["game"] for g in data["games"]] == ["K7Q2"]
+    assert [g["game"] for g in data["games"]] == ["K7Q2", "W8NG"]
+    w = data["games"][1]            # hosted, nobody joined yet: listed, said to wait
+    assert w["waiting"] and "(waiting for a player)" in w["svg"] and "Cleo" in w["svg"]
     g = data["games"][0]
+    assert not g["waiting"]
     assert g["names"] == {"A": "Anna", "B": "Ben"} and g["turns"] == 3
     assert g["svg"].startswith("<svg") and "Anna" in g["svg"] and "53 5:S5-S10" in g["svg"]
     assert "online.js" in page

@@ -227,6 +227,8 @@ class Bridge:
         bs = self.bs
         if not self._ours():
             if pe.st["names"].get(pe.far) is None:
+                if self.public and self.host:
+                    self._publish_live()     # listed while it waits for the other side
                 return                   # the other side first: its name goes in the log
             if st["turns"] or st["board_game"] is not None:
                 raise BridgeError("the board is not in game %s any more (its game is %s): "
@@ -289,6 +291,7 @@ class Bridge:
         g = pe.game
         body = {"game": self.gid, "names": pe.st["names"], "position": g.pos.format(),
                 "turns": len(pe.st["turns"]), "over": g.over(),
+                "waiting": pe.st["names"].get(pe.far) is None,
                 "last": pe.st["turns"][-1] if pe.st["turns"] else None}
         data = json.dumps(body, separators=(",", ":")).encode("utf-8")
         if data != getattr(self, "_live_sent", None) or expire_s != LIVE_S or \
