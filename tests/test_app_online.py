@@ -13,6 +13,8 @@ import json
 import os
 import re
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -169,6 +171,22 @@ def _play_from_the_pages(browser_factory, tmp_path, width, broker):
         ok, wide, small = fits(drv, width)
         assert ok and not wide and not small, (wide, small)
         assert js(drv, "document.querySelector('#myboard svg') !== null")
+        # the live page of the same app: New game is off during the online game, with
+        # the reason under it, and the server refuses it too
+        drv.get(app_b.url)
+        wait_for(lambda: ("An online game is on (game %s with Anna)" % gid)
+                 in _text(drv, "newblocked"), "New game blocked with its reason")
+        assert js(drv, "document.getElementById('start').disabled")
+        req = urllib.request.Request(app_b.url + "api/live/new", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=10)
+        assert refused.value.code == 409
+        assert "Stop it on the Online page" in json.loads(refused.value.read())["error"]
+        drv.get(app_b.url + "online")
+        wait_for(lambda: "A Anna - B Ben" in _text(drv, "players"), "the game again", 30)
+        _fill(drv, "myname", "Ben")                     # (the page was left: filled again)
+        _fill(drv, "joincode", code.lower())
 
         drv.switch_to.window(host_tab)
         wait_for(lambda: "waiting for Ben to carry out your turn" in _text(drv, "lines"),

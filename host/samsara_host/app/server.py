@@ -333,8 +333,11 @@ class AppServer:
 
     async def api_online_game(self, request):
         """The Online page's own game (app/onlineplay.py): the code, the bridge's
-        lines, the progress and the agreed position drawn."""
-        return _json(self._online_state(self.online_play.state()))
+        lines, the progress and the agreed position drawn; "blocks_new": why the live
+        page's New game is off now (an online game is on), or null."""
+        st = self._online_state(self.online_play.state())
+        st["blocks_new"] = self.online_play.blocks_new_game()
+        return _json(st)
 
     def _online_state(self, st):
         g = st.get("game")
@@ -422,6 +425,9 @@ class AppServer:
             return _error(400, str(e))
         if self.watch is None:
             return _error(409, "No board is connected.")
+        busy = self.online_play.blocks_new_game() if name == "new_game" else None
+        if busy:
+            return _error(409, busy)
         try:
             r = await asyncio.wait_for(
                 asyncio.wrap_future(self.watch.submit("game", name, kw)), 15)
