@@ -100,7 +100,7 @@ def test_the_live_words_call_the_players_by_their_names():
     assert m.words[-1] == "Anna rolls 5 3"
     m.event({"ev": "game_over", "t": 2, "winner": "B", "how": "centre", "score": "5-6",
              "points": "0-2"})
-    assert m.over.startswith("Game over: Ben wins!")
+    assert m.snapshot()["over"].startswith("Game over: Ben wins!")
     assert m.snapshot()["names"] == ["Anna", "Ben"]
 
 
@@ -136,7 +136,11 @@ def test_what_happened_reads_in_words_without_notation_or_state_names():
     assert "Player A finished the turn: R1 to S18, R2 to S17" in words
     assert any(w.startswith("The board plays: move the marble from S1 to S7") for w in words)
     assert words[-1] == "Game over: Player A wins (A 6, B 2)"
-    assert m.over.startswith("Game over: Player A wins!")
+    assert m.snapshot()["over"].startswith("Game over: Player A wins!")
+    # names learned later (the library's tags) name the earlier lines and the end too
+    m.names = ["Anna", "Ben"]
+    assert "Anna rolls 5 3" in m.words and "Player A rolls 5 3" not in m.words
+    assert m.snapshot()["over"].startswith("Game over: Anna wins!")
     # with names and the board as B, the board is "the board", never its letter
     m2 = LiveModel()
     m2.names = ["Anna", ""]
@@ -144,4 +148,4 @@ def test_what_happened_reads_in_words_without_notation_or_state_names():
     m2.event({"ev": "game_over", "t": 1, "winner": "B", "how": "centre", "score": "2-6",
               "points": "0-4"})
     assert m2.words[-1] == "Game over: the board wins (A 2, B 6)"
-    assert m2.over.startswith("Game over: The board wins!")
+    assert m2.snapshot()["over"].startswith("Game over: The board wins!")
