@@ -310,12 +310,12 @@ def test_two_tabs_both_follow_the_board(tmp_path):
         assert until(two, lambda snap: snap["connected"])
         os.write(fb.master, protocol.encode({"ev": "roll", "t": 5, "dice": [5, 3],
                                              "player": "A", "source": "electronic"}))
-        assert until(one, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        assert until(one, lambda snap: "Player A rolls 5 3" in snap.get("words", []))
         one.close()
-        assert until(two, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        assert until(two, lambda snap: "Player A rolls 5 3" in snap.get("words", []))
         os.write(fb.master, protocol.encode({"ev": "roll", "t": 9, "dice": [6, 6],
                                              "player": "B", "source": "electronic"}))
-        assert until(two, lambda snap: "B rolls 6 6" in snap.get("words", []))
+        assert until(two, lambda snap: "Player B rolls 6 6" in snap.get("words", []))
         two.close()
     finally:
         srv.stop()
