@@ -345,6 +345,10 @@ class Bridge:
                                            "waiting for the joint dice")
         else:
             words = "waiting for %s to play turn %d" % (far, k)
+        up = getattr(self.conn, "connected", None)
+        trouble = getattr(self.conn, "trouble", None)
+        if trouble and up is not None and not up.is_set() and not g.over():
+            words = "%s (the game goes on once the broker is back)" % trouble
         return {"game": self.gid, "side": self.side, "names": dict(st["names"]),
                 "turns": len(st["turns"]), "over": g.over(), "waiting": words,
                 "position": g.pos.format(), "score": "%d-%d" % (g.pos.a, g.pos.b),
