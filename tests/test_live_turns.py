@@ -149,3 +149,21 @@ def test_what_happened_reads_in_words_without_notation_or_state_names():
               "points": "0-4"})
     assert m2.words[-1] == "Game over: the board wins (A 2, B 6)"
     assert m2.snapshot()["over"].startswith("Game over: The board wins!")
+
+
+def test_repair_draws_what_the_sensors_see_and_keeps_the_names_of_the_holes_to_fix():
+    m = LiveModel()
+    m.connected = True
+    m.status_reply({"state": "repair", "mover": "A", "remaining": [], "vs_board": None})
+    m.event({"ev": "repair", "t": 4, "reason": "the board differs", "missing": ["S3"],
+             "extra": ["S9"]})
+    snap = m.snapshot()
+    assert "S3" not in snap["occupied"] and "S9" in snap["occupied"]   # as the sensors see
+    svg_text = snap["svg"]
+    for name in ("S3", "S9"):
+        label = svg_text.index('paint-order="stroke">%s</text>' % name)
+        # the ring marking the hole is drawn first, the hole's name over it
+        rings = [i for i in range(len(svg_text)) if svg_text.startswith(
+            '<circle', i) and 'stroke-width="2.6"' in svg_text[i:i + 160]]
+        assert rings and max(rings) < label
+    assert "Put the board right" in m.guidance() and "repair" not in m.guidance()
