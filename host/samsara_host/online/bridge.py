@@ -333,8 +333,9 @@ class Bridge:
         k = pe.next_turn()
         if g.over():
             w, how, _pts = g.result
-            words = "game over: %s" % ("a draw" if w is None else "%s (%s) wins, %s" % (
-                "AB"[w], st["names"].get("AB"[w], "AB"[w]), how))
+            name = "" if w is None else st["names"].get("AB"[w]) or ""
+            words = "game over: %s" % ("a draw" if w is None else "%s wins, %s" % (
+                "%s (%s)" % (name, "AB"[w]) if name else "Player %s" % "AB"[w], how))
         elif far is None:
             words = "waiting for the other player to join with the code"
         elif waiting:

@@ -113,8 +113,9 @@ class Watcher:
                     "" if row["joint"] else "  (dice not shown joint)"))
             if g.over():
                 w, how, pts = g.result
-                who = "a draw" if w is None else "%s (%s) wins" % (
-                    "AB"[w], self.names.get("AB"[w], ""))
+                name = "" if w is None else self.names.get("AB"[w], "")
+                who = "a draw" if w is None else "%s (%s) wins" % (name, "AB"[w]) \
+                    if name else "Player %s wins" % "AB"[w]
                 self.out(json.dumps({"game_over": True, "winner": None if w is None else
                                      "AB"[w], "how": how, "score": row["score"]})
                          if self.as_json else "game over: %s, %s, %s" % (who, how,
