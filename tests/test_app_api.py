@@ -196,6 +196,38 @@ def wait_analysis(url, gid, timeout=180.0):
         time.sleep(0.2)
 
 
+def test_the_replay_reads_as_the_terminal_and_the_exports(served, capsys):
+    # One game: `samsara analyze`, `logs export --analysis` and the replay page's
+    # analysis give the same turn numbers, comments, losses, luck and units.
+    import re
+    from samsara_host import cli
+    url, logs, gid = served
+    path = str(logs / (gid + ".log"))
+    code, a = wait_analysis(url, gid)
+    assert code == 200 and a["state"] == "done"
+    steps = json.loads(get(url + "api/game/" + gid)[1])["steps"]
+    capsys.readouterr()
+    assert cli.main(["analyze", path]) == 0
+    terminal = capsys.readouterr().out.splitlines()
+    assert cli.main(["logs", "export", path, "--analysis"]) == 0
+    exported = capsys.readouterr().out
+    turns = a["analysis"]["turns"]
+    assert [s["n"] for s in steps[1:]] == [t["turn"] for t in turns]
+    for t, comment, fig in zip(turns, a["comments"], a["figures"]):
+        line = [x for x in terminal if re.match(r"\s*%d\. " % t["turn"], x)][0]
+        assert line.rstrip().endswith(comment or "(no choice)"), (line, comment)
+        if comment:
+            assert ("%d. %s %s {%s}" % (t["turn"], t["player"], t["played"], comment)) \
+                in exported
+        for key in ("loss", "win"):
+            assert fig[key] in comment          # '' or the very text of the comment
+        assert re.fullmatch(r"[+-]\d+\.\d %", fig["luck"]), fig["luck"]
+    for p in "AB":
+        said = [x for x in terminal if x.startswith(p + ": ") or x.startswith(p + " (")][0]
+        assert said.split(": ", 1)[1] == a["summaries"][p]
+        assert '[Analysis%s "%s"]' % (p, a["summaries"][p]) in exported
+
+
 def test_replay_analysis_computed_once_in_the_background(served):
     url, _logs, gid = served
     code, text = get(url + "api/game/" + gid)      # the replay does not wait for it
@@ -278,12 +310,12 @@ def test_two_tabs_both_follow_the_board(tmp_path):
         assert until(two, lambda snap: snap["connected"])
         os.write(fb.master, protocol.encode({"ev": "roll", "t": 5, "dice": [5, 3],
                                              "player": "A", "source": "electronic"}))
-        assert until(one, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        assert until(one, lambda snap: "Player A rolls 5 3" in snap.get("words", []))
         one.close()
-        assert until(two, lambda snap: "A rolls 5 3" in snap.get("words", []))
+        assert until(two, lambda snap: "Player A rolls 5 3" in snap.get("words", []))
         os.write(fb.master, protocol.encode({"ev": "roll", "t": 9, "dice": [6, 6],
                                              "player": "B", "source": "electronic"}))
-        assert until(two, lambda snap: "B rolls 6 6" in snap.get("words", []))
+        assert until(two, lambda snap: "Player B rolls 6 6" in snap.get("words", []))
         two.close()
     finally:
         srv.stop()
@@ -361,7 +393,8 @@ def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
         end = time.monotonic() + 10
         while time.monotonic() < end and not snaps:
             time.sleep(0.05)
-        assert snaps and "Another program holds the board's port" in snaps[-1]["banner"]
+        banner = snaps and snaps[-1]["banner"]
+        assert banner and "(process %d) holds the board's port" % os.getpid() in banner
         assert not snaps[-1]["connected"]
         holder.close()
         end = time.monotonic() + 10

@@ -5,6 +5,7 @@ as one and restarted, every page fits the narrow screen with thumb-sized buttons
 the Play page and the library speak a player's words.  Without a browser these tests
 skip, except under CI=true, where they fail."""
 import os
+import re
 import signal
 import subprocess
 import time
@@ -170,6 +171,11 @@ def test_live_page_controls_the_board(browser, tmp_path, width):
                                                 "samsaraLive" % first), "the sub-move taken")
             assert [frm, to.split("*")[0], "move"] in snap["arrows"] \
                 or snap["state"] != "moving", snap["arrows"]
+            # "What happened" in words: the sub-move said, no notation
+            said = wait_for(lambda: "moved a marble from %s" % frm in browser.find_element(
+                "id", "words").text and browser.find_element("id", "words").text,
+                "the sub-move in What happened")
+            assert not re.search(r"\d:[RSG][A-Z]?\d*-", said), said
             # the app's virtual board dies: said at once as a virtual board's, restarted
             browser.get(app.url)
             wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected"),

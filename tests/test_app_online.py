@@ -13,6 +13,8 @@ import json
 import os
 import re
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -149,6 +151,10 @@ def _play_from_the_pages(browser_factory, tmp_path, width, broker):
         gid, _secret = parse_code(code)
         wait_for(lambda: "waiting for the other player" in _text(drv, "waiting"),
                  "the host waiting for the other player")
+        # a public game is on the broadcast list before anyone joins, said to wait
+        wait_for(lambda: "waiting for a player to join" in js(
+            drv, "(document.querySelector('#games .game[data-game=\"%s\"]') || "
+                 "{textContent: ''}).textContent" % gid), "the hosted game listed", 30)
         host_tab = drv.current_window_handle
 
         # Ben joins in the second app with the code
@@ -165,6 +171,22 @@ def _play_from_the_pages(browser_factory, tmp_path, width, broker):
         ok, wide, small = fits(drv, width)
         assert ok and not wide and not small, (wide, small)
         assert js(drv, "document.querySelector('#myboard svg') !== null")
+        # the live page of the same app: New game is off during the online game, with
+        # the reason under it, and the server refuses it too
+        drv.get(app_b.url)
+        wait_for(lambda: ("An online game is on (game %s with Anna)" % gid)
+                 in _text(drv, "newblocked"), "New game blocked with its reason")
+        assert js(drv, "document.getElementById('start').disabled")
+        req = urllib.request.Request(app_b.url + "api/live/new", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=10)
+        assert refused.value.code == 409
+        assert "Stop it on the Online page" in json.loads(refused.value.read())["error"]
+        drv.get(app_b.url + "online")
+        wait_for(lambda: "A Anna - B Ben" in _text(drv, "players"), "the game again", 30)
+        _fill(drv, "myname", "Ben")                     # (the page was left: filled again)
+        _fill(drv, "joincode", code.lower())
 
         drv.switch_to.window(host_tab)
         wait_for(lambda: "waiting for Ben to carry out your turn" in _text(drv, "lines"),

@@ -9,7 +9,7 @@ import pytest
 from samsara.link import commands as C
 from samsara.link.protocol import ProtocolError
 from samsara.rules import engine
-from samsara_host import boardlink, cli, movewords
+from samsara_host import boardlink, cli, game_cmd, movewords
 from samsara_host.virtual_board import VirtualBoard, find_micropython, running_boards
 
 try:
@@ -147,6 +147,17 @@ def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsy
     assert "no virtual board running" in capsys.readouterr().err
 
 
+def test_one_name_or_two_for_game_new():
+    assert game_cmd.names_of(["Anna", "Ben"]) == ["Anna", "Ben"]
+    assert game_cmd.names_of(["Anna"]) == ["Anna", ""]
+    assert game_cmd.names_of(["Anna"], vs_board="B") == ["Anna", ""]
+    assert game_cmd.names_of(["Anna"], vs_board="A") == ["", "Anna"]
+    for bad, word in ((["a", "b", "c"], "one name or two"), ([" "], "empty"),
+                      (["x" * 41], "at most 40")):
+        with pytest.raises(ValueError, match=word):
+            game_cmd.names_of(bad)
+
+
 def test_game_options_are_checked_before_the_port():
     with pytest.raises(SystemExit) as e:
         cli.main(["game", "new", "--vs-board", "A", "--level", "7"])
@@ -190,6 +201,13 @@ def test_game_new_takes_the_players_names_and_status_says_them(tmp_path, capsys)
         assert code == 0 and s["names"] == ["Deep", "Dev"]
         assert cli.main(["game", "status"]) == 0
         assert "Score: the board (A) 0, Dev (B) 0." in capsys.readouterr().out
+        # one name: against the board it is the person's side's
+        code, s, _ = _json(capsys, ["game", "new", "--vs-board", "A", "--names", "Eve",
+                                    "--json"])
+        assert code == 0 and s["names"] == ["", "Eve"]
+        assert cli.main(["game", "new", "--names", "Fay"]) == 0
+        out = capsys.readouterr().out
+        assert "started for Fay (A) and Player B (B)" in out and "Fay to roll" in out
     finally:
         vb.stop()
     assert cli.main(["game", "new", "--names", "Anna", "x" * 41]) == 2

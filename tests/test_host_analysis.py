@@ -236,8 +236,9 @@ def test_training_goes_on_from_saved_weights_and_decays_the_rate(tmp_path):
 
 def test_losses_and_luck_read_as_the_app_writes_them():
     """The terminal, the exports and the app's replay write a loss and a luck alike:
-    a share of the chance to win with one decimal and a spaced '%' (the replay's pct),
-    goals for the device engine."""
+    a share of the chance to win with one decimal and a spaced '%', goals for the
+    device engine; the replay page takes the texts from the server
+    (app/gameanalysis.texts) and computes no figure of its own."""
     import re
     from samsara_host.analysis import comment, figure
     t = {"best": "53 5:S6-S11 3:S11-S14", "played": "53 5:S2-S7 3:S4-R19",
@@ -247,4 +248,12 @@ def test_losses_and_luck_read_as_the_app_writes_them():
     assert figure(0.451, sign=True) == "+45.1 %"
     js = open(os.path.join(os.path.dirname(__file__), "..", "host", "samsara_host", "app",
                            "static", "replay.js")).read()
-    assert re.search(r'function pct\(v\) \{ return \(100 \* v\)\.toFixed\(1\) \+ " %"; \}', js)
+    assert "function pct" not in js and "an.figures" in js and "an.summaries" in js
+    from samsara_host.app.gameanalysis import texts
+    res = {"units": "win probability", "turns": [dict(t, luck=-0.0125, player="A", turn=1)],
+           "summary": {p: {"doubtful": 0, "mistake": 0, "blunder": 1, "equity_loss": 0.2474}
+                       for p in "AB"}, "luck": {"A": 0.0125, "B": -0.0125}}
+    got = texts(res)
+    assert got["figures"] == [{"loss": "-24.7 %", "luck": "-1.2 %", "win": "A 33 %"}]
+    assert got["comments"] == [comment(res["turns"][0])]
+    assert got["summaries"]["A"].endswith("loss 24.7 %, luck +1.2 %")

@@ -148,3 +148,36 @@ def test_a_replayed_reply_with_the_same_id_to_another_command_is_not_taken():
     client = BoardClient(_ReplayPort(stale))
     reply = client.request("hello")
     assert reply["re"] == "hello" and reply["name"] == "samsara"
+
+
+def test_a_busy_port_names_the_program_holding_it_and_what_to_do(tmp_path):
+    import os
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    holder = boardlink.open_port(path)
+    try:
+        with pytest.raises(boardlink.PortBusy) as e:
+            boardlink.open_port(path)
+    finally:
+        holder.close()
+        os.close(master)
+        os.close(slave)
+    if not os.path.exists("/proc/locks"):
+        pytest.skip("no /proc/locks here: the message names the usual holders")
+    assert e.value.holder is not None and e.value.holder[0] == os.getpid()
+    assert "(process %d) holds it" % os.getpid() in str(e.value)
+    # the app named, with its page; another samsara command; anything else
+    app = ["/x/.venv/bin/python", "/x/.venv/bin/samsara", "app", "--board", "p",
+           "--http-port", "21010"]
+    name, todo = boardlink.holder_words(app)
+    assert name == "`samsara app`" and "http://127.0.0.1:21010/" in todo
+    assert boardlink.holder_words(["/usr/bin/samsara", "monitor"])[0] == "`samsara monitor`"
+    assert boardlink.holder_words(["/usr/bin/python3", "-m", "serial.tools.miniterm"])[0] \
+        == "python -m serial.tools.miniterm"
+    assert boardlink.holder_words(["minicom", "-D", "/dev/ttyACM0"]) == \
+        ("minicom", "close it and try again")
+    # no lock listed: the usual holders
+    locks = tmp_path / "locks"
+    locks.write_text("1: FLOCK  ADVISORY  WRITE 99 00:1a:999999 0 EOF\n")
+    assert boardlink.port_holder(str(locks), locks=str(locks)) is None
+    assert "another program holds it (`samsara app`" in boardlink.busy_words("p", None)

@@ -3,6 +3,7 @@ board (samsara_host.runninglog) fills the turns before the board's last ten, and
 every turn is drawn as the replay draws it (samsara_host.app.liveturns) at the
 position the rules engine gives; the players' names from the log header."""
 import base64
+import re
 
 import pytest
 
@@ -99,5 +100,70 @@ def test_the_live_words_call_the_players_by_their_names():
     assert m.words[-1] == "Anna rolls 5 3"
     m.event({"ev": "game_over", "t": 2, "winner": "B", "how": "centre", "score": "5-6",
              "points": "0-2"})
-    assert m.over.startswith("Game over: Ben wins!")
+    assert m.snapshot()["over"].startswith("Game over: Ben wins!")
     assert m.snapshot()["names"] == ["Anna", "Ben"]
+
+
+NOTATION = re.compile(r"\d:[RSG][A-Z]?\d*-|\b\d\d [1-6]:")
+"""Turn or sub-move notation (docs/rules.md section 5) in a line meant for players."""
+
+
+def test_what_happened_reads_in_words_without_notation_or_state_names():
+    m = LiveModel()
+    m.connected = True
+    evs = [{"ev": "game_start", "t": 0, "vs": "B", "level": 2},
+           {"ev": "roll", "t": 1, "dice": [5, 3], "player": "A", "source": "board"},
+           {"ev": "hint", "t": 2, "turn": "53 5:R1-S18 3:R2-S17", "player": "A"},
+           {"ev": "sub", "t": 3, "move": "5:R1-S18", "player": "A"},
+           {"ev": "undo", "t": 4, "move": "5:R1-S18", "how": "button", "player": "A"},
+           {"ev": "sub", "t": 5, "move": "3:S22-GS*S7", "player": "A"},
+           {"ev": "goal", "t": 6, "goal": "GS", "player": "A", "score": "1-0", "ins": "S7"},
+           {"ev": "turn_complete", "t": 7, "turn": "53 5:R1-S18 3:R2-S17", "player": "A"},
+           {"ev": "roll", "t": 8, "dice": [6, 2], "player": "B", "source": "board"},
+           {"ev": "board_move", "t": 9, "move": "6:S1-S7", "player": "B"},
+           {"ev": "moksha", "t": 10, "roll": "62", "player": "B"},
+           {"ev": "game_over", "t": 11, "winner": "A", "how": "centre", "score": "6-2",
+            "points": "4-0"}]
+    for ev in evs:
+        m.event(ev)
+    words = m.words
+    assert len(words) >= 10
+    for w in words:
+        assert not NOTATION.search(w), w
+        assert "_" not in w, w                     # no state or event names
+    assert "Player A rolls 5 3" in words           # (the page draws "rolls 5 3" as dice)
+    assert "Player A moved a marble from R1 to S18 (the 5)" in words
+    assert "Player A finished the turn: R1 to S18, R2 to S17" in words
+    assert any(w.startswith("The board plays: move the marble from S1 to S7") for w in words)
+    assert words[-1] == "Game over: Player A wins (A 6, B 2)"
+    assert m.snapshot()["over"].startswith("Game over: Player A wins!")
+    # names learned later (the library's tags) name the earlier lines and the end too
+    m.names = ["Anna", "Ben"]
+    assert "Anna rolls 5 3" in m.words and "Player A rolls 5 3" not in m.words
+    assert m.snapshot()["over"].startswith("Game over: Anna wins!")
+    # with names and the board as B, the board is "the board", never its letter
+    m2 = LiveModel()
+    m2.names = ["Anna", ""]
+    m2.event({"ev": "game_start", "t": 0, "vs": "B", "level": 1})
+    m2.event({"ev": "game_over", "t": 1, "winner": "B", "how": "centre", "score": "2-6",
+              "points": "0-4"})
+    assert m2.words[-1] == "Game over: the board wins (A 2, B 6)"
+    assert m2.snapshot()["over"].startswith("Game over: The board wins!")
+
+
+def test_repair_draws_what_the_sensors_see_and_keeps_the_names_of_the_holes_to_fix():
+    m = LiveModel()
+    m.connected = True
+    m.status_reply({"state": "repair", "mover": "A", "remaining": [], "vs_board": None})
+    m.event({"ev": "repair", "t": 4, "reason": "the board differs", "missing": ["S3"],
+             "extra": ["S9"]})
+    snap = m.snapshot()
+    assert "S3" not in snap["occupied"] and "S9" in snap["occupied"]   # as the sensors see
+    svg_text = snap["svg"]
+    for name in ("S3", "S9"):
+        label = svg_text.index('paint-order="stroke">%s</text>' % name)
+        # the ring marking the hole is drawn first, the hole's name over it
+        rings = [i for i in range(len(svg_text)) if svg_text.startswith(
+            '<circle', i) and 'stroke-width="2.6"' in svg_text[i:i + 160]]
+        assert rings and max(rings) < label
+    assert "Put the board right" in m.guidance() and "repair" not in m.guidance()

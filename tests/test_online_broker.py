@@ -192,6 +192,46 @@ def test_a_broker_with_tls_is_reached_with_its_ca_file_only(tmp_path):
         assert r.returncode == 0 and "(4 connected)" in r.stdout, r.stdout + r.stderr
 
 
+def test_a_failed_tls_or_connection_says_what_failed_and_what_to_do(tmp_path):
+    # A TLS failure is not silent: a certificate not trusted or a port that speaks no
+    # TLS stops with the reason and the remedy; a broker not reachable now is said and
+    # tried again.
+    _needs()
+    ca, cert, key = _certificates(str(tmp_path))
+    with Relay(port=free_port(), folder=str(tmp_path / "tls"), tls=(cert, key)) as tls, \
+            Relay(port=free_port(taken=(tls.port,)), folder=str(tmp_path / "plain")) as plain:
+        cases = (("mqtts://127.0.0.1:%d" % tls.port, "refused",
+                  ("certificate is not trusted", "--ca FILE")),
+                 ("mqtts://127.0.0.1:%d" % plain.port, "trouble",
+                  ("is %d its TLS port?" % plain.port, "mqtt://")),
+                 ("mqtt://127.0.0.1:%d" % tls.port, "trouble", ("use mqtts://",)))
+        for url, kind, words in cases:
+            c = Connection(parse_broker(url), [], name="test-tls")
+            c.start()
+            try:
+                assert _until(lambda: getattr(c, kind), 10), "nothing said for %s" % url
+                for w in words:
+                    assert w in getattr(c, kind), (url, getattr(c, kind))
+                assert not c.connected.is_set()
+            finally:
+                c.stop()
+        # the spectator stops with the words (exit 1), not waiting in silence
+        r = _samsara("online", "watch", "7K3M-Q9XD-4FJT", "--broker",
+                     "mqtts://127.0.0.1:%d" % tls.port, timeout=60)
+        assert r.returncode == 1 and "certificate is not trusted" in r.stderr, r.stderr
+    # nothing listening: said, and tried again until it is there
+    gone = free_port()
+    c = Connection(parse_broker("mqtt://127.0.0.1:%d" % gone), [], name="test-gone")
+    c.start()
+    try:
+        assert _until(lambda: c.trouble, 10)
+        assert "nothing listens at 127.0.0.1:%d" % gone in c.trouble and not c.refused
+        with Relay(port=gone, folder=str(tmp_path / "late")):
+            assert c.connected.wait(15) and c.trouble is None
+    finally:
+        c.stop()
+
+
 def test_retained_messages_with_an_expiry_go_from_the_broker(tmp_path):
     _needs()
     with Relay(port=free_port(), folder=str(tmp_path / "relay")) as relay:
@@ -281,3 +321,51 @@ def test_the_broadcast_list_drops_a_game_once_its_board_expired():
     assert [g["game"] for g in live.games()] == ["AAAA"]
     live.handle("samsara/v1/live/AAAA", b"")                  # cleared on the broker
     assert live.games() == []
+
+
+def test_the_broadcast_list_follows_the_broker_the_page_names(tmp_path):
+    # The app without --broker: the Online page's list shows the public games of the
+    # broker in its field (or of its game), and says why none come from a broker that
+    # is not there.
+    import json
+    import urllib.error
+    import urllib.request
+    from samsara_host.app.server import AppServer
+    _needs()
+
+    def ask(url):
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    body = (b'{"game": "K7Q2", "names": {"A": "Anna", "B": ""}, "position": '
+            b'"oooooo................../oooooo.................. 0-0 A", "turns": 0, '
+            b'"over": false, "waiting": true}')
+    with Relay(port=free_port(), folder=str(tmp_path / "relay")) as relay:
+        w = Connection(parse_broker(relay.url()), [], name="test-host")
+        w.start()
+        assert w.connected.wait(10)
+        w.publish(wire.live_topic("K7Q2"), body, retain=True, expire_s=60)
+        srv = AppServer(str(tmp_path / "logs"))
+        url = srv.start(free_port(taken=(relay.port,)))
+        try:
+            code, data = ask(url + "api/online")
+            assert code == 200 and data["broker"] is None and data["games"] == []
+            q = url + "api/online?broker=" + urllib.request.quote(relay.url(), safe="")
+            assert _until(lambda: ask(q)[1]["games"], 10), ask(q)
+            code, data = ask(q)
+            assert data["broker"] == relay.url() and data["trouble"] is None
+            assert [g["game"] for g in data["games"]] == ["K7Q2"]
+            assert data["games"][0]["waiting"]
+            code, data = ask(url + "api/online?broker=http%3A%2F%2Fx")
+            assert code == 400 and "mqtt://HOST:PORT" in data["error"]
+            gone = free_port(taken=(relay.port,))
+            q2 = url + "api/online?broker=mqtt%%3A%%2F%%2F127.0.0.1%%3A%d" % gone
+            assert _until(lambda: ask(q2)[1]["trouble"], 10)
+            assert "nothing listens at 127.0.0.1:%d" % gone in ask(q2)[1]["trouble"]
+        finally:
+            srv.stop()
+            w.publish(wire.live_topic("K7Q2"), b"", retain=True)
+            w.stop()

@@ -178,6 +178,22 @@ def test_old_logs_without_vs_board_read_as_before():
     rec2 = from_log(data2)
     assert rec2.tags["VsBoard"] == "B" and rec2.tags["PlayerB"] == "board"
     assert rec2.turns == rec.turns
+    assert "Level" not in rec2.tags                 # a log from before the level was kept
+
+
+def test_the_boards_level_is_a_tag_of_the_record_and_its_exports():
+    data, _g = game_log(3, header={"position": None, "vs_board": "B", "level": 2})
+    rec = from_log(data)
+    assert rec.tags["VsBoard"] == "B" and rec.tags["Level"] == "2"
+    text = rec.to_text()
+    assert '[VsBoard "B"]\n[Level "2"]' in text
+    assert from_log(data).to_json()["tags"]["Level"] == "2"
+    from samsara_host import export
+    page = export.html(rec, export.pictures(rec, only=0))
+    assert "<dt>Against the board</dt><dd>it played B at level 2</dd>" in page
+    # a game of two players has no level
+    data2, _g = game_log(3, header={"position": None, "level": 2})
+    assert "Level" not in from_log(data2).tags
 
 
 def test_the_gesture_cycles_before_the_first_roll_and_restarts_after_the_end():

@@ -36,7 +36,11 @@ class BoardNotFound(LinkError):
 
 
 class PortBusy(LinkError):
-    """Another program (a terminal, Thonny, a second `samsara`) holds the port."""
+    """Another program (a terminal, Thonny, a second `samsara`) holds the port;
+    `holder`: (pid, argv) of that program when the system tells (port_holder), else
+    None."""
+
+    holder = None
 
 
 class PortMissing(LinkError):
@@ -139,6 +143,72 @@ def open_port(port, timeout=1.0, exclusive=True):
         raise classify_open_error(port, e)
 
 
+def port_holder(port, locks="/proc/locks", proc="/proc"):
+    """Who holds `port` (a device path): (pid, argv list) of the process whose lock
+    on it (pyserial's exclusive open takes one) the system lists in `locks` (Linux's
+    /proc/locks: `1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF`, major and minor
+    in hex), or None when that cannot be told (another system, a URL, no lock)."""
+    try:
+        st = os.stat(port)
+        want = "%02x:%02x:%d" % (os.major(st.st_dev),
+                                 os.minor(st.st_dev), st.st_ino)
+        with open(locks, encoding="ascii", errors="replace") as f:
+            rows = [line.split() for line in f]
+    except (OSError, ValueError, AttributeError):
+        return None
+    for row in rows:
+        if len(row) >= 6 and row[1] == "FLOCK" and row[5] == want and row[4].isdigit():
+            pid = int(row[4])
+            try:
+                with open(os.path.join(proc, str(pid), "cmdline"), "rb") as f:
+                    argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
+            except OSError:
+                argv = []
+            return pid, argv
+    return None
+
+
+def holder_words(argv):
+    """What to call the program of command line `argv` and what to do about it:
+    (name, advice), e.g. ('`samsara app` (its page http://127.0.0.1:8765/)', ...)."""
+    words = [os.path.basename(a) for a in argv]
+    if "samsara" in words or any(a.endswith("samsara_host.cli") for a in argv):
+        i = words.index("samsara") if "samsara" in words else 0
+        sub = next((a for a in argv[i + 1:] if not a.startswith("-")), "")
+        if sub == "app":
+            http = 8765
+            for k, a in enumerate(argv):
+                if a == "--http-port" and k + 1 < len(argv) and argv[k + 1].isdigit():
+                    http = int(argv[k + 1])
+                elif a.startswith("--http-port=") and a.split("=", 1)[1].isdigit():
+                    http = int(a.split("=", 1)[1])
+            return ("`samsara app`", "use the app's live page (http://127.0.0.1:%d/): it has "
+                    "the game's buttons; or stop the app (Ctrl-C where it runs) and try "
+                    "again" % http)
+        name = "`samsara %s`" % sub if sub else "`samsara`"
+        return name, "wait until it ends, or stop it (Ctrl-C where it runs), and try again"
+    prog = words[0] if words else "a program"
+    if prog.startswith("python"):
+        rest = [a for a in argv[1:] if not a.startswith("-") or a == "-m"]
+        if rest[:1] == ["-m"] and len(rest) > 1:
+            prog = "python -m %s" % rest[1]
+        elif rest:
+            prog = os.path.basename(rest[0])
+    return prog, "close it and try again"
+
+
+def busy_words(port, holder=None):
+    """The PortBusy message for `port`: who holds it when port_holder told (its name,
+    process id and what to do), else the usual holders."""
+    if holder is not None:
+        pid, argv = holder
+        name, todo = holder_words(argv)
+        return ("port %s is busy: %s (process %d) holds it: %s." % (port, name, pid, todo))
+    return ("port %s is busy: another program holds it (`samsara app`, a serial terminal, "
+            "Thonny, mpremote, or another `samsara monitor`). Close it and try again "
+            "(while the app runs, its live page has the game's buttons)." % port)
+
+
 def classify_open_error(port, e):
     """The LinkError for an exception raised while opening `port`."""
     code = getattr(e, "errno", None)
@@ -148,10 +218,10 @@ def classify_open_error(port, e):
                            "`samsara ports` lists the ports there are." % port)
     if (code in (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK)
             or "exclusively lock" in text or "busy" in text.lower()):
-        return PortBusy("port %s is busy: another program holds it (`samsara app`, a "
-                        "serial terminal, Thonny, mpremote, or another `samsara monitor`). "
-                        "Close it and try again (while the app runs, its live page has "
-                        "the game's buttons)." % port)
+        holder = port_holder(port)
+        busy = PortBusy(busy_words(port, holder))
+        busy.holder = holder
+        return busy
     if code == errno.EACCES or "Permission denied" in text:
         hint = ""
         if os.name == "posix":

@@ -245,6 +245,8 @@ def html(record, pics):
     names = _names(record)
     meta = [("Players", "%s vs %s" % names), ("Event", tags.get("Event")),
             ("Date", tags.get("Date")), ("Board", tags.get("Board")),
+            ("Against the board", "it played %s at level %s" % (
+                tags["VsBoard"], tags.get("Level", "?")) if tags.get("VsBoard") else None),
             ("Result", record.summary())]
     out = ['<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">',
            '<title>%s</title>' % escape(title.strip()),

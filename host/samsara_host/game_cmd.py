@@ -62,9 +62,10 @@ def add_parser(sub, name, help_text):
                    help="who rolls first (default A)")
     q.add_argument("--match", action="store_true",
                    help="a match of two games (competition rules) instead of one game")
-    q.add_argument("--names", nargs=2, metavar=("A", "B"),
-                   help="the players' names (kept in the game's log; `game status`, the "
-                        "app and the pulled game use them)")
+    q.add_argument("--names", nargs="+", metavar="NAME",
+                   help="the players' names, A's then B's (kept in the game's log; `game "
+                        "status`, the app and the pulled game use them); one name alone "
+                        "is A's, or with --vs-board the name of the side you play")
     common(q, js=True)
     q = s.add_parser("roll", help="roll the dice (the roll button)",
                      description="Roll the dice, as the board's roll button does.")
@@ -81,6 +82,23 @@ def add_parser(sub, name, help_text):
                      description="Where the game stands: whose turn, the dice, the score, "
                                  "the turns so far, who the board plays.")
     common(q, js=True)
+
+
+def names_of(given, vs_board=None):
+    """[A's, B's] of `--names` (one or two names; "" for one not given): one name alone
+    is A's, or against the board (vs_board "A"/"B") the name of the side the person
+    plays.  Each name is checked as `logs tag` checks it (gametags.check_text: length,
+    control characters, empty).  Raises ValueError saying what to give instead."""
+    from samsara_host import gametags       # the check of every name (logs pull, tag)
+    if not given or len(given) > 2:
+        raise ValueError("give one name or two (A's, then B's), not %d" % len(given or ()))
+    try:
+        if len(given) == 2:
+            return gametags.check_names(given)
+        name = gametags.check_text(given[0], "the player's name")
+    except gametags.TagError as e:
+        raise ValueError(str(e))
+    return ["", name] if vs_board == "A" else [name, ""]
 
 
 def game_status(client):
@@ -156,10 +174,9 @@ def run(args):
               file=sys.stderr)
         return 2
     if args.action == "new" and args.names is not None:
-        from samsara_host import gametags       # the check of every name (logs pull, tag)
         try:
-            args.names = gametags.check_names(args.names)
-        except gametags.TagError as e:
+            args.names = names_of(args.names, args.vs_board)
+        except ValueError as e:
             print("samsara game new: --names: %s" % e, file=sys.stderr)
             return 2
     state = boardlink.State(args.port)
@@ -176,13 +193,16 @@ def run(args):
                 kw["vs_board"] = args.vs_board
                 kw["level"] = args.level or 3
             if args.names:
-                kw["name_a"], kw["name_b"] = args.names
+                for key, name in zip(("name_a", "name_b"), args.names):
+                    if name:
+                        kw[key] = name
             r = client.request("new_game", timeout=10.0, **kw)
             s = game_status(client)
             s["game"] = r.get("game")
             who = ("against the board (it plays %s, level %d; you play %s)" % (
                 args.vs_board, kw["level"], "B" if args.vs_board == "A" else "A")
-                if args.vs_board else "for %s (A) and %s (B)" % tuple(args.names)
+                if args.vs_board else "for %s (A) and %s (B)" % tuple(
+                    n or "Player %s" % side for n, side in zip(args.names, "AB"))
                 if args.names else "for two players")
             _say(args, s, "Game %s started %s%s.\n%s." % (
                 r.get("game"), who, ", a match of two games" if args.match else "",

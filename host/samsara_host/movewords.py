@@ -93,14 +93,101 @@ def dice_words(dice, remaining=None):
 
 def player_name(side, names=None, vs_board=None):
     """How to call player `side` ("A"/"B"): 'the board' when it plays that side, the
-    name entered when known (names: [A's, B's]), else 'A'/'B'."""
+    name entered when known (names: [A's, B's]), else 'Player A'/'Player B'."""
     if vs_board and side == vs_board:
         return "the board"
     if names:
         i = "AB".index(side) if side in ("A", "B") else -1
         if 0 <= i < len(names) and names[i]:
             return names[i]
-    return side
+    return "Player %s" % side if side in ("A", "B") else str(side)
+
+
+def _cap(text):
+    return text[:1].upper() + text[1:]
+
+
+def _moved(text):
+    # '5:R1-S18' -> 'a marble from R1 to S18 (the 5)'; a goal says where it goes back in
+    try:
+        die, frm, to, ins = _split(text)
+    except ValueError:
+        return str(text)
+    if ins:
+        return "a marble from %s into %s (the %d); it goes back in on %s" % (
+            frm, _hole(to), die, ins)
+    return "a marble from %s to %s (the %d)" % (frm, _hole(to), die)
+
+
+def turn_summary(text):
+    """'R1 to S18, R2 to S17' for a turn in notation ('53 5:R1-S18 3:R2-S17'), a goal's
+    marble 'S22 into the goal space (GS), back in on S7'; 'no complete turn (Moksha)'
+    for a Moksha."""
+    parts = []
+    for m in turn_moves(text):
+        try:
+            _die, frm, to, ins = _split(m)
+        except ValueError:
+            parts.append(m)
+            continue
+        parts.append("%s into %s, back in on %s" % (frm, _hole(to), ins) if ins
+                     else "%s to %s" % (frm, _hole(to)))
+    if not parts:
+        return "no complete turn (Moksha)" if "Moksha" in str(text) else str(text or "")
+    return ", ".join(parts)
+
+
+def _score(text):
+    a, _, b = str(text).partition("-")
+    return "A %s, B %s" % (a, b) if b else str(text)
+
+
+def event_words(ev, who=None):
+    """One line in a player's words for an event of the board's stream (the app's
+    "What happened" list), or None for one a player need not read.  No turn notation
+    and no state names: sub-moves as 'Anna moved a marble from R1 to S18 (the 5)'.
+    who(side) -> what to call player "A"/"B" (default player_name).  docs/app.md
+    "Live"."""
+    who = who or player_name
+    k = ev.get("ev")
+    p = ev.get("player")
+    name = who(p) if p in ("A", "B") else "The player"
+    if k == "roll" and isinstance(ev.get("dice"), list) and len(ev["dice"]) == 2:
+        return "%s rolls %d %d" % (_cap(name), ev["dice"][0], ev["dice"][1])
+    if k == "sub":
+        return "%s moved %s" % (_cap(name), _moved(ev.get("move")))
+    if k == "goal":
+        return "Goal in %s: %s scores (%s); the marble goes back in on %s" % (
+            _hole(ev.get("goal")), name, _score(ev.get("score")), ev.get("ins"))
+    if k == "reinsert":
+        return "The marble is back in on %s" % ev.get("pos")
+    if k == "reject":
+        return "Not taken: %s" % ev.get("reason", "")
+    if k == "repair":
+        return "Put the board right: %s" % ev.get("reason", "")
+    if k == "repair_end":
+        return "The board is right again: play goes on"
+    if k == "undo":
+        return "Taken back: %s" % _moved(ev.get("move"))
+    if k == "turn_complete":
+        return "%s finished the turn: %s" % (_cap(name), turn_summary(ev.get("turn")))
+    if k == "moksha":
+        dice = [c for c in str(ev.get("roll", "")) if c.isdigit()][:2]
+        return "Moksha: the roll %s has no complete turn" % " and ".join(dice)
+    if k == "game_over":
+        w = ev.get("winner")
+        if w in ("A", "B"):
+            return "Game over: %s wins (%s)" % (who(w), _score(ev.get("score")))
+        return "Game over: a draw by %s (%s)" % (ev.get("how"), _score(ev.get("score")))
+    if k == "board_move":
+        return "The board plays: %s; carry it out on the lit holes" % sub_move_words(
+            ev.get("move"))
+    if k == "hint":
+        return "Hint for %s: %s" % (name, "; then ".join(
+            sub_move_words(m) for m in turn_moves(ev.get("turn"))) or "no complete turn")
+    if k == "game_start":
+        return "A new game starts"
+    return None
 
 
 def headline(status, names=None):

@@ -44,7 +44,7 @@ from samsara.rules.game import Game
 from samsara.rules.position import Position, PositionError
 
 TAG_ORDER = ("Event", "Site", "Date", "Board", "Game", "Seed", "PlayerA", "PlayerB", "Starter",
-             "VsBoard", "Far", "Online", "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
+             "VsBoard", "Level", "Far", "Online", "Position", "OpponentGoal", "Match", "Result", "Score", "Points",
              "Termination", "Final", "Firmware")
 START = Position().format()
 
@@ -337,6 +337,8 @@ def from_log(data, board=None, allow_torn=False):
     vs = h.get("vs_board")
     if vs in ("A", "B"):
         tags["VsBoard"] = vs
+        if h.get("level") in (1, 2, 3):          # the board's strength (docs/engine.md)
+            tags["Level"] = str(h["level"])
         if vs == "A" and not pa:
             pa = "board"
         elif vs == "B" and not pb:

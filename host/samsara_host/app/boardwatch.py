@@ -43,6 +43,12 @@ its port is gone for a moment)."""
 def banner_words(e):
     """The page's banner for a LinkError `e` (why there is no board)."""
     if isinstance(e, boardlink.PortBusy):
+        if e.holder is not None:
+            name, _todo = boardlink.holder_words(e.holder[1])
+            return ("%s (process %d) holds the board's port: stop it (Ctrl-C where it "
+                    "runs, or close it), the app connects by itself; while the app has "
+                    "the board, this page has the game's buttons."
+                    % (name[:1].upper() + name[1:], e.holder[0]))
         return ("Another program holds the board's port (a serial terminal, Thonny, "
                 "mpremote or `samsara monitor`): close it, the app connects by itself.")
     if isinstance(e, boardlink.BoardNotFound):

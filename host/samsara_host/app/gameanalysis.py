@@ -28,6 +28,30 @@ ENGINE = "host"
 """The engine the replay's analysis uses (win probabilities; docs/engine.md)."""
 
 
+def texts(res):
+    """The words and figures the replay page shows of analysis `res`, made by the
+    functions the terminal (`samsara analyze`) and the exports use, so that the three
+    read the same: {"comments": [analysis.comment per turn], "figures": [{"loss":
+    '-2.4 %' or '' for the best turn, "luck": '+1.3 %', "win": 'A 55 %' or ''} per turn],
+    "summaries": {"A": analyze_cmd.summary_line, "B": ...}} (units as res["units"])."""
+    from samsara_host import analysis
+    from samsara_host.analyze_cmd import summary_line
+    units = res["units"]
+    figures = []
+    for t in res["turns"]:
+        loss = t.get("equity_loss") or 0
+        figures.append({
+            "loss": analysis.figure(-loss, units) if t.get("best") is not None and loss
+            and t["best"] != t["played"] else "",
+            "luck": analysis.figure(t.get("luck") or 0, units, sign=True),
+            "win": "A %.0f %%" % (100 * t["win_prob"]) if t.get("win_prob") is not None
+            else ""})
+    return {"comments": [analysis.comment(t, units) for t in res["turns"]],
+            "figures": figures,
+            "summaries": {p: summary_line(res["summary"][p], res["luck"][p], units)
+                          for p in "AB"}}
+
+
 class AnalysisCache:
     """Analyses of library games, computed once each (module docstring)."""
 
@@ -77,8 +101,7 @@ class AnalysisCache:
         from samsara_host import analysis
         try:
             res = analysis.analyze_record(rec, ENGINE)
-            done = {"state": "done", "torn": rec.torn, "analysis": res,
-                    "comments": [analysis.comment(t, res["units"]) for t in res["turns"]]}
+            done = dict(texts(res), state="done", torn=rec.torn, analysis=res)
         except Exception as e:  # a record the analysis cannot follow: words, not a crash
             why = "no analysis for a torn game" if rec.torn else "no analysis"
             done = {"state": "none", "reason": "%s: %s" % (why, e)}

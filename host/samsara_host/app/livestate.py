@@ -16,7 +16,7 @@ from samsara.rules.moves import M_DIE, M_TO
 from samsara.scene import COLOURS
 
 from samsara_host import svg
-from samsara_host.live import describe_event, score_words
+from samsara_host.live import score_words
 from samsara_host.monitor_cmd import Model
 from samsara_host import movewords
 
@@ -80,7 +80,7 @@ class LiveModel(Model):
         self.over = ""          # the end of the game in words
         self.moksha = False
         self.goal = ""          # the goal in progress in words
-        self.words = []         # the last events in words, newest last
+        self.told = []          # the last events a player reads (words: in words)
         self.record_full = []   # the turn record, all turns seen (first ones may be
         self.first_turn = 1     # before the page started: first_turn is record_full[0]'s)
         self.pending_turn = None  # a completed turn the board has not committed yet
@@ -164,8 +164,9 @@ class LiveModel(Model):
                 self.over = "Game over: a draw by %s (%s)" % (
                     ev.get("how"), score_words(ev.get("score", "")))
             else:
+                self.over_side = w if w in ("A", "B") else None
                 self.over = "Game over: %s wins! (%s)" % (
-                    self.who(w) if w in ("A", "B") else w, score_words(ev.get("score", "")))
+                    self.over_side or w, score_words(ev.get("score", "")))
         elif name in ("game_start", "boot", "resume"):
             if name == "game_start":
                 self.record_full = []
@@ -177,20 +178,31 @@ class LiveModel(Model):
             self.hint = None
             self.over = ""
             self.moksha = False
-        d = describe_event(ev, self.name_of)
-        if d:
-            self.words.append(d)
-            del self.words[:-12]
+        if movewords.event_words(ev, self.who):
+            self.told.append(dict(ev))
+            del self.told[:-12]
+
+    @property
+    def words(self):
+        """The last events in a player's words, newest last (movewords.event_words),
+        said with the names as known now: names learned later (the library's tags)
+        name the earlier lines too."""
+        return [w for w in (movewords.event_words(e, self.who) for e in self.told) if w]
+
+    def over_words(self):
+        """The end of the game in words ("" while it goes on), the winner called as
+        known now (a name learned after the end names it too)."""
+        side = getattr(self, "over_side", None)
+        if not self.over or side is None or "wins!" not in self.over:
+            return self.over
+        who = self.who(side)
+        return "Game over: %s wins! %s" % (who[:1].upper() + who[1:],
+                                           self.over.split("wins! ", 1)[1])
 
     def who(self, side):
         """What to call player `side` ("A"/"B") in a sentence: "the board" when it
         plays that side, the player's name when known, else the letter."""
         return movewords.player_name(side, self.names, self.vs_board)
-
-    def name_of(self, side):
-        """The player's name for `side` when known, else the letter (the board's side
-        keeps its letter: its turns are the board's words already)."""
-        return movewords.player_name(side, self.names)
 
     def earlier_turns(self, turns):
         """Take the game's committed turns from its log ([notation], in order) for the
@@ -316,7 +328,7 @@ class LiveModel(Model):
         """What to do now, in words for the people at the table."""
         who = self.who(self.mover or "AB"[self.position.mover])
         if self.over:
-            return self.over
+            return self.over_words()
         if self.repair:
             parts = []
             if self.missing:
@@ -353,7 +365,7 @@ class LiveModel(Model):
     def headline(self):
         """Whose turn it is and what to do, in one sentence (movewords.headline)."""
         if self.over:
-            return self.over + ": start a new game"
+            return self.over_words() + ": start a new game"
         if self.hint and self.state == "moving":
             return "Hint for %s: %s" % (self.who(self.mover or "AB"[self.position.mover]),
                                         movewords.turn_words(self.hint))
@@ -405,7 +417,7 @@ class LiveModel(Model):
             "wrong": self.wrong, "missing": self.missing, "extra": self.extra,
             "guidance": self.guidance(), "words": list(self.words),
             "record": [[self.first_turn + i, t] for i, t in enumerate(self.record_full)],
-            "over": self.over, "svg": picture, "options": self.option_words(),
+            "over": self.over_words(), "svg": picture, "options": self.option_words(),
             "vs_board": self.vs_board, "level": self.level, "arrows": arrows,
             "board_move": self.board_move, "hint": self.hint,
             "board_words": ("The board plays %s: %s" % (

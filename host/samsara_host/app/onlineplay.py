@@ -148,6 +148,21 @@ class OnlineGames:
             self.game.start()
         return self.state()
 
+    def blocks_new_game(self):
+        """Why the board cannot start a new game from the live page now, in words (an
+        online game is on: a new game would end it on this board and leave the far
+        player waiting), or None."""
+        g = self.game
+        if g is None or not g.running():
+            return None
+        far = None
+        b = g.bridge
+        if b is not None and b.side in ("A", "B"):
+            far = (b.progress.get("names") or {}).get("B" if b.side == "A" else "A")
+        return ("An online game is on (game %s%s): a new game would end it on this board. "
+                "Stop it on the Online page first (it is kept: host or join again with "
+                "the code to go on)." % (g.game_id(), " with %s" % far if far else ""))
+
     def stop(self):
         """Stop the running game's bridge (its file stays: host or join again with the
         same code goes on at the same turn).  Returns state()."""
@@ -197,6 +212,10 @@ class _Game:
 
     def running(self):
         return self.thread.is_alive()
+
+    def game_id(self):
+        from samsara_host.online.code import parse_code
+        return parse_code(self.code)[0]
 
     def code_or_id(self):
         return self.code if self.role == "host" else self.code[:4].upper()

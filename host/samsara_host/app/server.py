@@ -55,6 +55,9 @@ from samsara_host.app.gameanalysis import AnalysisCache
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 KEEPALIVE_S = 15.0
 MAX_PLAY_GAMES = 32
+MAX_FOLLOWED = 3
+"""Brokers other than --broker whose public games the Online page's list follows at
+once (the page's broker field, the broker of its game)."""
 """Games in the page kept at once (the oldest goes first)."""
 
 BOARD_SETTINGS = ("opponent_goal", "dice", "budget_ma", "scan_ms", "settle_place_ms",
@@ -116,6 +119,8 @@ class AppServer:
         from samsara_host.app.deployjob import Deploys
         from samsara_host.app.onlineplay import OnlineGames
         self.online = online        # samsara_host.online.broadcast.LiveGames, or None
+        self.followed = {}          # broker URL -> LiveGames of other brokers the
+        #                             Online page's list follows (api_online)
         self.online_play = OnlineGames(watch)   # the Online page's own game
         self.logs_dir = logs_dir
         self.watch = watch
@@ -175,6 +180,9 @@ class AppServer:
 
     def stop(self):
         self.online_play.close()
+        for live in list(self.followed.values()):
+            live.conn.stop()
+        self.followed = {}
         if self.watch is not None and self.watch.is_alive():
             self.watch.stop()
         if self.loop is not None and self.loop.is_running():
@@ -271,27 +279,65 @@ class AppServer:
         from samsara_host import svg
         return _json({k: list(v) for k, v in svg.hole_points().items()})
 
+    def _live_games(self, want):
+        # The LiveGames of broker URL `want` ("" or the app's --broker: the app's own;
+        # another: followed from the first ask, at most MAX_FOLLOWED at once, the one
+        # asked for longest ago let go).  Raises BrokerError for a URL that is none.
+        if not want:
+            return self.online
+        from samsara_host.online.mqtt import parse_broker
+        ca = self.online_play.ca_file if want.startswith("mqtts:") else None
+        broker = parse_broker(want, ca)
+        url = broker.url()
+        if self.online is not None and getattr(self.online, "url", None) == url:
+            return self.online
+        live = self.followed.pop(url, None)
+        if live is None:
+            from samsara_host.online.broadcast import follow
+            live, _conn = follow(broker)
+            while len(self.followed) >= MAX_FOLLOWED:
+                old = self.followed.pop(next(iter(self.followed)))
+                threading.Thread(target=old.conn.stop, daemon=True).start()
+        self.followed[url] = live             # (the latest asked for last)
+        return live
+
     async def api_online(self, request):
         """The broadcast page: every public live game on the broker, its board drawn
-        (docs/app.md "Online", docs/online.md)."""
-        if self.online is None:
-            return _json({"broker": None, "games": []})
+        (docs/app.md "Online", docs/online.md).  ?broker=URL: the games of that broker
+        (the one the page hosts or joins on) instead of the app's --broker; 400 for a
+        URL that is no broker.  "trouble": why no game comes from it now, or null."""
+        from samsara_host.online.mqtt import BrokerError
+        try:
+            live = self._live_games(request.query.get("broker", "").strip())
+        except BrokerError as e:
+            return _error(400, "the broadcast list: %s" % e)
+        if live is None:
+            return _json({"broker": None, "games": [], "trouble": None})
+        conn = getattr(live, "conn", None)
+        trouble = None
+        if conn is not None and not conn.connected.is_set():
+            trouble = conn.refused or conn.trouble
         from samsara.rules.position import Position
         from samsara_host import svg
         games = []
-        for g in self.online.games():
+        for g in live.games():
             title = "%s %s - %s %s" % (g["game"], g["names"]["A"] or "A",
-                                       g["names"]["B"] or "B", "(over)" if g["over"] else "")
+                                       g["names"]["B"] or "B", "(over)" if g["over"] else
+                                       "(waiting for a player)" if g.get("waiting") else "")
             last = g["last"]
             notes = ["turn %d: %s" % (last["turn"], last["move"])] if last else []
             games.append(dict(g, svg=svg.render(Position.parse(g["position"]),
                                                 title=title.strip(), notes=notes)))
-        return _json({"broker": getattr(self.online, "url", ""), "games": games})
+        return _json({"broker": getattr(live, "url", ""), "games": games,
+                      "trouble": trouble})
 
     async def api_online_game(self, request):
         """The Online page's own game (app/onlineplay.py): the code, the bridge's
-        lines, the progress and the agreed position drawn."""
-        return _json(self._online_state(self.online_play.state()))
+        lines, the progress and the agreed position drawn; "blocks_new": why the live
+        page's New game is off now (an online game is on), or null."""
+        st = self._online_state(self.online_play.state())
+        st["blocks_new"] = self.online_play.blocks_new_game()
+        return _json(st)
 
     def _online_state(self, st):
         g = st.get("game")
@@ -379,6 +425,9 @@ class AppServer:
             return _error(400, str(e))
         if self.watch is None:
             return _error(409, "No board is connected.")
+        busy = self.online_play.blocks_new_game() if name == "new_game" else None
+        if busy:
+            return _error(409, busy)
         try:
             r = await asyncio.wait_for(
                 asyncio.wrap_future(self.watch.submit("game", name, kw)), 15)

@@ -118,10 +118,17 @@ class Bridge:
                                                     "name": self.name}), True, RETAIN_S)
 
     def _refused(self):
-        # The broker refused the connection (a wrong login): no use waiting.
+        # The broker refused the connection (a wrong login, a TLS certificate not
+        # trusted): no use waiting.  A broker not reachable now is said once (in the
+        # log and in `progress`) and tried again.
         if getattr(self.conn, "refused", None):
-            raise BridgeError("%s: check the user and password in --broker"
-                              % self.conn.refused)
+            raise BridgeError(self.conn.refused)
+        trouble = getattr(self.conn, "trouble", None)
+        if trouble != getattr(self, "_trouble_said", None):
+            self._trouble_said = trouble
+            if trouble:
+                self.log(trouble)
+                self.progress = dict(self.progress, waiting=trouble)
 
     def _start_peer(self, wait_s):
         st = pr.load_state(self.path)
@@ -165,6 +172,10 @@ class Bridge:
                 self.say("joining %s's game %s as %s" % (str(body.get("name"))[:NAME_MAX],
                                                         self.gid, pr.other(body["side"])))
                 return body["side"]
+        up = getattr(self.conn, "connected", None)
+        if up is not None and not up.is_set() and getattr(self.conn, "trouble", None):
+            raise BridgeError("no connection to the broker within %.0f s: %s"
+                              % (wait_s, self.conn.trouble.replace("; trying again", "")))
         raise BridgeError("no game %s on the broker: is the host's bridge running, and "
                           "is the code right?" % self.gid)
 
@@ -216,6 +227,8 @@ class Bridge:
         bs = self.bs
         if not self._ours():
             if pe.st["names"].get(pe.far) is None:
+                if self.public and self.host:
+                    self._publish_live()     # listed while it waits for the other side
                 return                   # the other side first: its name goes in the log
             if st["turns"] or st["board_game"] is not None:
                 raise BridgeError("the board is not in game %s any more (its game is %s): "
@@ -278,6 +291,7 @@ class Bridge:
         g = pe.game
         body = {"game": self.gid, "names": pe.st["names"], "position": g.pos.format(),
                 "turns": len(pe.st["turns"]), "over": g.over(),
+                "waiting": pe.st["names"].get(pe.far) is None,
                 "last": pe.st["turns"][-1] if pe.st["turns"] else None}
         data = json.dumps(body, separators=(",", ":")).encode("utf-8")
         if data != getattr(self, "_live_sent", None) or expire_s != LIVE_S or \
@@ -319,8 +333,9 @@ class Bridge:
         k = pe.next_turn()
         if g.over():
             w, how, _pts = g.result
-            words = "game over: %s" % ("a draw" if w is None else "%s (%s) wins, %s" % (
-                "AB"[w], st["names"].get("AB"[w], "AB"[w]), how))
+            name = "" if w is None else st["names"].get("AB"[w]) or ""
+            words = "game over: %s" % ("a draw" if w is None else "%s wins, %s" % (
+                "%s (%s)" % (name, "AB"[w]) if name else "Player %s" % "AB"[w], how))
         elif far is None:
             words = "waiting for the other player to join with the code"
         elif waiting:
@@ -331,6 +346,10 @@ class Bridge:
                                            "waiting for the joint dice")
         else:
             words = "waiting for %s to play turn %d" % (far, k)
+        up = getattr(self.conn, "connected", None)
+        trouble = getattr(self.conn, "trouble", None)
+        if trouble and up is not None and not up.is_set() and not g.over():
+            words = "%s (the game goes on once the broker is back)" % trouble
         return {"game": self.gid, "side": self.side, "names": dict(st["names"]),
                 "turns": len(st["turns"]), "over": g.over(), "waiting": words,
                 "position": g.pos.format(), "score": "%d-%d" % (g.pos.a, g.pos.b),

@@ -43,6 +43,7 @@ class LiveGames:
             game = {"game": gid, "position": pos,
                     "names": {s: str(names.get(s, ""))[:NAME_MAX] for s in ("A", "B")},
                     "turns": int(body.get("turns", 0)), "over": bool(body.get("over")),
+                    "waiting": bool(body.get("waiting")),
                     "last": None,
                     "until": None if expire_s is None else self.clock() + expire_s}
             last = body.get("last")
@@ -57,7 +58,8 @@ class LiveGames:
 
     def games(self):
         """The games, live ones first then by id: a list of dicts (game, position,
-        names {A, B}, turns, over, last)."""
+        names {A, B}, turns, over, waiting (hosted, the other player not joined
+        yet), last)."""
         now = self.clock()
         with self.lock:
             for gid in [g for g, v in self.by_id.items() if v["until"] is not None and
@@ -73,7 +75,8 @@ class LiveGames:
 def follow(broker):
     """(LiveGames, Connection) following the public games of `broker` (a
     samsara_host.online.mqtt.Broker): the connection runs on its own thread until
-    stop()."""
+    stop(); the LiveGames' `url` is the broker's (no password) and its `conn` the
+    Connection (its `refused` and `trouble` say why no game comes)."""
     from samsara_host.online.mqtt import Connection
     live = LiveGames()
     live.url = broker.url()
@@ -82,4 +85,5 @@ def follow(broker):
                           m.topic, bytes(m.payload),
                           getattr(m.properties, "MessageExpiryInterval", None)))
     conn.start()
+    live.conn = conn
     return live, conn

@@ -18,6 +18,7 @@ retained messages of a game go from the broker by themselves (docs/online.md
 import os
 import queue
 import secrets
+import socket
 import ssl
 import threading
 import time
@@ -129,6 +130,54 @@ def expiry(seconds):
     return p
 
 
+def failure_words(broker, e):
+    """(fatal, words) for exception `e` raised while connecting to `broker`: what
+    failed and what to do.  fatal: True when trying again cannot help (a TLS
+    certificate that is not trusted, a port that does not speak TLS), so the bridge or
+    the spectator stops with the words; False for a broker not reachable now (not
+    running, the network gone), tried again every 1-2 s."""
+    where = "%s:%d" % (broker.host, broker.port)
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return True, ("the broker %s's TLS certificate is not trusted (%s): give the "
+                      "certificate of the authority that signed it with --ca FILE, or "
+                      "check the host name in --broker" % (
+                          broker.url(), getattr(e, "verify_message", None) or e))
+    if isinstance(e, (ssl.SSLEOFError, ssl.SSLZeroReturnError)) or (
+            broker.tls and isinstance(e, (ConnectionResetError, BrokenPipeError))):
+        return False, ("the broker at %s closed the connection during the TLS handshake "
+                       "(%s): is %s its TLS port? (mqtt:// for a broker without TLS); "
+                       "trying again" % (where, e, broker.port))
+    if isinstance(e, ssl.SSLError):
+        reason = getattr(e, "reason", None) or str(e)
+        return True, ("TLS with the broker at %s failed (%s): %s is not a TLS port, or "
+                      "the broker's TLS set-up does not match: use mqtt:// for a broker "
+                      "without TLS, or its TLS port (often 8883) with mqtts://"
+                      % (where, reason, broker.port))
+    if isinstance(e, ConnectionRefusedError):
+        return False, ("nothing listens at %s (connection refused): is the broker running "
+                       "and the port right? trying again" % where)
+    if isinstance(e, socket.gaierror):
+        return False, ("no computer named %s is known (%s): check the host in --broker; "
+                       "trying again" % (broker.host, e.strerror or e))
+    return False, "cannot reach the broker at %s: %s; trying again" % (
+        where, getattr(e, "strerror", None) or e)
+
+
+class _Client(paho.Client):
+    """paho's Client that keeps why its last connection attempt failed (paho's
+    network thread only retries; `on_failure(exception)` is told first)."""
+
+    on_failure = None
+
+    def reconnect(self):
+        try:
+            return paho.Client.reconnect(self)
+        except OSError as e:
+            if self.on_failure is not None:
+                self.on_failure(e)
+            raise
+
+
 class Connection:
     """One MQTT client on its own network thread (paho's loop_start).
 
@@ -136,8 +185,10 @@ class Connection:
     (re)connection; on_connect(): called after each (re)connection and subscription;
     messages arrive in `inbox` (a queue of (topic, payload bytes)) unless on_message
     is given.  publish() works while disconnected too: paho sends QoS 1 messages once
-    it is back.  `refused`: the broker's last refusal in words (a wrong login), or
-    None."""
+    it is back.  `refused`: why trying again cannot help, in words (the broker
+    refused the login, its TLS certificate is not trusted, the port speaks no TLS),
+    or None; `trouble`: why the last attempt to connect failed while it is tried again
+    (the broker not running, the network gone), or None once connected."""
 
     def __init__(self, broker, subscriptions, on_connect=None, on_message=None,
                  name="samsara"):
@@ -148,11 +199,13 @@ class Connection:
         self.connected = threading.Event()
         self.connects = 0
         self.refused = None
+        self.trouble = None
+        self._answered = False      # a CONNACK since the last connection attempt
         self._unsent = set()        # ids (mid) of messages the broker has not taken yet
         self._early = set()         # ids the broker took before publish() returned
         self._lock = threading.Lock()   # (never held while calling paho: its network
         #                                  thread holds its own lock in on_publish)
-        c = paho.Client(paho.CallbackAPIVersion.VERSION2,
+        c = _Client(paho.CallbackAPIVersion.VERSION2,
                         client_id="%s-%s" % (name, secrets.token_hex(4)),
                         protocol=paho.MQTTv5)
         broker.configure(c)
@@ -162,6 +215,7 @@ class Connection:
         c.on_disconnect = self._on_disconnect
         c.on_publish = self._on_publish
         c.on_message = on_message or self._on_message
+        c.on_failure = self._on_failure
         self.client = c
 
     def start(self):
@@ -194,12 +248,22 @@ class Connection:
             else:
                 self._unsent.add(info.mid)
 
+    def _on_failure(self, e):
+        fatal, words = failure_words(self.broker, e)
+        if fatal:
+            self.refused = words
+        else:
+            self.trouble = words
+
     def _on_connect(self, client, userdata, flags, reason_code, properties):
+        self._answered = True
         if reason_code.is_failure:
-            self.refused = "the broker %s refused the connection: %s" % (
-                self.broker.url(), reason_code.getName())
+            self.refused = "the broker %s refused the connection: %s: check the user " \
+                           "and password in --broker" % (self.broker.url(),
+                                                         reason_code.getName())
             return
         self.refused = None
+        self.trouble = None
         for t in self.subs:
             client.subscribe(t, qos=1)
         self.connects += 1
@@ -216,6 +280,14 @@ class Connection:
                 self._early.add(mid)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+        if not self._answered and not self.broker.tls and self.refused is None:
+            self.trouble = ("the broker at %s:%d closed the connection without answering: "
+                            "if it takes TLS, use mqtts:// (and --ca FILE); trying again"
+                            % (self.broker.host, self.broker.port))
+        elif self.connected.is_set():
+            self.trouble = "the connection to the broker %s was lost; trying again" % (
+                self.broker.url())
+        self._answered = False
         self.connected.clear()
 
     def _on_message(self, client, userdata, msg):

@@ -12,6 +12,7 @@ stop, enough queue for 500 games at once.
 """
 import getpass
 import os
+import random
 import shutil
 import signal
 import socket
@@ -51,11 +52,35 @@ def find_mosquitto():
                      "--broker at another MQTT broker)")
 
 
+PORTS_ENV = "SAMSARA_TEST_PORTS"
+"""LO-HI: the ports a broker started without a port may take (a machine whose test and
+benchmark runs share the ports out, as the tests' own servers do); unset: any."""
+
+
 def free_port(host="127.0.0.1"):
-    """A TCP port the system has free now (for a broker the tests start)."""
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+    """A TCP port the system has free now (for a broker the tests or `make bench`
+    start): from $SAMSARA_TEST_PORTS when it is set.  Raises RelayError when that
+    range has none free or is not LO-HI."""
+    text = os.environ.get(PORTS_ENV, "")
+    if not text:
+        with socket.socket() as s:
+            s.bind((host, 0))
+            return s.getsockname()[1]
+    lo, _, hi = text.partition("-")
+    try:
+        lo, hi = int(lo), int(hi or lo)
+    except ValueError:
+        raise RelayError("%s is LO-HI, not %r" % (PORTS_ENV, text))
+    ports = list(range(lo, hi + 1))
+    random.shuffle(ports)
+    for port in ports:
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
+    raise RelayError("no free port in %s=%s" % (PORTS_ENV, text))
 
 
 class Relay:

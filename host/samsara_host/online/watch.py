@@ -9,6 +9,7 @@ game's key is counted and left out.
 """
 import hashlib
 import json
+import sys
 import time
 
 from samsara.rules.game import Game
@@ -112,8 +113,9 @@ class Watcher:
                     "" if row["joint"] else "  (dice not shown joint)"))
             if g.over():
                 w, how, pts = g.result
-                who = "a draw" if w is None else "%s (%s) wins" % (
-                    "AB"[w], self.names.get("AB"[w], ""))
+                name = "" if w is None else self.names.get("AB"[w], "")
+                who = "a draw" if w is None else "%s (%s) wins" % (name, "AB"[w]) \
+                    if name else "Player %s wins" % "AB"[w]
                 self.out(json.dumps({"game_over": True, "winner": None if w is None else
                                      "AB"[w], "how": how, "score": row["score"]})
                          if self.as_json else "game over: %s, %s, %s" % (who, how,
@@ -124,7 +126,8 @@ class Watcher:
 
 
 class WatchError(Exception):
-    """The broker refused the spectator (a wrong login); str() says so."""
+    """The broker refused the spectator (a wrong login, a TLS certificate not
+    trusted); str() says so and what to do."""
 
 
 def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
@@ -133,14 +136,18 @@ def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time
     broker refuses the connection."""
     w = Watcher(code, out, as_json)
     conn = conn_factory(w.topics())
+    said = None
     end = None if seconds is None else clock() + seconds
     try:
         while not w.over():
             if end is not None and clock() >= end:
                 return False
             if getattr(conn, "refused", None):
-                raise WatchError("%s: check the user and password in --broker"
-                                 % conn.refused)
+                raise WatchError(conn.refused)
+            trouble = getattr(conn, "trouble", None)
+            if trouble and trouble != said:
+                print("samsara online: %s" % trouble, file=sys.stderr, flush=True)
+            said = trouble
             try:
                 tpc, payload = conn.inbox.get(timeout=0.2)
             except Exception:

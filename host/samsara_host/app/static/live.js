@@ -7,6 +7,7 @@ nav("/");
 let last = null;
 let viewing = 0;          // the turn shown instead of the live board (0: the live board)
 let recordHTML = "";      // the move list as drawn last
+let newBlocked = null;    // why New game is off (an online game is on), or null
 
 // What to call a side: the board, the player's name when known, else "You" against the
 // board or "Player A".
@@ -42,7 +43,7 @@ function show(s) {
   document.getElementById("roll").disabled = !can.roll;
   document.getElementById("undo").disabled = !can.undo;
   document.getElementById("hint").disabled = !can.hint;
-  document.getElementById("start").disabled = !s.connected;
+  showNewBlocked(s);
   document.getElementById("nA").textContent = sideName(s, "A");
   document.getElementById("nB").textContent = sideName(s, "B");
   document.getElementById("sA").textContent = s.score[0];
@@ -74,6 +75,21 @@ function show(s) {
   }
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
     `<div>${diceText(w)}</div>`).join("");
+}
+
+// New game is off while an online game is on (the Online page's bridge plays the
+// board's game): the reason under the button; asked every two seconds.
+function showNewBlocked(s) {
+  const why = document.getElementById("newblocked");
+  why.textContent = newBlocked || "";
+  why.classList.toggle("hidden", !newBlocked);
+  document.getElementById("start").disabled = !(s && s.connected) || !!newBlocked;
+}
+async function checkOnline() {
+  const g = await api("/api/online/game");
+  const was = newBlocked;
+  newBlocked = g.error ? null : (g.blocks_new || null);
+  if (was !== newBlocked) showNewBlocked(last);
 }
 
 // The app's own virtual board has no hands: a click lifts the marble in a hole, or
@@ -173,3 +189,5 @@ function connect() {
   };
 }
 connect();
+checkOnline();
+setInterval(checkOnline, 2000);

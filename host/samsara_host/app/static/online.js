@@ -5,6 +5,7 @@
 nav("/online");
 
 let filled = false;
+let listBroker = "";      // the broker whose public games the list shows ("": the app's)
 
 function say(text, bad) {
   const s = document.getElementById("said");
@@ -23,6 +24,7 @@ async function start(role) {
     body.public = document.getElementById("public").checked;
   }
   say(role === "host" ? "Starting the game ..." : "Joining ...");
+  followBroker();
   const data = await api("/api/online/start", {method: "POST", body});
   if (data.error) { say(data.error, true); return; }
   say("");
@@ -73,26 +75,39 @@ async function refreshGame() {
   if (!data.error) showGame(data);
 }
 
+// The list follows the broker in the field (once typed: on change) and the one a game
+// is hosted or joined on; before that, the app's --broker.
+function followBroker() {
+  listBroker = document.getElementById("broker").value.trim();
+  refresh();
+}
+
 async function refresh() {
-  const data = await api("/api/online");
+  const data = await api("/api/online" +
+    (listBroker ? "?broker=" + encodeURIComponent(listBroker) : ""));
   const box = document.getElementById("games");
   const count = document.getElementById("count");
-  if (data.error) { count.textContent = data.error; return; }
+  count.classList.toggle("bad", !!(data.error || data.trouble));
+  if (data.error) { count.textContent = data.error; box.innerHTML = ""; return; }
   if (!data.broker) {
-    count.textContent = "The broadcast list: start the app with --broker mqtt://HOST:PORT";
+    count.textContent = "The broadcast list: type a broker above (mqtt://HOST:PORT) to " +
+      "see its public games";
     box.innerHTML = "";
     return;
   }
   const live = data.games.filter(g => !g.over).length;
   count.textContent = `Live games on ${data.broker}: ${live}` +
-    (data.games.length > live ? ` (and ${data.games.length - live} finished)` : "");
+    (data.games.length > live ? ` (and ${data.games.length - live} finished)` : "") +
+    (data.trouble ? ` (${data.trouble})` : "");
   box.innerHTML = data.games.map(g =>
     `<div class="game" data-game="${esc(g.game)}">${g.svg}` +
-    `<p>${esc(g.names.A || "A")} - ${esc(g.names.B || "B")}, ${g.turns} turns` +
-    `${g.over ? ", over" : ""}</p></div>`).join("") ||
+    `<p>${esc(g.names.A || "A")} - ${esc(g.names.B || "B")}, ` +
+    (g.waiting ? "waiting for a player to join" : `${g.turns} turns${g.over ? ", over" : ""}`) +
+    `</p></div>`).join("") ||
     "<i>no public game on the broker now</i>";
 }
 
+document.getElementById("broker").addEventListener("change", followBroker);
 document.getElementById("host").addEventListener("click", () => start("host"));
 document.getElementById("join").addEventListener("click", () => start("join"));
 document.getElementById("stop").addEventListener("click", async () => {

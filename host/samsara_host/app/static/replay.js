@@ -6,9 +6,8 @@ const gid = location.pathname.replace(/^\/replay\//, "");
 let game = null, k = 0, an = null;
 const FLAG_WORDS = {doubtful: "doubtful", mistake: "a mistake", blunder: "a blunder"};
 
-// the figures as the terminal and the exports write them (analysis.figure): "24.7 %"
-function pct(v) { return (100 * v).toFixed(1) + " %"; }
-function signed(v) { return (v >= 0 ? "+" : "\u2212") + pct(Math.abs(v)); }
+// The figures are the server's (an.figures, an.summaries: analysis.figure and
+// analyze_cmd.summary_line), so the page reads as `samsara analyze` and the exports.
 
 // A's win probability after each step (null where unknown: the start, no analysis).
 function winProbs(steps) {
@@ -99,18 +98,18 @@ window.addEventListener("hashchange", () => {
   if (game && m && +m[1] !== k) show(+m[1]);
 });
 
-function turnWords(t, who) {
+function turnWords(t, f, who) {
   if (t.best === null) return "<p>A roll without a move (Moksha): nothing to judge.</p>";
-  const good = t.best === t.played || t.equity_loss === 0;
   let h = `<p>Played: <b>${esc(t.played)}</b></p>`;
-  if (good) h += `<p class="flag-best">The engine's best turn too.</p>`;
+  if (!f.loss) h += `<p class="flag-best">The engine's best turn too.</p>`;
   else {
     h += `<p>The engine's best: <b class="best">${esc(t.best)}</b></p>`;
-    h += `<p>It costs ${who} ${pct(t.equity_loss)} of the chance to win` +
+    h += `<p>Loss for ${esc(who)}: <span class="loss">${esc(f.loss)}</span> of the chance to win` +
       (t.flag ? `: <span class="flag flag-${t.flag}">${FLAG_WORDS[t.flag]}</span>` : " (a small slip)") + "</p>";
   }
-  if (t.win_prob != null) h += `<p>A's chance to win after it: ${pct(t.win_prob)}</p>`;
-  h += `<p class="keys">Luck of the roll ${diceText("roll " + t.dice.join(" ")).slice(5)}: ${signed(t.luck)} for ${who}.</p>`;
+  if (f.win) h += `<p>Chance to win after it: <span class="win">${esc(f.win)}</span></p>`;
+  h += `<p class="keys">Luck of the roll ${diceText("roll " + t.dice.join(" ")).slice(5)}: ` +
+    `<span class="luck">${esc(f.luck)}</span> for ${esc(who)}.</p>`;
   return h;
 }
 
@@ -127,12 +126,12 @@ function showAnalysis() {
   let h = "";
   if (an.torn) h += `<p class="keys">Only the ${a.turns.length} turns that could be read are analysed.</p>`;
   const t = k > 0 ? a.turns[k - 1] : null;
-  if (t) h += turnWords(t, s.player);
+  if (t) h += turnWords(t, an.figures[k - 1], s.player);
   else h += "<p>Step through the game: the engine judges every turn (its best turn, " +
     "how much the turn played cost, and the luck of the dice).</p>";
-  const sm = a.summary, lk = a.luck;
-  h += `<p class="keys">Over the game: luck A ${signed(lk.A)}, B ${signed(lk.B)}; ` +
-    `mistakes and blunders A ${sm.A.mistake + sm.A.blunder}, B ${sm.B.mistake + sm.B.blunder}.</p>`;
+  h += `<p class="keys">Over the game:</p><p class="keys summary" data-player="A">A: ` +
+    `${esc(an.summaries.A)}</p><p class="keys summary" data-player="B">B: ` +
+    `${esc(an.summaries.B)}</p>`;
   box.innerHTML = h;
 }
 
