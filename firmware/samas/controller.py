@@ -29,7 +29,9 @@ state puts a stone on, so a move off a shared hollow shows only where the stone 
 Events are small dicts {"ev": NAME, "t": now_ms, ...}, pushed on the board's event
 queue (samsara.events.EventQueue): game_start (start: the state object), ready and
 unready (p), reject (p, why), round (round, play, after: as the JSON lines of
-docs/samas.md), game_over (result, how, final).
+docs/samas.md), cleared (round: its stones moved and trays emptied, the next round
+may be chosen), game_over (result, how, final).  No event tells what lies in a tray
+before the reveal.
 """
 
 from samas.rules.game import Game
@@ -186,12 +188,13 @@ class SamasController:
             self._try_finish(now_ms)
         self._show()
 
-    def press_ready(self, now_ms, side, long=False):
+    def press_ready(self, now_ms, side, long=False, settling=False):
         """Player `side` (0 = A, 1 = B) pressed Ready (long: a long press).  In CHOOSE
         the tray's choice is locked (a `ready` event), and the round is revealed when
         both are Ready; pressed again, Ready stays.  In OVER a long press starts a new
         game.  Raises Refused (after a `reject` event) when the tray holds no choice
-        the player may make, or outside CHOOSE."""
+        the player may make, while it is `settling` (a stone put in or taken out that
+        the debounce has not committed yet), or outside CHOOSE."""
         if self.state == OVER:
             if long:
                 self.new_game(now_ms)
@@ -199,6 +202,8 @@ class SamasController:
             self._refuse(now_ms, side, "the game is over")
         if self.state != CHOOSE:
             self._refuse(now_ms, side, "the round is not cleared yet")
+        if settling:
+            self._refuse(now_ms, side, "the tray is not settled yet")
         sel = self._choice[side]
         if sel == NOT_A_CHOICE:
             self._refuse(now_ms, side, "stones and the joker together")
@@ -246,6 +251,7 @@ class SamasController:
             self._end(now_ms)
         else:
             self.state = CHOOSE
+            self._emit(now_ms, {"ev": "cleared", "round": self.game.rounds})
 
     def _end(self, now_ms):
         g = self.game

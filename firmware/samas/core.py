@@ -21,7 +21,7 @@ from samsara.events import EventQueue
 from samsara.pacing import Pacing
 from samsara.power import PowerLimiter
 from samsara.ticks import ticks_diff
-from samas.controller import SamasController, Refused, N_LEDS, MOVE
+from samas.controller import SamasController, Refused, N_LEDS, MOVE, OVER, tray_mask
 from samas.rules.state import START
 
 SCENE_BYTES = 3 * N_LEDS
@@ -110,13 +110,18 @@ class SamasBoard:
 
     def press(self, now_ms, button, long=False):
         """A button press: "roll"/"ready_a" (A's Ready) or "undo"/"ready_b" (B's);
-        long: a long press.  A refused press is a `reject` event.  ValueError for
+        long: a long press.  A press while the player's tray is still settling (the
+        raw scan and the debounced frame differ there) is refused, so the choice read
+        is the one the player made.  A refused press is a `reject` event.  ValueError for
         another button name."""
         if button not in BUTTONS:
             raise ValueError("unknown button %r (use roll or undo: A's and B's Ready)"
                              % (button,))
+        side = BUTTONS[button]
+        deb = self.debounce
+        settling = tray_mask(deb.raw, side) != tray_mask(deb.settled, side)
         try:
-            self.controller.press_ready(now_ms, BUTTONS[button], long)
+            self.controller.press_ready(now_ms, side, long, settling)
         except Refused:
             pass
         finally:
@@ -183,7 +188,7 @@ class SamasBoard:
 
     def still(self):
         """True when nothing may move now: the game is over."""
-        return self.controller.state == "over"
+        return self.controller.state == OVER
 
     def thinking(self):
         """False: the Samas board plays no side."""

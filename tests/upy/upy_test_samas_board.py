@@ -157,7 +157,8 @@ def test_the_round_ends_only_with_the_stone_moved_and_the_trays_emptied():
     assert [e["why"] for e in h.events()] == ["the round is not cleared yet"]
     samas_move_stones(h, START, b.controller.game.state)
     assert b.state == CHOOSE
-    assert h.events() == []
+    evs = h.events()
+    assert names(evs) == ["cleared"] and evs[0]["round"] == 1
 
 
 def test_a_stone_on_the_wrong_hollow_is_red_and_the_target_stays_lit():
@@ -229,6 +230,21 @@ def test_the_run_out_lights_the_far_hollow_the_stone_runs_to():
     evs = h.events()
     assert names(evs) == ["game_over"] and evs[0]["result"] == "A"
     assert evs[0]["how"] == "run-out"
+
+
+def test_ready_while_the_tray_settles_is_refused_and_reads_once_settled():
+    b, h = board_at()
+    h.put(TRAY[0], True)
+    h.scan(50)                                   # 50 ms: the place settle is 150 ms
+    h.press("roll")
+    evs = h.events()
+    assert [e["why"] for e in evs] == ["the tray is not settled yet"]
+    h.settle()
+    h.press("roll")
+    samas_choose(h, 1, 2)
+    h.press("undo")
+    evs = h.events()
+    assert evs[-1]["play"] == {"A": "1", "B": "2"}
 
 
 def test_an_unknown_button_is_a_value_error():
