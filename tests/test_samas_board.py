@@ -32,6 +32,7 @@ def test_behaviour(name):
 def play_on_board(lines):
     """The rounds of a game's lines played by hand at a new board; its events."""
     board = SamasBoard()
+    board.new_game(0)
     hands = Hands(board)
     events = hands.events()
     for line in lines:

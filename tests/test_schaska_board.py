@@ -34,6 +34,7 @@ def play_on_board(layout, game):
     events."""
     from schaska.rules.game import Game
     board = SchaskaBoard(layout)
+    board.new_game(0, layout)
     hands = Hands(board)
     events = hands.events()
     replay = Game(layout)

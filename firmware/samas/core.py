@@ -85,8 +85,8 @@ class SamasBoard:
         self.scene_version = 0
         self.drawn = -1
         self.controller = SamasController(self.events)
-        self.events.clear()
         self.new_game()
+        self.events.clear()     # a board just built has started no game of its own
 
     def new_game(self, now_ms=0, state=START, frame=None):
         """Start a game from `state` (samas.rules.state.State).  The debounce takes

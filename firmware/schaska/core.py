@@ -85,8 +85,8 @@ class SchaskaBoard:
         self.scene_version = 0
         self.drawn = -1
         self.controller = SchaskaController(self.events)
-        self.events.clear()
         self.new_game(layout=layout)
+        self.events.clear()     # a board just built has started no game of its own
 
     def new_game(self, now_ms=0, layout=DEFAULT, state=None, frame=None):
         """Start a game on `layout` from `state` (schaska.rules.state.State, None: the

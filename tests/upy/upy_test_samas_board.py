@@ -28,7 +28,10 @@ def names(evs):
 
 def test_the_board_starts_with_a_game_start_naming_the_state():
     b = SamasBoard()
-    evs = Hands(b).events()
+    h = Hands(b)
+    assert h.events() == []               # built: no game of its own started yet
+    b.new_game(0)
+    evs = h.events()
     assert names(evs) == ["game_start"]
     assert evs[0]["game"] == "samas" and evs[0]["start"] == START.to_obj()
     assert b.state == CHOOSE

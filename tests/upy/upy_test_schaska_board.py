@@ -39,7 +39,10 @@ def st(n, a_fields, b_fields, a_home=0, b_home=0, mover=0):
 
 def test_the_board_starts_with_a_game_start_naming_layout_and_state():
     b = SchaskaBoard()
-    evs = Hands(b).events()
+    h = Hands(b)
+    assert h.events() == []               # built: no game of its own started yet
+    b.new_game(0)
+    evs = h.events()
     assert names(evs) == ["game_start"]
     assert evs[0]["layout"] == list(DEFAULT) and evs[0]["game"] == "schaska"
     assert evs[0]["start"]["A"] == {"start": 7, "fields": [], "home": 0}
