@@ -102,6 +102,7 @@ class Inputs:
     def __init__(self, loop):
         self.loop = loop
         self.board = loop.board
+        self.own_presses = getattr(loop.board, "own_presses", False)   # another game's
 
     def _note(self, now_ms, what, long=False):
         fl = self.loop.flight
@@ -115,7 +116,7 @@ class Inputs:
         other games' boards) takes the press as it is (its press())."""
         self._note(now_ms, button, long)
         board = self.board
-        if getattr(board, "own_presses", False):
+        if self.own_presses:
             # another game's board (samas.core, schaska.core): its buttons are its own
             board.press(now_ms, button, long)
             return
