@@ -11,6 +11,8 @@ commands, led_test); an unfinished game's log is closed as abandoned at boot, an
 game starts.
 """
 
+import gc
+
 import board_config
 import mainloop
 from board import hw as hwmod
@@ -20,7 +22,8 @@ from samsara.storage.osfs import OsFs
 from samas.core import SamasBoard, Settings
 from samas.logbook import Logbook, open_log
 
-SCAN_MS = 5
+SCAN_MS = 5             # the scan period (ms), as Samsara's off the Pico
+WATCHDOG_MS = 2000      # reset when the loop stalls this long (mainboot.WATCHDOG_MS)
 LOG_DIR = "logs"
 
 
@@ -65,14 +68,26 @@ def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, setti
     loop = mainloop.Loop(board, hw, clock, open_services(board, hw), watch=watch)
     loop.start(now)
     board.new_game(now, frame=frame)
+    gc.collect()
+    try:
+        gc.threshold(mainloop.GC_THRESHOLD)
+    except AttributeError:  # CPython's gc has no threshold()
+        pass
+    loop.start_watchdog(WATCHDOG_MS)
     return loop
 
 
 def main():
-    """Boot and run the loop (the virtual board's `--game samas`)."""
+    """Boot and run the loop (main.py of a Samas bundle, the virtual board's `--game
+    samas`): safe mode (BOOTSEL held) first, as mainboot.main.  A Ctrl-C hands the
+    port to the REPL with the watchdog fed in the background."""
+    if hwmod.safe_mode_requested():
+        print("safe mode: BOOTSEL held, main loop not started")
+        return None
     loop = boot()
     try:
         return loop.run()
     except KeyboardInterrupt:
+        loop.hw.watchdog.feed_in_background()
         loop.close()
         raise

@@ -11,6 +11,8 @@ commands, led_test); an unfinished game's log is closed as abandoned at boot, an
 game starts.
 """
 
+import gc
+
 import board_config
 import mainloop
 from board import hw as hwmod
@@ -21,7 +23,8 @@ from schaska.core import SchaskaBoard, Settings
 from schaska.rules.layout import DEFAULT
 from schaska.logbook import Logbook, open_log
 
-SCAN_MS = 5
+SCAN_MS = 5             # the scan period (ms), as Samsara's off the Pico
+WATCHDOG_MS = 2000      # reset when the loop stalls this long (mainboot.WATCHDOG_MS)
 LOG_DIR = "logs"
 
 
@@ -67,14 +70,26 @@ def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, setti
     loop = mainloop.Loop(board, hw, clock, open_services(board, hw), watch=watch)
     loop.start(now)
     board.new_game(now, layout, frame=frame)
+    gc.collect()
+    try:
+        gc.threshold(mainloop.GC_THRESHOLD)
+    except AttributeError:  # CPython's gc has no threshold()
+        pass
+    loop.start_watchdog(WATCHDOG_MS)
     return loop
 
 
 def main(layout=DEFAULT):
-    """Boot and run the loop on `layout` (the virtual board's `--game schaska`)."""
+    """Boot and run the loop on `layout` (main.py of a Schaska bundle, the virtual
+    board's `--game schaska`): safe mode (BOOTSEL held) first, as mainboot.main.  A
+    Ctrl-C hands the port to the REPL with the watchdog fed in the background."""
+    if hwmod.safe_mode_requested():
+        print("safe mode: BOOTSEL held, main loop not started")
+        return None
     loop = boot(layout=layout)
     try:
         return loop.run()
     except KeyboardInterrupt:
+        loop.hw.watchdog.feed_in_background()
         loop.close()
         raise
