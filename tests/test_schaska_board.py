@@ -94,3 +94,15 @@ def test_the_places_match_hardware_schaska_positions():
             assert row[col] == mine[col], (row["name"], col)
     turn = {r["name"]: r["samsara_position"] for r in rows if r["kind"] == "turn"}
     assert turn == {"TA": "TA", "TB": "TB"} and places.TURN_LED == (78, 79)
+
+
+def test_the_boards_layout_comes_from_layout_txt_else_the_default(tmp_path):
+    from schaska import boot
+    from schaska.rules.layout import LayoutError
+    assert boot.read_layout(str(tmp_path / "none.txt")) == DEFAULT
+    p = tmp_path / "layout.txt"
+    p.write_text("+1,+2,-1,3,2,-2,8,1\n")
+    assert boot.read_layout(str(p)) == (1, 2, -1, 3, 2, -2, 8, 1)
+    p.write_text("+1,+2,+9,3,2,-2,8,1")
+    with pytest.raises(LayoutError, match="field 3"):
+        boot.read_layout(str(p))

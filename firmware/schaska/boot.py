@@ -8,7 +8,8 @@ scan loop (mainloop.Loop) runs it.  The virtual board boots it with `--game scha
 
 The link serves the commands that are not Samsara's own game (hello, the logs
 commands, led_test); an unfinished game's log is closed as abandoned at boot, and a new
-game starts.
+game starts.  The track is the layout in LAYOUT_FILE on the file system (copied there
+with `mpremote fs cp layout.txt :`), else the default.
 """
 
 import gc
@@ -20,12 +21,26 @@ from board.linkhooks import LinkHooks, board_id
 from samsara.link.hostlink import StdioStream
 from samsara.storage.osfs import OsFs
 from schaska.core import SchaskaBoard, Settings
-from schaska.rules.layout import DEFAULT
+from schaska.rules.layout import DEFAULT, LayoutError, parse_layout
 from schaska.logbook import Logbook, open_log
 
 SCAN_MS = 5             # the scan period (ms), as Samsara's off the Pico
 WATCHDOG_MS = 2000      # reset when the loop stalls this long (mainboot.WATCHDOG_MS)
 LOG_DIR = "logs"
+LAYOUT_FILE = "layout.txt"   # the track the players laid out, in its text form
+                             # ("+1,+2,-1,8,..."), beside main.py on the file system
+
+
+def read_layout(path=LAYOUT_FILE):
+    """The layout in the file at `path` (its text form, schaska.rules.layout), or
+    DEFAULT when there is no such file.  Raises LayoutError for a file that holds no
+    layout (naming the bad field)."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return DEFAULT
+    return parse_layout(text.strip())
 
 
 def read_frame(hw, clock, scans=3):
@@ -79,13 +94,20 @@ def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, setti
     return loop
 
 
-def main(layout=DEFAULT):
-    """Boot and run the loop on `layout` (main.py of a Schaska bundle, the virtual
-    board's `--game schaska`): safe mode (BOOTSEL held) first, as mainboot.main.  A
-    Ctrl-C hands the port to the REPL with the watchdog fed in the background."""
+def main(layout=None):
+    """Boot and run the loop on `layout` (None: read_layout's, the default when the file
+    system holds none or a bad one; main.py of a Schaska bundle, the virtual board's
+    `--game schaska`): safe mode (BOOTSEL held) first, as mainboot.main.  A Ctrl-C
+    hands the port to the REPL with the watchdog fed in the background."""
     if hwmod.safe_mode_requested():
         print("safe mode: BOOTSEL held, main loop not started")
         return None
+    if layout is None:
+        try:
+            layout = read_layout()
+        except LayoutError as e:
+            print("%s: %s; the default layout is used" % (LAYOUT_FILE, e))
+            layout = DEFAULT
     loop = boot(layout=layout)
     try:
         return loop.run()

@@ -64,9 +64,9 @@ if _GAME != "samsara":
     elif _GAME == "schaska":
         import schaska.boot as gameboot
         from schaska.core import Settings
-        from schaska.rules.layout import parse_layout, DEFAULT
+        from schaska.rules.layout import parse_layout
         _text = os.getenv("SAMSARA_VBOARD_LAYOUT")
-        _args = {"layout": parse_layout(_text) if _text else DEFAULT}
+        _args = {"layout": parse_layout(_text) if _text else gameboot.read_layout()}
     else:
         raise SystemExit("samsara: unknown game %r (samsara, samas, schaska)" % _GAME)
     _kw = {"scan_ms": gameboot.SCAN_MS, "budget_ma": board_config.LED_BUDGET_MA}
