@@ -136,6 +136,18 @@ def _press(srv, ev, button):
     raise AssertionError("Ready never taken")
 
 
+def _figures(srv, game):
+    # The rig's figures of the game (device time): printed for docs/performance.md, and
+    # what must hold whatever the speed: no traceback, no watchdog reset.
+    fig = srv.ctl({"query": "summary"})
+    print("%s on the emulated Pico: %s" % (game, json.dumps(
+        {k: fig.get(k) for k in ("heap", "scan", "flash", "watchdog_fired_ms",
+                                 "tracebacks", "errors_and_rejects")})))
+    assert "Traceback" not in srv.log()
+    assert not fig.get("tracebacks"), fig.get("tracebacks")
+    assert fig.get("watchdog_fired_ms") in (None, [], 0), fig.get("watchdog_fired_ms")
+
+
 def _export(port, tmp_path):
     dest = str(tmp_path / "pulled")
     url = "socket://127.0.0.1:%d" % port
@@ -178,7 +190,7 @@ def test_a_samas_game_on_the_emulated_pico_through_its_sensors(tmp_path):
                 ev.wait(("cleared", "game_over"))
         finally:
             ev.close()
-        assert "Traceback" not in srv.log()
+        _figures(srv, "samas")
         assert _export(port, tmp_path) == lines
 
 
@@ -206,5 +218,5 @@ def test_a_schaska_game_on_the_emulated_pico_through_its_sensors(tmp_path):
             ev.wait(("game_over",))
         finally:
             ev.close()
-        assert "Traceback" not in srv.log()
+        _figures(srv, "schaska")
         assert _export(port, tmp_path) == lines

@@ -147,12 +147,13 @@ class SamasController:
         self.events = events
         self.view = View()
         self.version = 0
+        self._frame = None      # the last settled frame read (on_frame)
         self.new_game()
 
     def new_game(self, now_ms=0, state=START, frame=None):
         """Start a game from `state` (a samas.rules.state.State, default the start).
-        `frame`: the settled frame now (None: the board as the state wants it).
-        Emits game_start."""
+        `frame`: the settled frame now (None: the last one read, or before any the
+        board as the state wants it).  Emits game_start."""
         self.game = Game(state)
         self.state = CHOOSE
         self.ready = [False, False]
@@ -161,6 +162,8 @@ class SamasController:
         self._trays = [0, 0]
         self._choice = [0, 0]
         self._hollows = expected_hollows(state)
+        if frame is None:
+            frame = self._frame
         self._emit(now_ms, {"ev": "game_start", "game": "samas", "start": state.to_obj()})
         if self.game.over():
             self._end(now_ms)
@@ -173,6 +176,7 @@ class SamasController:
 
     def on_frame(self, now_ms, frame):
         """The settled frame changed (bytearray(8)): the trays and hollows are read."""
+        self._frame = frame
         self._hollows = hollow_mask(frame)
         for side in (0, 1):
             t = tray_mask(frame, side)

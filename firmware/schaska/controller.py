@@ -116,12 +116,14 @@ class SchaskaController:
         self.events = events
         self.view = View()
         self.version = 0
+        self._frame = None      # the last settled frame read (on_frame)
         self.new_game()
 
     def new_game(self, now_ms=0, layout=DEFAULT, state=None, frame=None):
         """Start a game on `layout` (a checked layout tuple, schaska.rules.layout) from
         `state` (None: every figure at its start, A to move).  `frame`: the settled
-        frame now (None: the board as the state wants it).  ValueError when the track
+        frame now (None: the last one read, or before any the board as the state wants
+        it).  ValueError when the track
         is longer than the board's MAX_FIELDS or the state's track differs from the
         layout.  Emits game_start."""
         if len(layout) > MAX_FIELDS:
@@ -135,6 +137,8 @@ class SchaskaController:
                             "start": s.to_obj()})
         if self.game.over():
             self._end(now_ms)
+        if frame is None:
+            frame = self._frame
         if frame is not None:
             self.on_frame(now_ms, frame)
         else:
@@ -142,6 +146,7 @@ class SchaskaController:
 
     def on_frame(self, now_ms, frame):
         """The settled frame changed (bytearray(8)): a legal action it shows is taken."""
+        self._frame = frame
         g = self.game
         self._have = field_mask(frame, g.state.n)
         if self.state == PLAY:

@@ -214,6 +214,18 @@ def test_a_far_end_ends_the_game_after_the_move_and_a_long_press_starts_a_new_on
     h.press("roll", True)
     evs = h.events()
     assert names(evs) == ["game_start"] and b.state == CHOOSE
+    # the new game reads the board as it is: A's stone still on 9, B's on 5
+    assert m[hollow_pos(9)] == EXTRA and m[hollow_pos(2)] == MISSING
+    assert m[hollow_pos(5)] == EXTRA and m[hollow_pos(8)] == MISSING
+    samas_choose(h, 0, 1)
+    samas_choose(h, 1, 0)
+    h.press("roll")
+    h.press("undo")
+    assert names(h.events()) == ["ready", "ready"]     # no reveal: the stones first
+    for p, on in ((9, False), (5, False), (2, True), (8, True)):
+        h.put(hollow_pos(p), on)
+    h.settle()
+    assert names(h.events()) == ["round"]
 
 
 def test_the_run_out_lights_the_far_hollow_the_stone_runs_to():

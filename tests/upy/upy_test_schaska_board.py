@@ -141,6 +141,12 @@ def test_the_last_figure_home_ends_the_game_gold_for_the_winner():
     assert m[field_pos(1)] == FIGURE
     h.press("roll", True)
     assert names(h.events()) == ["game_start"] and b.state == PLAY
+    # the new game reads the board as it is: B's figures still on 1 and 2
+    assert m[field_pos(1)] == EXTRA and m[field_pos(2)] == EXTRA
+    h.put(field_pos(1), False)
+    h.put(field_pos(2), False)
+    h.settle()
+    assert m[field_pos(1)] == ENTER and h.events() == []
 
 
 def test_a_press_during_a_turn_is_a_reject():
