@@ -98,14 +98,20 @@ def test_play_a_whole_game_then_pull_and_export_it_as_rules_plays_lines(
 def test_a_samas_log_exports_only_as_jsonl_and_a_samsara_log_not_as_jsonl(tmp_path, capsys):
     vb = VirtualBoard(folder=str(tmp_path / "vb"), game="samas")
     play = GamesPlay(vb, 8)
+    pattern = os.path.join(str(tmp_path / "vb"), "logs", "g*.end")
     try:
         vb.start()
         vb.wait_ready(30)
         n, over = play.run()
+        # the board writes the game's last records at its next quiet moment (2 s of
+        # stillness), as Samsara's recorder does
+        deadline = time.monotonic() + 30
+        while not glob.glob(pattern) and time.monotonic() < deadline:
+            time.sleep(0.2)
     finally:
         vb.stop()
     assert over
-    ended = glob.glob(os.path.join(str(tmp_path / "vb"), "logs", "g*.end"))
+    ended = glob.glob(pattern)
     assert len(ended) == 1
     data = open(ended[0], "rb").read()
     assert games_log.game_of(data) == "samas"

@@ -47,6 +47,7 @@ def open_services(board, hw):
         bid = board_id(hw)
         book = Logbook(open_log(OsFs(LOG_DIR)), board, bid)
         book.boot()
+        book.defer = True   # records are written at quiet moments (mainloop.Loop._quiet)
         return mainloop.Services(book, None, StdioStream(), LinkHooks(hw, board), bid)
     except Exception as e:  # the board plays on without log or link rather than not at all
         print("game log / USB link failed to start: %r" % (e,))

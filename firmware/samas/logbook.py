@@ -22,13 +22,23 @@ BUDGET = 4096
 game): ROUND_LIMIT rounds of at most 31 bytes each fit."""
 
 
+FLUSH_PIECE = 16
+"""Records at most per flush(piece=True)."""
+
+_KEPT = ("game_start", "round", "turn", "game_over")
+"""The events a game's log takes something of (every other event is not kept)."""
+
+
 class Logbook:
     """The log policy over `log` (samsara.storage.gamelog.GameLog, made with
     max_turns=0 and turn_budget=BUDGET) for a Samas `board` (samas.core.SamasBoard).
     board_id: written into each header as "board" ("" writes none).  The members the
     scan loop and the host link's logs commands use: log, on_event, flush, after_pull,
-    space, pending (always empty: records are written at once), defer, busy, step,
-    close, boot."""
+    space, pending (the events waiting for flush()), defer, busy, step, close, boot.
+    With `defer` set (the boot sets it, as Samsara's recorder's), a game's records wait
+    in `pending` until the scan loop's quiet moment calls flush(), so a flash write
+    (a 45 ms sector erase) never delays the answer to a move; a game's first record
+    (its header) is written at once, and the logs commands flush first."""
 
     def __init__(self, log, board, board_id=""):
         self.log = log
@@ -48,6 +58,14 @@ class Logbook:
         """One board event (from the scan loop): game_start starts a game's log (an
         unfinished one closed as abandoned first), round is written, game_over ends the
         log.  A failure becomes a log_error event."""
+        name = ev.get("ev")
+        if self.defer and name in _KEPT and (self.pending or (
+                self.log.run_gid is not None and name != "game_start")):
+            self.pending.append(ev)     # written at the loop's quiet moment (flush)
+            return
+        self._record(ev)
+
+    def _record(self, ev):
         name = ev.get("ev")
         log = self.log
         try:
@@ -69,8 +87,28 @@ class Logbook:
             self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
 
     def flush(self, piece=False):
-        """Nothing waits: records are written as their events come.  Returns 0."""
-        return 0
+        """Write the events waiting since the last flush (defer), in order; piece: at
+        most FLUSH_PIECE of them (the loop's quiet moment).  Returns how many were
+        written."""
+        p = self.pending
+        if not p:
+            return 0
+        n = len(p)
+        if piece and n > FLUSH_PIECE:
+            n = FLUSH_PIECE
+        self.pending = p[n:]
+        log = self.log
+        log.lazy = True          # one sync for the batch
+        try:
+            for i in range(n):
+                self._record(p[i])
+        finally:
+            log.lazy = False
+            try:
+                log.sync()
+            except Exception as e:
+                self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
+        return n
 
     def after_pull(self):
         """A host marked a log pulled or deleted one: nothing to catch up."""
@@ -86,7 +124,8 @@ class Logbook:
         self.busy = False
 
     def close(self):
-        """Close the running game's file (the loop stops)."""
+        """Write what waits and close the running game's file (the loop stops)."""
+        self.flush()
         self.log.close()
 
 

@@ -5,8 +5,11 @@ by the host with the same commands).
 
 What a Schaska game's log holds:
 
-    H  {"fmt": 1, "game": N, "rules": "schaska", "layout": [v1, ...], "start": S,
-        "board": ID}
+    H  {"fmt": 1, "game": N, "rules": "schaska", "layout": [v1, ...], "board": ID}
+                                                 ("start": S too when the game does not
+                                                 start with every figure at its start
+                                                 and A to move: 30 fields and a start
+                                                 would pass a record's 250 bytes)
     E  {"ev": "move", "a": [frm, to]}            one per turn: the action, as track
                                                  positions 0..n+1 (schaska.rules.actions)
     Z  {"how": "end", "result": "A"|"B"|"draw", "by": "home"|"block"|"limit"}
@@ -19,6 +22,7 @@ at the next boot.
 
 from samsara.storage import gamelog
 from schaska.rules.actions import home_of, start_of
+from schaska.rules.state import FIGURES
 
 BUDGET = 16384
 """Bytes a game's records may take (GameLog's turn_budget, one window for the whole
@@ -34,11 +38,19 @@ def _position(n, p, obj):
     return obj
 
 
+FLUSH_PIECE = 16
+"""Records at most per flush(piece=True)."""
+
+_KEPT = ("game_start", "round", "turn", "game_over")
+"""The events a game's log takes something of (every other event is not kept)."""
+
+
 class Logbook:
     """The log policy over `log` (samsara.storage.gamelog.GameLog, made with
     max_turns=0 and turn_budget=BUDGET) for a Schaska `board` (schaska.core.
     SchaskaBoard); board_id: written into each header as "board".  The same members as
-    samas.logbook.Logbook (the scan loop's and the logs commands')."""
+    samas.logbook.Logbook (the scan loop's and the logs commands'), and the same
+    deferred writing with `defer`."""
 
     def __init__(self, log, board, board_id=""):
         self.log = log
@@ -60,13 +72,25 @@ class Logbook:
         unfinished one closed as abandoned first), turn is written as its action,
         game_over ends the log.  A failure becomes a log_error event."""
         name = ev.get("ev")
+        if self.defer and name in _KEPT and (self.pending or (
+                self.log.run_gid is not None and name != "game_start")):
+            self.pending.append(ev)     # written at the loop's quiet moment (flush)
+            return
+        self._record(ev)
+
+    def _record(self, ev):
+        name = ev.get("ev")
         log = self.log
         try:
             if name == "game_start":
                 if log.run_gid is not None:
                     log.end_game({"how": "abandoned"})
                 self._n = len(ev["layout"])
-                h = {"rules": "schaska", "layout": ev["layout"], "start": ev["start"]}
+                h = {"rules": "schaska", "layout": ev["layout"]}
+                st = ev["start"]
+                if st["A"]["start"] != FIGURES or st["B"]["start"] != FIGURES or \
+                        st["turn"] != "A":
+                    h["start"] = st      # (the board's games start as the rules' start)
                 if self.board_id:
                     h["board"] = self.board_id
                 log.start_game(h)
@@ -84,8 +108,28 @@ class Logbook:
             self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
 
     def flush(self, piece=False):
-        """Nothing waits: records are written as their events come.  Returns 0."""
-        return 0
+        """Write the events waiting since the last flush (defer), in order; piece: at
+        most FLUSH_PIECE of them (the loop's quiet moment).  Returns how many were
+        written."""
+        p = self.pending
+        if not p:
+            return 0
+        n = len(p)
+        if piece and n > FLUSH_PIECE:
+            n = FLUSH_PIECE
+        self.pending = p[n:]
+        log = self.log
+        log.lazy = True          # one sync for the batch
+        try:
+            for i in range(n):
+                self._record(p[i])
+        finally:
+            log.lazy = False
+            try:
+                log.sync()
+            except Exception as e:
+                self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
+        return n
 
     def after_pull(self):
         """A host marked a log pulled or deleted one: nothing to catch up."""
@@ -101,7 +145,8 @@ class Logbook:
         self.busy = False
 
     def close(self):
-        """Close the running game's file (the loop stops)."""
+        """Write what waits and close the running game's file (the loop stops)."""
+        self.flush()
         self.log.close()
 
 

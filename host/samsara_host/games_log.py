@@ -47,6 +47,9 @@ def jsonl_lines(data):
     recs, good = _records(data)
     header = record_event(recs[0][0], recs[0][1])
     game = header.get("rules", "samsara")
+    if header.get("cut"):
+        raise LogError("game %s: its header was cut (longer than a record): the game "
+                       "cannot be read" % header.get("game"))
     if game not in GAMES:
         raise LogError("a %s log: --format jsonl is for Samas and Schaska logs" % game)
     try:
@@ -98,7 +101,10 @@ def _samas(header, recs):
 
 def _schaska(header, recs):
     layout = check_layout(header["layout"])
-    start = SchaskaState.from_obj(header["start"], len(layout))
+    if "start" in header:
+        start = SchaskaState.from_obj(header["start"], len(layout))
+    else:
+        start = SchaskaState(len(layout))      # every figure at its start, A to move
     game = SchaskaGame(layout, start)
     lines = [schaska_lines.start_line(layout, start)]
     for t, p in recs:
