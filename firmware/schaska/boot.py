@@ -13,6 +13,7 @@ with `mpremote fs cp layout.txt :`), else the default.
 """
 
 import gc
+import sys
 
 import board_config
 import mainloop
@@ -24,7 +25,9 @@ from schaska.core import SchaskaBoard, Settings
 from schaska.rules.layout import DEFAULT, LayoutError, parse_layout
 from schaska.logbook import Logbook, open_log
 
-SCAN_MS = 5             # the scan period (ms), as Samsara's off the Pico
+_PICO = sys.platform == "rp2"
+SCAN_MS = 4 if _PICO else 5   # the scan period (ms): mainboot's, 4 ms on the Pico
+SETTLE_LIFT_MS = 3 if _PICO else 4   # a lift's settle: mainboot's PICO_SETTLE_LIFT_MS
 WATCHDOG_MS = 2000      # reset when the loop stalls this long (mainboot.WATCHDOG_MS)
 LOG_DIR = "logs"
 LAYOUT_FILE = "layout.txt"   # the track the players laid out, in its text form
@@ -79,7 +82,8 @@ def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, setti
         clock = mainloop.SystemClock()
     hw = hwmod.build(cfg, cal_path)
     if settings is None:
-        settings = Settings(scan_ms=SCAN_MS, budget_ma=cfg.LED_BUDGET_MA)
+        settings = Settings(scan_ms=SCAN_MS, settle_lift_ms=SETTLE_LIFT_MS,
+                            budget_ma=cfg.LED_BUDGET_MA)
     board = SchaskaBoard(layout, settings)
     frame = read_frame(hw, clock)
     now = clock.ticks_ms()

@@ -69,7 +69,8 @@ if _GAME != "samsara":
         _args = {"layout": parse_layout(_text) if _text else gameboot.read_layout()}
     else:
         raise SystemExit("samsara: unknown game %r (samsara, samas, schaska)" % _GAME)
-    _kw = {"scan_ms": gameboot.SCAN_MS, "budget_ma": board_config.LED_BUDGET_MA}
+    _kw = {"scan_ms": gameboot.SCAN_MS, "settle_lift_ms": gameboot.SETTLE_LIFT_MS,
+           "budget_ma": board_config.LED_BUDGET_MA}
     if _settle:
         _kw["settle_lift_ms"] = int(_settle.split(",")[0])
         _kw["settle_place_ms"] = int(_settle.split(",")[1])
