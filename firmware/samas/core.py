@@ -84,6 +84,8 @@ class SamasBoard:
         self._limited_version = -1
         self.scene_version = 0
         self.drawn = -1
+        self.foresaw = False    # (the scan loop reads it: this board works out no lift's
+                                # targets ahead of its commit)
         self.controller = SamasController(self.events)
         self.new_game()
         self.events.clear()     # a board just built has started no game of its own

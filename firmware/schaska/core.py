@@ -84,6 +84,8 @@ class SchaskaBoard:
         self._limited_version = -1
         self.scene_version = 0
         self.drawn = -1
+        self.foresaw = False    # (the scan loop reads it: this board works out no lift's
+                                # targets ahead of its commit)
         self.controller = SchaskaController(self.events)
         self.new_game(layout=layout)
         self.events.clear()     # a board just built has started no game of its own
