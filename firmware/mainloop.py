@@ -102,6 +102,7 @@ class Inputs:
     def __init__(self, loop):
         self.loop = loop
         self.board = loop.board
+        self.own_presses = getattr(loop.board, "own_presses", False)   # another game's
 
     def _note(self, now_ms, what, long=False):
         fl = self.loop.flight
@@ -111,9 +112,14 @@ class Inputs:
     def press(self, now_ms, button, long=False):
         """A button press (samsara.intents): a roll, an undo, a hint, or the gesture
         that starts a game against the board (through new_game, so its log starts).
-        A refused request is a `reject` event."""
+        A refused request is a `reject` event.  A board with `own_presses` set (the
+        other games' boards) takes the press as it is (its press())."""
         self._note(now_ms, button, long)
         board = self.board
+        if self.own_presses:
+            # another game's board (samas.core, schaska.core): its buttons are its own
+            board.press(now_ms, button, long)
+            return
         kind, side = intents.of_press(board.controller, button, long)
         if kind == intents.VS_GAME:
             try:

@@ -126,7 +126,8 @@ def test_docs_architecture_lists_every_module_in_its_place():
     text = text[text.index("## The places and their modules"):]
     for folder in ("firmware/samsara/rules/", "firmware/samsara/", "firmware/samsara/storage/",
                    "firmware/samsara/link/", "firmware/board/", "hardware/samsara_hw/",
-                   "firmware/samas/rules/", "firmware/schaska/rules/"):
+                   "firmware/samas/rules/", "firmware/schaska/rules/", "firmware/samas/",
+                   "firmware/schaska/"):
         head = "### `%s`" % folder
         assert head in text, head
         part = text[text.index(head) + len(head):]
@@ -140,30 +141,64 @@ def test_docs_architecture_lists_every_module_in_its_place():
 
 GAMES = ("samas", "schaska")
 """The game packages beside samsara (docs/architecture.md "Layers": the other games'
-rules import their own package and builtins only)."""
+rules import their own package and builtins only; their board modules may also use the
+shared board core below)."""
+
+SHARED_CORE = ("samsara.debounce", "samsara.events", "samsara.pacing", "samsara.power",
+               "samsara.ticks", "samsara.storage", "samsara.storage.gamelog",
+               "samsara.storage.logwrite", "samsara.storage.logrecord",
+               "samsara.link.protocol")
+"""The game-agnostic modules of the board core that the other games' board modules
+(firmware/samas/*.py, firmware/schaska/*.py) reuse: the debounce, the event queue, the
+pacing flags, the power limiter, tick arithmetic, the game log's store and record
+format (with the protocol's CRC and event table)."""
+
+GAME_BOOT = "boot.py"
+"""A game's boot module (firmware/samas/boot.py, firmware/schaska/boot.py) is in the
+boot layer: it may import what mainboot imports (board_config, mainloop, the drivers,
+the host link, the file-system adapter)."""
 
 
-def test_the_other_games_rules_import_only_their_own_package_and_builtins():
+def _game_imports(path):
+    tree = ast.parse(open(path).read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "%s: relative import" % path
+            yield node.module
+
+
+def test_the_other_games_import_their_own_package_builtins_and_the_shared_core():
     bad = []
     for game in GAMES:
         root = os.path.join(ROOT, "firmware", game)
         paths = glob.glob(os.path.join(root, "**", "*.py"), recursive=True)
         assert len(paths) >= 4, game
         for path in paths:
-            tree = ast.parse(open(path).read(), path)
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom):
-                    assert node.level == 0, "%s: relative import" % path
-                    names = [node.module]
-                else:
+            rules = os.sep + "rules" + os.sep in path
+            if os.path.basename(path) == GAME_BOOT and not rules:
+                continue
+            for name in _game_imports(path):
+                top = name.split(".")[0]
+                if top == game or top in BUILTINS:
                     continue
-                for name in names:
-                    top = name.split(".")[0]
-                    if top != game and top not in BUILTINS:
-                        bad.append("%s imports %s" % (os.path.relpath(path, ROOT), name))
+                if not rules and name in SHARED_CORE:
+                    continue
+                bad.append("%s imports %s" % (os.path.relpath(path, ROOT), name))
     assert not bad, "\n".join(bad)
+
+
+def test_the_shared_core_is_game_agnostic():
+    # What the other games reuse reads nothing of Samsara's game: only each other and
+    # the built-ins.
+    for mod in SHARED_CORE:
+        path = os.path.join(ROOT, "firmware", *mod.split(".")) + ".py"
+        if mod == "samsara.storage":
+            continue     # a package marker
+        for name in _game_imports(path):
+            assert name in SHARED_CORE or name.split(".")[0] in BUILTINS, (mod, name)
 
 
 def test_the_other_games_packages_are_empty_markers():

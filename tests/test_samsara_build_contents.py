@@ -38,3 +38,20 @@ def test_the_benchmarks_import_list_leaves_the_other_games_out():
     order = bench_firmware.import_order(FIRMWARE)
     assert "samsara.rules.moves" in order
     assert not [m for m in order if m.split(".")[0] in build_firmware.OTHER_GAMES]
+
+
+def test_a_game_bundle_holds_its_own_game_and_not_the_other():
+    for game in build_firmware.OTHER_GAMES:
+        rels = [r.replace(os.sep, "/") for r in build_firmware.game_sources(game, FIRMWARE)]
+        assert "%s/boot.py" % game in rels and "%s/rules/game.py" % game in rels
+        assert "%s/controller.py" % game in rels and "mainloop.py" in rels
+        for other in build_firmware.OTHER_GAMES:
+            if other != game:
+                assert not [r for r in rels if r.startswith(other + "/")], (game, other)
+        # Samsara's own boot, board core and log policy are not a game's
+        for r in ("mainboot.py", "samsara/core.py", "samsara/storage/recorder.py",
+                  "samsara/storage/logresume.py"):
+            assert r not in rels, (game, r)
+        main = build_firmware.GAME_MAIN % (game.capitalize(), game, game)
+        assert "from %s.boot import main" % game in main
+        compile(main, "main.py", "exec")

@@ -26,8 +26,13 @@ every other file, `samsara_host.fwstamp.bundle_hash`) and `KIND = "bundle"`, so 
 board running this bundle says so in `hello`.  Line numbers stay in the bytecode, so a
 traceback from the board names the line.
 
-Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR]
-Exit code 1 when a file fails to compile.
+`--game samas|schaska` builds that game's bundle instead (docs/samas.md, docs/schaska.md
+"On the board"): only the modules its boot imports (game_sources: its own package, the
+shared board core, the drivers, the scan loop and the host link with what they import;
+never the other game's package) and a main.py that boots the game.
+
+Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR] [--game samas|schaska]
+Exit code 1 when a file fails to compile, 2 for an unknown game.
 """
 import hashlib
 import io
@@ -60,6 +65,68 @@ def sources(src=SRC):
             if n.endswith(".py"):
                 found.append(os.path.relpath(os.path.join(root, n), src))
     return sorted(found)
+
+
+GAME_MAIN = '''"""%s board firmware: the entry point MicroPython runs at power-up (a bundle
+built with tools/build_firmware.py --game %s).  `import main; main.main()` restarts the
+loop from the REPL."""
+
+from %s.boot import main  # noqa: F401
+
+if __name__ == "__main__":
+    main()
+'''
+"""main.py of a game bundle: the game's name, the game, its package."""
+
+
+def _module_file(src, mod):
+    # The file of dotted module `mod` under src (a module or a package's __init__), or
+    # None when it is not part of the firmware (a MicroPython built-in).
+    p = os.path.join(src, *mod.split("."))
+    if os.path.isfile(p + ".py"):
+        return p + ".py"
+    if os.path.isfile(os.path.join(p, "__init__.py")):
+        return os.path.join(p, "__init__.py")
+    return None
+
+
+def game_sources(game, src=SRC):
+    """Relative paths of what a bundle of `game` ("samas" or "schaska") holds: every
+    firmware module its boot (`<game>/boot.py`) imports, directly or through others
+    (the shared board core, the drivers, the scan loop and the host link with what
+    they import), their packages' __init__ files, and boot.py (the watchdog's
+    keep-alive); sorted.  No other game's package is among them.  ValueError for
+    another game."""
+    import ast
+    if game not in OTHER_GAMES:
+        raise ValueError("a game bundle is one of %s, not %r" % (", ".join(OTHER_GAMES), game))
+    seen = {}
+    todo = [game + ".boot"]
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        path = _module_file(src, mod)
+        if path is None:
+            continue
+        seen[mod] = path
+        parts = mod.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        with open(path) as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    sub = node.module + "." + a.name
+                    todo.append(sub if _module_file(src, sub) else node.module)
+    out = set(os.path.relpath(p, src) for p in seen.values())
+    out.add("boot.py")
+    for other in OTHER_GAMES:
+        if other != game:
+            assert not [r for r in out if r.split(os.sep)[0] == other], other
+    return sorted(out)
 
 
 def shipped_source(text):
@@ -97,18 +164,23 @@ def shipped_source(text):
     return out
 
 
-def build(mpy_cross="mpy-cross", src=SRC, out=OUT):
-    """Build the bundle; returns a list of (relative path, size in bytes).
-    Raises RuntimeError naming the file when mpy-cross fails or a file uses
-    native/viper code."""
+def build(mpy_cross="mpy-cross", src=SRC, out=OUT, game=None):
+    """Build the bundle; returns a list of (relative path, size in bytes).  game:
+    "samas" or "schaska" for that game's bundle (game_sources, with a main.py that boots
+    it: GAME_MAIN), None for Samsara's.  Raises RuntimeError naming the file when
+    mpy-cross fails or a file uses native/viper code."""
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
     made = []
-    for rel in sources(src):
+    rels = sources(src) if game is None else game_sources(game, src) + ["main.py"]
+    for rel in rels:
         path = os.path.join(src, rel)
-        with open(path) as f:
-            text = f.read()
+        if game is not None and rel == "main.py":
+            text = GAME_MAIN % (game.capitalize(), game, game)
+        else:
+            with open(path) as f:
+                text = f.read()
         if rel not in AS_SOURCE and ("@micropython.native" in text or "@micropython.viper" in text):
             raise RuntimeError("%s uses native/viper code: ship it as .py or check the "
                                "board's version (docs/firmware.md)" % path)
@@ -197,9 +269,17 @@ def main(argv):
         i = args.index("--out")
         out = args[i + 1]
         del args[i:i + 2]
+    game = None
+    if "--game" in args:
+        i = args.index("--game")
+        game = args[i + 1] if i + 1 < len(args) else ""
+        del args[i:i + 2]
+        if game not in OTHER_GAMES:
+            print("--game takes one of %s, not %r" % (", ".join(OTHER_GAMES), game))
+            return 2
     mpy_cross = args[0] if args else "mpy-cross"
     try:
-        made = build(mpy_cross, SRC, out)
+        made = build(mpy_cross, SRC, out, game)
     except RuntimeError as e:
         print(e)
         return 1

@@ -54,10 +54,13 @@ def add_parser(sub, name, help_text):
     ex = lsub.add_parser("export", help="a game record as JSON, text, SVG, PNG, an animated "
                          "GIF or one HTML page")
     ex.add_argument("file", help="a pulled log, or a record exported as JSON or text")
-    ex.add_argument("--format", choices=("json", "text", "svg", "png", "gif", "html"),
-                    default="text", help="json/text: the record; svg/png: a picture per "
+    ex.add_argument("--format", choices=("json", "text", "svg", "png", "gif", "html",
+                                         "jsonl"),
+                    default=None, help="json/text: the record; svg/png: a picture per "
                     "turn (or --strip); gif: an animation, one frame per turn; html: one "
-                    "self-contained page to step through the game (default text)")
+                    "self-contained page to step through the game; jsonl: a Samas or "
+                    "Schaska game's JSON lines, as `rules play --json` writes them "
+                    "(default text, jsonl for Samas and Schaska logs)")
     ex.add_argument("--out", help="output file (json/text, strip, gif, html) or folder (one "
                     "picture per turn); default: stdout for json/text, next to FILE for "
                     "pictures")
@@ -124,10 +127,13 @@ def cmd_list(args):
         path = os.path.join(args.dest, local_name(board, e["game"]))
         e["here"] = find_copy(path, e.get("size"), e.get("crc"))
     if args.json:
-        print(json.dumps({"board": board, "logs": logs, "free": listing.get("free"),
+        print(json.dumps({"board": board, "game": hello.get("game", "samsara"),
+                          "logs": logs, "free": listing.get("free"),
                           "need": listing.get("need"), "full": listing.get("full")}))
         return 0
-    print("Board %s: %d game log%s" % (board, len(logs), "" if len(logs) == 1 else "s"))
+    game = hello.get("game", "samsara")
+    print("Board %s%s: %d game log%s" % (board, "" if game == "samsara" else " (%s)" % game,
+                                          len(logs), "" if len(logs) == 1 else "s"))
     if logs:
         print("  game  state     bytes  crc   pulled copy")
     for e in logs:
@@ -377,7 +383,7 @@ def check_out(args):
     parent folder must exist (no folder tree is made); a file output (json, text, gif,
     html, --strip) must not name a folder, a per-turn picture folder not a file."""
     out = args.out
-    if not out or (out == "-" and args.format in ("json", "text")):
+    if not out or (out == "-" and args.format in ("json", "text", "jsonl")):
         return None
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
@@ -416,8 +422,64 @@ def check_export_options(args):
     return None
 
 
+def _other_game(path):
+    # "samas" or "schaska" when the file at path is that game's log, else None (a
+    # Samsara log, a record exported as JSON or text, or no readable log at all: the
+    # record reader says what is wrong with it).
+    from samsara_host import games_log
+    try:
+        with open(path, "rb") as f:
+            game = games_log.game_of(f.read())
+    except (OSError, games_log.LogError, ValueError):
+        return None
+    return game if game in games_log.GAMES else None
+
+
+def export_jsonl(args, game):
+    """`logs export FILE --format jsonl` of a Samas or Schaska log (game): its JSON
+    lines (samsara_host.games_log), to --out or stdout.  Returns the exit code."""
+    from samsara_host import games_log
+    if game is None:
+        _err("export", "%s: --format jsonl is for Samas and Schaska logs" % args.file)
+        return 2
+    for flag, given in (("--strip", args.strip), ("--columns", args.columns is not None),
+                        ("--turns", args.turns), ("--analysis", args.analysis)):
+        if given:
+            _err("export", "%s is not for a %s log (--format jsonl)" % (flag, game))
+            return 2
+    try:
+        with open(args.file, "rb") as f:
+            lines = games_log.jsonl_lines(f.read())
+    except (OSError, games_log.LogError) as e:
+        _err("export", "%s: %s" % (args.file, e))
+        return 2
+    text = "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines)
+    if args.out and args.out != "-":
+        try:
+            _write(args.out, text)
+        except OSError as e:
+            _err("export", "cannot write %s: %s" % (args.out, e.strerror or e))
+            return 1
+        print("wrote %s" % args.out)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_export(args):
     from samsara_host import export, gametags, record
+    game = _other_game(args.file)
+    if args.format is None:
+        args.format = "jsonl" if game is not None else "text"
+    if args.format == "jsonl" or game is not None:
+        if args.format != "jsonl":
+            _err("export", "%s: a %s log exports as --format jsonl" % (args.file, game))
+            return 2
+        problem = check_out(args)
+        if problem:
+            _err("export", problem)
+            return 2
+        return export_jsonl(args, game)
     problem = check_export_options(args) or check_out(args)
     if problem:
         _err("export", problem)

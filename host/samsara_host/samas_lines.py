@@ -47,6 +47,27 @@ def self_play(seed, state=START):
     return game, lines
 
 
+def board_lines(events):
+    """The JSON lines of a game played on a Samas board, from the board's events
+    (samas.controller: game_start, round, game_over; every other event is left out), in
+    the same form as self_play's: what `logs export --format jsonl` writes for the game.
+    Raises ValueError when the events do not start with a game_start."""
+    out = []
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "game_start":
+            if out:
+                raise ValueError("a second game_start: the events hold more than one game")
+            out.append({"game": "samas", "start": ev["start"]})
+        elif not out and kind in ("round", "game_over"):
+            raise ValueError("the events do not start with a game_start")
+        elif kind == "round":
+            out.append({"round": ev["round"], "play": ev["play"], "after": ev["after"]})
+        elif kind == "game_over":
+            out.append({"result": ev["result"], "final": ev["final"]})
+    return out
+
+
 def legal_answer(state):
     """`rules legal --game samas` for a State: {"legal": {"A": [SEL...], "B": [SEL...]},
     "result": null | "A" | "B" | "draw"} (both lists empty once the game is over)."""

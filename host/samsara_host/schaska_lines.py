@@ -51,6 +51,28 @@ def self_play(seed, layout):
     return game, lines
 
 
+def board_lines(events):
+    """The JSON lines of a game played on a Schaska board, from the board's events
+    (schaska.controller: game_start, turn, game_over; every other event is left out), in
+    the same form as self_play's: what `logs export --format jsonl` writes for the game.
+    Raises ValueError when the events do not start with a game_start."""
+    out = []
+    for ev in events:
+        kind = ev.get("ev")
+        if kind == "game_start":
+            if out:
+                raise ValueError("a second game_start: the events hold more than one game")
+            out.append({"game": "schaska", "layout": ev["layout"], "start": ev["start"]})
+        elif not out and kind in ("turn", "game_over"):
+            raise ValueError("the events do not start with a game_start")
+        elif kind == "turn":
+            out.append({"turn": ev["turn"], "player": ev["player"], "move": ev["move"],
+                        "after": ev["after"]})
+        elif kind == "game_over":
+            out.append({"result": ev["result"], "by": ev["by"], "final": ev["final"]})
+    return out
+
+
 def legal_answer(layout, state):
     """`rules legal --game schaska` for a State on `layout`: {"legal": [{"move": M,
     "after": S}, ...], "result": null | "A" | "B" | "draw", "by": null | "home" | "block"}

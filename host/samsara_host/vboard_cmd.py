@@ -1,7 +1,9 @@
-"""`samsara virtual-board [DIR] [--id ID] [--play SEED] [--turns N]` and
+"""`samsara virtual-board [DIR] [--id ID] [--game samsara|samas|schaska] [--layout V,...]
+[--play SEED] [--turns N]` and
 `python -m samsara_host.virtual_board` (docs/virtual-board.md): run a virtual board
 for the user's tools until Ctrl-C or SIGTERM.  Its one job is the command line around
-samsara_host.virtual_board.VirtualBoard (and vboard_play.TablePlay for --play).
+samsara_host.virtual_board.VirtualBoard (and vboard_play.TablePlay for --play, or
+vboard_games_play.GamesPlay for Samas and Schaska).
 
 The first line printed is `port: <port>`, a path that `samsara --port`,
 `mpremote connect` and `serial.serial_for_url` all accept.
@@ -46,6 +48,14 @@ def _seed(text):
                                          % text)
 
 
+def _layout(text):
+    from schaska.rules.layout import LayoutError, parse_layout
+    try:
+        return parse_layout(text)
+    except LayoutError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def configure(p):
     """Add the options of the command to argparse parser `p`."""
     p.add_argument("folder", nargs="?", metavar="DIR",
@@ -62,6 +72,12 @@ def configure(p):
                    help="with --play: one hand plays this side of an online game by "
                         "choice and carries out the far player's turns as the board "
                         "lights them (docs/online.md)")
+    p.add_argument("--game", choices=("samsara", "samas", "schaska"), default="samsara",
+                   help="the game the board's firmware plays on the same electronics "
+                        "(default samsara; docs/samas.md, docs/schaska.md)")
+    p.add_argument("--layout", type=_layout, metavar="V1,V2,...",
+                   help="with --game schaska: the track's field values (default: the "
+                        "default layout of docs/schaska.md)")
     p.add_argument("--turns", type=_turns, metavar="N",
                    help="with --play: stop after N complete turns (the game stays open)")
     p.set_defaults(func=cmd_virtual_board)
@@ -92,6 +108,14 @@ def cmd_virtual_board(args):
     if getattr(args, "side", None) is not None and args.play is None:
         print("samsara virtual-board: --side needs --play SEED", file=sys.stderr)
         return 2
+    game = getattr(args, "game", "samsara")
+    if getattr(args, "layout", None) is not None and game != "schaska":
+        print("samsara virtual-board: --layout is for --game schaska", file=sys.stderr)
+        return 2
+    if game != "samsara" and (args.turns is not None or getattr(args, "side", None)):
+        print("samsara virtual-board: --turns and --side are for Samsara's board",
+              file=sys.stderr)
+        return 2
     # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
     # child, in a session of its own, is never left running.
     for name in ("SIGTERM", "SIGHUP"):
@@ -101,7 +125,9 @@ def cmd_virtual_board(args):
     code = 0
     try:
         try:
-            vb = VirtualBoard(folder=args.folder, board_id=args.id, seed=args.play)
+            vb = VirtualBoard(folder=args.folder, board_id=args.id,
+                              seed=args.play if game == "samsara" else None, game=game,
+                              layout=getattr(args, "layout", None))
         except (FolderError, ValueError) as e:
             print("samsara virtual-board: %s" % e, file=sys.stderr)
             return 1 if getattr(e, "busy", False) else 2   # taken, or not what it takes
@@ -109,7 +135,10 @@ def cmd_virtual_board(args):
             print("samsara virtual-board: %s" % e, file=sys.stderr)
             return 1
         play = None
-        if args.play is not None:
+        if args.play is not None and game != "samsara":
+            from samsara_host.vboard_games_play import GamesPlay
+            play = GamesPlay(vb, args.play)
+        elif args.play is not None:
             from samsara_host.vboard_play import TablePlay
             play = TablePlay(vb, args.play, side=getattr(args, "side", None))
         port = vb.start()
@@ -149,12 +178,18 @@ def cmd_virtual_board(args):
 
 def _play(play, turns):
     from samsara_host.vboard_play import PlayError
+    from samsara_host import vboard_games_play
+    word = "turn"
     try:
-        n, over = play.run(turns)
-    except (PlayError, ValueError) as e:
+        if isinstance(play, vboard_games_play.GamesPlay):
+            word = "round" if play.game == "samas" else "turn"
+            n, over = play.run()
+        else:
+            n, over = play.run(turns)
+    except (PlayError, vboard_games_play.PlayError, ValueError) as e:
         _say("play stopped: %s" % e)
         return
-    _say("played: %d turn%s%s" % (n, "" if n == 1 else "s", ", game over" if over else ""))
+    _say("played: %d %s%s%s" % (n, word, "" if n == 1 else "s", ", game over" if over else ""))
 
 
 def main(argv=None):

@@ -55,6 +55,10 @@ def find_micropython():
     return found
 
 
+GAMES = ("samsara", "samas", "schaska")
+"""The games a virtual board plays (`--game`): Samsara's board, or Samas's or Schaska's
+on the same electronics (docs/samas.md, docs/schaska.md "On the board")."""
+
 ID_FILE = "board-id"
 """The file in a virtual board's folder that keeps its board id."""
 
@@ -208,11 +212,20 @@ class VirtualBoard:
     board holds it (LOCK_FILE) until stop().  board_id: the id `hello` reports (None:
     folder_board_id's).  settle: (lift_ms, place_ms) or None for the firmware's
     defaults.  dice: the dice source ("electronic", "host", "manual").  seed: the seed
-    of the electronic dice (None: the firmware's default, 1).  Raises ValueError for a
-    bad board id, FolderError for a folder another virtual board holds (or a file)."""
+    of the electronic dice (None: the firmware's default, 1).  game: one of GAMES (the
+    board's firmware boots that game's board); layout: a Schaska layout tuple (None:
+    the default).  Raises ValueError for a bad board id, an unknown game or a layout
+    for another game, FolderError for a folder another virtual board holds (or a
+    file)."""
 
     def __init__(self, folder=None, board_id=None, settle=None, dice=None,
-                 micropython=None, seed=None):
+                 micropython=None, seed=None, game="samsara", layout=None):
+        if game not in GAMES:
+            raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
+        if layout is not None and game != "schaska":
+            raise ValueError("a layout is Schaska's (--game schaska)")
+        self.game = game
+        self.layout = layout
         self._own = folder is None
         self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-vboard-"))
         self._folder_lock = _claim(self.folder)
@@ -282,6 +295,12 @@ class VirtualBoard:
             env["SAMSARA_VBOARD_DICE"] = self.dice
         if self.seed is not None:
             env["SAMSARA_VBOARD_SEED"] = str(int(self.seed) & 0xFFFFFF)
+        env["SAMSARA_VBOARD_GAME"] = self.game
+        if self.layout is not None:
+            from schaska.rules.layout import format_layout
+            env["SAMSARA_VBOARD_LAYOUT"] = format_layout(self.layout)
+        else:
+            env.pop("SAMSARA_VBOARD_LAYOUT", None)
         if self._launcher_w is None:
             # the board's process watches this pipe and ends when no launcher holds it
             # (vdrivers.LauncherWatch); the write end stays here only (not inherited)

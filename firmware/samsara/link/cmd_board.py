@@ -14,10 +14,14 @@ from samsara.link.protocol import CmdError, PROTO, E_NOT_SUPPORTED
 
 def hello(link, a):
     """`hello`: protocol version, firmware version, hash and kind (image, bundle,
-    source: docs/protocol.md "Versions"), board id, command names."""
-    return {"proto": PROTO, "fw": version.VERSION, "hash": version.HASH,
-            "kind": version.KIND, "board": link.board_id, "name": "samsara",
-            "cmds": link.command_names()}
+    source: docs/protocol.md "Versions"), board id, command names; on another game's
+    board (samas, schaska) also "game", its name."""
+    out = {"proto": PROTO, "fw": version.VERSION, "hash": version.HASH,
+           "kind": version.KIND, "board": link.board_id, "name": "samsara",
+           "cmds": link.command_names()}
+    if link.game is not None:
+        out["game"] = link.game
+    return out
 
 
 def _hook(link, name):

@@ -141,6 +141,12 @@ class StdioStream:
         return k
 
 
+SAMSARA_GAME = ("status", "position", "roll", "set_dice", "new_game", "undo", "hint",
+                "far_turn", "flight", "flight_list", "flight_save", "health", "self_test")
+"""The commands of Samsara's own game, its flight recorder and sensor health: another
+game's board (samas, schaska) answers them not_supported."""
+
+
 class HostLink:
     """The board's end of the USB line protocol (module docstring).
 
@@ -185,6 +191,8 @@ class HostLink:
         self.overruns = 0
         self.reply = None         # the reply of the command the last poll ran (answer())
         self.ran = False          # the last poll ran a command
+        self.game = getattr(board, "GAME", None)   # another game's board (samas.core,
+                                                   # schaska.core), or None: Samsara's
 
     # -- output ------------------------------------------------------------------------
 
@@ -424,6 +432,9 @@ class HostLink:
     def _run(self, name, rid, args):
         # One parsed command: its handler (the command table); the reply, or an error
         # reply.
+        if self.game is not None and name in SAMSARA_GAME:
+            return P.error_reply(name, rid, P.E_NOT_SUPPORTED, "a %s board plays no "
+                                 "Samsara game (no %s)" % (self.game, name))
         try:
             fields = command(name)[0](self, args)
         except P.CmdError as e:

@@ -10,7 +10,10 @@ with the virtual board's folder as the working directory: the game logs live in
 REPL the port after a Ctrl-C, as on a Pico; `import main; main.main()` restarts the
 loop (the patched drivers stay in place).  A Ctrl-C prints one line, no traceback.
 
-Environment: SAMSARA_BOARD_ID (the board id of `hello`), SAMSARA_VBOARD_SETTLE
+Environment: SAMSARA_VBOARD_GAME (samsara, the default, samas or schaska: the game's
+own boot, samas.boot or schaska.boot, on the same drivers and loop),
+SAMSARA_VBOARD_LAYOUT (a Schaska layout's text), SAMSARA_BOARD_ID (the board id of
+`hello`), SAMSARA_VBOARD_SETTLE
 ("lift,place" settle times in ms, default the firmware's), SAMSARA_VBOARD_DICE
 (dice source, default "electronic"), SAMSARA_VBOARD_SEED (the seed of the electronic
 dice, samsara.rng.Lcg; default the firmware's, 1).
@@ -20,12 +23,25 @@ import os
 
 import board.hw as hwmod
 import vdrivers
-from samsara.frame import from_position
-from samsara.rules.position import START
+
+_GAME = os.getenv("SAMSARA_VBOARD_GAME") or "samsara"
+
+
+def _start_frame():
+    # What the sensors read before the feed says otherwise: the game's start set up.
+    if _GAME == "samas":
+        from samas.controller import frame_of
+        from samas.rules.state import START as SAMAS_START
+        return frame_of(SAMAS_START)
+    if _GAME == "schaska":
+        return bytearray(8)          # every figure at its start: no field occupied
+    from samsara.frame import from_position
+    from samsara.rules.position import START
+    return from_position(START)
 
 
 def _build(cfg, cal_path="hallcal.txt"):
-    return vdrivers.VirtualHardware("feed.jsonl", from_position(START))
+    return vdrivers.VirtualHardware("feed.jsonl", _start_frame())
 
 
 def _no_safe_mode():
@@ -36,6 +52,36 @@ hwmod.build = _build
 hwmod.safe_mode_requested = _no_safe_mode
 
 import board_config  # noqa: E402
+
+if _GAME != "samsara":
+    # Another game's board (docs/virtual-board.md "Samas and Schaska"): its own boot
+    # on the same drivers and scan loop; SAMSARA_VBOARD_LAYOUT: a Schaska layout.
+    _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
+    if _GAME == "samas":
+        import samas.boot as gameboot
+        from samas.core import Settings
+        _args = {}
+    elif _GAME == "schaska":
+        import schaska.boot as gameboot
+        from schaska.core import Settings
+        from schaska.rules.layout import parse_layout
+        _text = os.getenv("SAMSARA_VBOARD_LAYOUT")
+        _args = {"layout": parse_layout(_text) if _text else gameboot.read_layout()}
+    else:
+        raise SystemExit("samsara: unknown game %r (samsara, samas, schaska)" % _GAME)
+    _kw = {"scan_ms": gameboot.SCAN_MS, "settle_lift_ms": gameboot.SETTLE_LIFT_MS,
+           "budget_ma": board_config.LED_BUDGET_MA}
+    if _settle:
+        _kw["settle_lift_ms"] = int(_settle.split(",")[0])
+        _kw["settle_place_ms"] = int(_settle.split(",")[1])
+    _loop = gameboot.boot(settings=Settings(**_kw), **_args)
+    try:
+        _loop.run()
+    except KeyboardInterrupt:
+        _loop.close()
+        print("samsara: the loop stopped (Ctrl-C)")
+    raise SystemExit(0)
+
 import mainboot  # noqa: E402  (after the drivers are in place)
 
 _extra = {}
