@@ -11,8 +11,9 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-if os.path.join(HERE, "upy") not in sys.path:
-    sys.path.insert(0, os.path.join(HERE, "upy"))
+for _p in (os.path.join(HERE, "upy"), os.path.join(ROOT, "firmware")):
+    if _p not in sys.path:   # (the boot imports board_config, a top-level module)
+        sys.path.insert(0, _p)
 
 import upy_test_schaska_board as per_behaviour  # noqa: E402
 from gamehands import Hands, schaska_act  # noqa: E402
