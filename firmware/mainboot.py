@@ -125,22 +125,6 @@ def sensor_check(board, both, anyon):
     return missing, extra
 
 
-def _usb_service():
-    # On the Pico, MicroPython runs the USB stack in its event hook (a sleep, a wait):
-    # time.sleep_ms(0) after a write sends a line's last packet at once rather than at
-    # the loop's next sleep, which an iteration running late does not reach (a turn's
-    # last placement was answered 4.3 ms late, docs/performance.md "Tenth round").
-    # Elsewhere (the virtual board, the tests) nothing: None.
-    if not _PICO:
-        return None
-    import time
-    sleep_ms = getattr(time, "sleep_ms")
-
-    def service():
-        sleep_ms(0)
-    return service
-
-
 def open_services(board, hw, now_ms):
     """Seam for the game log, the flight recorder and the USB line protocol
     (docs/gamelog.md, docs/traces.md, docs/protocol.md): the game recorder over the
@@ -151,8 +135,8 @@ def open_services(board, hw, now_ms):
         bid = board_id(hw)
         rec = Recorder(GameLog(OsFs(LOG_DIR)), board, bid)
         rec.defer = True   # records are written at quiet moments (Loop._quiet)
-        return mainloop.Services(rec, Flight(board), StdioStream(after_write=_usb_service()),
-                                 LinkHooks(hw, board), bid)
+        return mainloop.Services(rec, Flight(board), StdioStream(), LinkHooks(hw, board),
+                                 bid)
     except Exception as e:  # the board plays on without log or link rather than not at all
         print("game log / USB link failed to start: %r" % (e,))
         return None

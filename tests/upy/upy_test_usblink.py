@@ -568,22 +568,3 @@ def test_an_unlogged_game_keeps_every_turn_for_its_log_after_a_pull():
     assert not link.recorder.unlogged
     rp = link.recorder.log.replay(link.recorder.log.run_gid)
     assert rp.turns == want and rp.header["late"] == len(want)
-
-
-def test_an_answers_lines_go_out_in_the_poll_that_has_them():
-    # A goal placement's three lines (190-240 bytes, by the VM's JSON spacing): all
-    # written by one poll, so the acceptance (`sub`) does not wait an iteration behind
-    # the `place` line.
-    link, st, board = _link()
-    for t in range(40):
-        link.poll(1000 + 2 * t)
-    st.lines()
-    hl = link.link
-    hl.on_event({"t": 39994, "pos": "GR", "ev": "place"})
-    hl.on_event({"move": "6:R19-GR*R3", "t": 39994, "ev": "sub", "player": "B"})
-    hl.on_event({"score": "0-1", "ins": "R3", "ev": "goal", "goal": "GR", "player": "B",
-                 "t": 39994})
-    assert hl.pending_output() > 128
-    link.poll(1100)
-    assert [x["ev"] for x in st.lines()] == ["place", "sub", "goal"]
-    assert hl.pending_output() == 0

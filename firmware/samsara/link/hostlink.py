@@ -57,14 +57,11 @@ except ImportError:  # CPython
 
 _RX_PER_POLL = const(128)
 """Bytes the board reads at most per loop iteration."""
-_TX_PER_POLL = const(256)
-"""Bytes the board writes at most per loop iteration: the lines of one answer together
-(a goal's `place`, `sub` and `goal` lines are about 240 bytes; at 128 bytes a poll a
-placement's `sub` line, behind its `place` line, waited for the next iteration: 4 ms
-later on the Pico), and no more than the USB port's transmit buffer (256 bytes)."""
+_TX_PER_POLL = const(128)
+"""Bytes the board writes at most per loop iteration."""
 _TX_RING = const(1024)
-"""Size of the board's output ring in bytes: two lines of protocol.MAX_OUT, or 4 loop
-iterations (16 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
+"""Size of the board's output ring in bytes: two lines of protocol.MAX_OUT, or 8 loop
+iterations (32 ms at the Pico's 4 ms period) of output at _TX_PER_POLL; a host that
 reads keeps it nearly empty (a game's largest burst, its end with a `status` reply,
 is about 700 bytes), one that does not makes the board drop event lines (counted, then
 reported) rather than block; a reply always has its room (a command waits for it)."""
@@ -81,12 +78,9 @@ else:
 class StdioStream:
     """The port as MicroPython sees it: sys.stdin / sys.stdout (USB CDC on the Pico,
     the pseudo-terminal of the virtual board), polled with select.poll so that
-    nothing blocks.  Also works on CPython (tests).  after_write: called with no
-    argument after each write that took bytes (the port's own service: on the Pico,
-    `time.sleep_ms(0)`, one pass of MicroPython's event hook, which runs the USB stack,
-    so that a line's last packet leaves at once, not at the loop's next sleep)."""
+    nothing blocks.  Also works on CPython (tests)."""
 
-    def __init__(self, inp=None, out=None, after_write=None):
+    def __init__(self, inp=None, out=None):
         import select
         inp = inp or sys.stdin
         out = out or sys.stdout
@@ -100,7 +94,6 @@ class StdioStream:
         self._OUT = select.POLLOUT
         self._one = bytearray(1)
         self._ipoll = hasattr(self._pin, "ipoll")
-        self._after = after_write
 
     def _ready(self, p, mask):
         if self._ipoll:
@@ -136,8 +129,6 @@ class StdioStream:
                 self._out.flush()
             except Exception:
                 pass
-        if k and self._after is not None:
-            self._after()
         return k
 
 
