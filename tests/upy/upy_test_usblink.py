@@ -568,3 +568,20 @@ def test_an_unlogged_game_keeps_every_turn_for_its_log_after_a_pull():
     assert not link.recorder.unlogged
     rp = link.recorder.log.replay(link.recorder.log.run_gid)
     assert rp.turns == want and rp.header["late"] == len(want)
+
+
+def test_a_line_across_the_rings_end_goes_out_in_one_poll():
+    # The output ring wraps: a line queued across its end leaves whole in one poll (its
+    # tail used to wait for the next iteration, 4 ms on the Pico).
+    link, st, board = _link()
+    for t in range(40):
+        link.poll(1000 + 2 * t)
+    st.lines()
+    hl = link.link
+    assert hl.pending_output() == 0
+    hl.tx_head = len(hl.tx) - 20          # an empty ring whose head is near its end
+    hl.on_event({"move": "6:R2-R8", "t": 39809, "ev": "sub", "player": "A"})
+    assert 20 < hl.pending_output() <= 128
+    link.poll(1100)
+    assert [x["ev"] for x in st.lines()] == ["sub"]
+    assert hl.pending_output() == 0

@@ -258,11 +258,20 @@ class HostLink:
             n = _TX_PER_POLL
         end = _TX_RING - self.tx_head
         if n > end:
-            n = end
+            # the ring wraps inside what goes now: its end, then its start (a line
+            # across the wrap leaves whole, not half now and half an iteration later)
+            if self._write(end) < end:
+                return
+            n -= end
+        self._write(n)
+
+    def _write(self, n):
+        # n bytes from the ring's head to the port; returns the bytes it took.
         k = self.stream.write(self.tx, self.tx_head, n)
         if k:
             self.tx_head = (self.tx_head + k) % _TX_RING
             self.tx_len -= k
+        return k
 
     def pending_output(self):
         """Bytes queued for the host."""
