@@ -353,8 +353,13 @@ class Peer:
         return t, self.sealer.seal(t, 0, self.record_body())
 
     def publish_record(self):
-        """Publish the retained record for spectators."""
+        """Publish the retained record for spectators (a record longer than a spectator
+        opens, wire.MAX_RECORD_PAYLOAD, is still published, and said in the log)."""
         t, payload = self.record_message()
+        if len(payload) > wire.max_payload(t):
+            self.log("the record of %d turns is %d bytes, more than a spectator opens "
+                     "(%d): a spectator who comes late will not see it"
+                     % (len(self.st["turns"]), len(payload), wire.max_payload(t)))
         self.publish(t, payload, True)
 
 

@@ -5,7 +5,8 @@ dice are the joint dice of both sides' commits and reveals.
 
 It reads the retained record (`rec`, the turns so far, for a spectator who comes late)
 and then the turns as the bridges send them.  A message that does not open with the
-game's key is counted and left out.
+game's key (or is longer than wire.max_payload allows) is counted and left out with one
+line in the log (stderr).
 """
 import hashlib
 import json
@@ -18,17 +19,23 @@ from samsara_host.online import NAME_MAX, wire
 from samsara_host.online.code import game_key, parse_code
 
 
+def _log(text):
+    print("samsara online: %s" % text, file=sys.stderr, flush=True)
+
+
 class Watcher:
     """Follows game `code` (module docstring).  conn: a started Connection-like object
     (inbox) subscribed to the game's topics (Watcher.topics()); out(text): one line
     per turn; as_json: lines are JSON objects (turn, player, name, dice, move, score,
-    joint) instead of words."""
+    joint) instead of words; log(text): one line for each message left out (default:
+    stderr)."""
 
-    def __init__(self, code, out=print, as_json=False):
+    def __init__(self, code, out=print, as_json=False, log=None):
         self.gid, secret = parse_code(code)
         self.sealer = wire.Sealer(game_key(self.gid, secret))
         self.out = out
         self.as_json = as_json
+        self.log = log or _log
         self.turns = {}            # k -> turn dict (player, dice, move, joint?)
         self.proof = {"A": {}, "B": {}}   # side -> {k: [commit, reveal]}
         self.names = {}
@@ -47,8 +54,9 @@ class Watcher:
             return
         try:
             seq, body = self.sealer.open(tpc, payload)
-        except wire.Unreadable:
+        except wire.Unreadable as e:
             self.dropped += 1
+            self.log("dropped: %s (on %s)" % (e, tpc))
             return
         k = body.get("k")
         n = body.get("turn")
@@ -130,11 +138,13 @@ class WatchError(Exception):
     trusted); str() says so and what to do."""
 
 
-def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
+def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic,
+          log=None):
     """Follow game `code` until it ends (True) or `seconds` pass (False).
-    conn_factory(subscriptions) -> a started Connection.  Raises WatchError when the
-    broker refuses the connection."""
-    w = Watcher(code, out, as_json)
+    conn_factory(subscriptions) -> a started Connection; log(text): the lines about
+    messages left out (default stderr).  Raises WatchError when the broker refuses the
+    connection."""
+    w = Watcher(code, out, as_json, log)
     conn = conn_factory(w.topics())
     said = None
     end = None if seconds is None else clock() + seconds
