@@ -42,6 +42,8 @@ class Watcher:
         self.game = Game()
         self.shown = 0
         self.dropped = 0
+        self.heard = False         # a message of the game opened
+        self.wrong_code = False    # the game's own retained message did not open
 
     def topics(self):
         """The topic filters to subscribe."""
@@ -57,7 +59,10 @@ class Watcher:
         except wire.Unreadable as e:
             self.dropped += 1
             self.log("dropped: %s (on %s)" % (e, tpc))
+            if what in ("host", "rec") and not self.heard and str(e).startswith("forged"):
+                self.wrong_code = True
             return
+        self.heard = True
         k = body.get("k")
         n = body.get("turn")
         if what == "host" and isinstance(body.get("name"), str) and body.get("side") in "AB":
@@ -134,26 +139,49 @@ class Watcher:
 
 
 class WatchError(Exception):
-    """The broker refused the spectator (a wrong login, a TLS certificate not
-    trusted); str() says so and what to do."""
+    """The spectator cannot follow the game: the broker refused it (a wrong login, a
+    TLS certificate not trusted), the code's secret is wrong, or no game of that id
+    was heard of within ANNOUNCE_S; str() says so and what to do."""
+
+
+ANNOUNCE_S = 60.0
+"""How long `watch` waits for a first message of the game (its announcement, its
+record, a turn) before it gives up (s): a game not started yet, a wrong id, or a game
+over for more than an hour (its record gone from the broker)."""
 
 
 def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic,
-          log=None):
+          log=None, announce_s=ANNOUNCE_S):
     """Follow game `code` until it ends (True) or `seconds` pass (False).
     conn_factory(subscriptions) -> a started Connection; log(text): the lines about
-    messages left out (default stderr).  Raises WatchError when the broker refuses the
-    connection."""
+    messages left out and what the spectator waits for (default stderr).  Raises
+    WatchError when the broker refuses the connection, when the game's own retained
+    messages do not open with the code (a wrong secret), or when nothing of the game
+    came within `announce_s` seconds."""
     w = Watcher(code, out, as_json, log)
     conn = conn_factory(w.topics())
     said = None
     end = None if seconds is None else clock() + seconds
+    b = getattr(conn, "broker", None)
+    where = b.url() if b is not None and hasattr(b, "url") else "the broker"
+    w.log("waiting for game %s to be announced on %s (at most %.0f s)"
+          % (w.gid, where, announce_s))
+    give_up = clock() + announce_s
     try:
         while not w.over():
             if end is not None and clock() >= end:
                 return False
             if getattr(conn, "refused", None):
                 raise WatchError(conn.refused)
+            if w.wrong_code:
+                raise WatchError("game %s is on %s, but its messages do not open with "
+                                 "this code: the secret (the last 8 characters) is wrong; "
+                                 "ask a player to read the code again" % (w.gid, where))
+            if not w.heard and clock() >= give_up:
+                raise WatchError("no game %s on %s within %.0f s: not started yet, over "
+                                 "for more than an hour, or the code is wrong; run the "
+                                 "same command again once the host's bridge runs"
+                                 % (w.gid, where, announce_s))
             trouble = getattr(conn, "trouble", None)
             if trouble and trouble != said:
                 print("samsara online: %s" % trouble, file=sys.stderr, flush=True)
