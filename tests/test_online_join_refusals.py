@@ -133,3 +133,36 @@ def test_a_spectator_with_a_wrong_secret_says_so_and_stops():
     why, logged, shown = _watch([announcement()], code=WRONG)
     assert "secret" in why and "wrong" in why and not shown
     assert any("forged" in x for x in logged)
+
+
+def test_a_third_player_with_the_code_is_refused_before_it_sends_anything(tmp_path):
+    b, said, conn = joiner(tmp_path, [announcement(guest_id="0123abcd", guest="Ben")])
+    with pytest.raises(br.BridgeError) as e:
+        b._start_peer(br.WAIT_HOST_S)
+    assert "already has its two players (Anna as A, Ben as B)" in str(e.value)
+    assert not conn.published and not (tmp_path / "game-7K3M.json").exists()
+
+
+def test_the_host_announces_its_second_player_and_refuses_a_third():
+    import random
+    from test_online_peer import Bus, _play
+    bus = Bus()
+    a, b = bus.sides["A"], bus.sides["B"]
+    a.hello()
+    b.hello()
+    bus.deliver()
+    _play(bus, 6, random.Random(1))
+    assert a.st["far_id"] == b.st["me"] and b.st["far_id"] == a.st["me"]
+    before = (dict(a.st["names"]), a.st["rx"], list(a.st["turns"]))
+    nb = len(bus.logs["B"])
+    third = pr.Peer(bus.sealer, pr.new_state("AB12", "B", "Cleo"), bus._pub,
+                    bus.logs["B"].append)
+    third.hello()
+    while bus.sent:                         # the third's hello reaches A (and B)
+        t, p = bus.sent.pop(0)
+        a.handle(t, p)
+    assert "a third player (Cleo) tried to play B: refused" in bus.logs["A"][-1]
+    assert (a.st["names"], a.st["rx"], a.st["turns"]) == before
+    assert len(bus.logs["B"]) == nb          # nothing resent to B: no "replayed" burst
+    _play(bus, 2, random.Random(2))          # the two go on
+    assert a.st["turns"] == b.st["turns"] and len(a.st["turns"]) == 8

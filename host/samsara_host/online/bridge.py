@@ -116,9 +116,16 @@ class Bridge:
         self.conn.publish(topic, payload, retain, RETAIN_S if retain else None)
 
     def _host_message(self):
+        # The announcement; once the other player is in, with its id and name (a third
+        # who comes with the code is then refused before it sends anything).
         t = wire.topic(self.gid, "host")
-        self.conn.publish(t, self.sealer.seal(t, 0, {"k": "host", "side": self.side,
-                                                    "name": self.name}), True, RETAIN_S)
+        body = {"k": "host", "side": self.side, "name": self.name}
+        st = self.peer.st if self.peer is not None else {}
+        if st.get("far_id"):
+            body["guest_id"] = st["far_id"]
+            body["guest"] = st["names"].get(pr.other(self.side), "")
+        self._announced = body.get("guest_id")
+        self.conn.publish(t, self.sealer.seal(t, 0, body), True, RETAIN_S)
 
     def _refused(self):
         # The broker refused the connection (a wrong login, a TLS certificate not
@@ -195,6 +202,14 @@ class Bridge:
                         "online watch CODE` shows its record, `samsara online host` "
                         "starts a new game" % (self.gid, len(body.get("turns") or [])))
                 continue
+            if body.get("k") == "host" and body.get("guest_id"):
+                host = str(body.get("name"))[:NAME_MAX]
+                raise BridgeError(
+                    "game %s already has its two players (%s as %s, %s as %s): nobody "
+                    "else can join it; ask %s for a new game, or watch this one with "
+                    "`samsara online watch CODE`" % (
+                        self.gid, host, body.get("side"), str(body.get("guest"))[:NAME_MAX],
+                        pr.other(body.get("side")), host))
             if body.get("k") == "host" and body.get("side") in ("A", "B"):
                 self.say("joining %s's game %s as %s" % (str(body.get("name"))[:NAME_MAX],
                                                         self.gid, pr.other(body["side"])))
@@ -412,6 +427,9 @@ class Bridge:
                 continue
             if pe.handle(tpc, payload):
                 moved = True
+        if self.host and pe.st.get("far_id") and pe.st["far_id"] != getattr(
+                self, "_announced", None):
+            self._host_message()          # the other player is in: a third is refused
         return moved
 
     def run(self, wait_host_s=WAIT_HOST_S, stop=None):
