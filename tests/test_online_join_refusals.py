@@ -113,6 +113,31 @@ def test_the_file_of_an_ended_game_does_not_resume(tmp_path):
     assert not any(x.startswith("resuming") for x in said)
 
 
+
+def test_the_file_of_a_game_over_in_its_record_does_not_resume():
+    # (a file kept before the game's end was marked in it: the record is over and the
+    # board carried out every far turn)
+    import random
+    import tempfile
+    from test_online_peer import Bus, _play
+    for _ in range(20):
+        bus = Bus("7K3M")
+        bus.sealer = sealer()[1]
+        for pe in bus.sides.values():
+            pe.sealer = bus.sealer
+        _play(bus, 300, random.Random(4))
+        st = bus.sides["B"].st
+        if st["turns"][-1]["player"] == "B":      # nothing left for B's board
+            break
+    assert bus.sides["B"].game.over() and "ended" not in st
+    with tempfile.TemporaryDirectory() as d:
+        pr.save_state(d + "/game-7K3M.json", st)
+        b, said, _ = joiner(d, [])
+        with pytest.raises(br.BridgeError) as e:
+            b._start_peer(br.WAIT_HOST_S)
+    assert "is over (%d turns" % len(st["turns"]) in str(e.value)
+
+
 def _watch(msgs, code=CODE):
     logged, shown = [], []
     conn = FakeConn(msgs)

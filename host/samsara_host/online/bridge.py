@@ -146,8 +146,11 @@ class Bridge:
             if self.host and st["side"] != self.side:
                 raise BridgeError("this game's file says you play %s, not %s (%s)"
                                   % (st["side"], self.side, self.path))
-            if st.get("ended"):
-                g = pr.Peer(self.sealer, st, lambda *a: None).game
+            g = pr.Peer(self.sealer, st, lambda *a: None).game
+            last = st["turns"][-1] if st["turns"] else None
+            left = last is not None and last["player"] != st["side"] and \
+                st.get("done_sent", 0) < last["turn"]      # the board's last far turn
+            if st.get("ended") or (g.over() and not left):
                 raise BridgeError(
                     "game %s is over (%d turns, %d-%d; its record is in %s): there is "
                     "nothing to go on with; start a new game with `samsara online host`"
