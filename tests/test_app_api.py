@@ -641,3 +641,59 @@ def test_deploy_from_the_board_page_with_progress_refusal_and_a_cut_cable(tmp_pa
         assert json.loads(get(url + "api/board/deploy")[1])["state"] == "none"
     finally:
         srv.stop()
+
+
+def test_undo_and_hint_are_refused_while_the_far_player_of_an_online_game_plays(tmp_path):
+    # The live page during an online game: while the board's roll is the far player's,
+    # Undo (a sub-move of the far turn) and Hint are refused with the reason, and the
+    # board never gets them; on the near player's own turn they go through.
+    from fakeboard import FakeBoard
+
+    class Counting(FakeBoard):
+        asked = []
+
+        def cmd_undo(self, args):
+            self.asked.append("undo")
+            return {}, []
+
+        def cmd_hint(self, args):
+            self.asked.append("hint")
+            return {"sub": None}, []
+
+    class Bridge:
+        side = "A"
+        progress = {"names": {"A": "Anna", "B": "Ben"}}
+        bs = {"state": "moving", "mover": "B"}
+
+    class Game:
+        bridge = Bridge()
+        code = "7K3M-Q9XD-4FJT"
+
+        def running(self):
+            return True
+
+        def game_id(self):
+            return "7K3M"
+
+        def state(self):
+            return {"role": "host", "code": self.code, "game": "7K3M", "state": "playing",
+                    "lines": [], "progress": None}
+
+    fb = Counting(str(tmp_path))
+    srv, url = serve_board(tmp_path, fb)
+    try:
+        srv.online_play.game = Game()
+        for action in ("undo", "hint"):
+            code, text = get(url + "api/live/" + action, "POST", {})
+            assert code == 409 and "It is Ben's turn in online game 7K3M" in text, text
+        assert fb.asked == []
+        code, text = get(url + "api/online/game")
+        assert "Undo and Hint are off" in json.loads(text)["blocks_far"]
+        Bridge.bs = {"state": "moving", "mover": "A"}          # Anna's own turn
+        assert json.loads(get(url + "api/online/game")[1])["blocks_far"] is None
+        code, text = get(url + "api/live/undo", "POST", {})
+        assert code == 200 and fb.asked == ["undo"], text
+    finally:
+        srv.online_play.game = None
+        srv.stop()
+        fb.unplug()

@@ -36,7 +36,7 @@ def test_a_sealed_message_opens_only_with_its_key_on_its_topic():
              (t, p.replace(b'"s":5', b'"s":6'), "forged"),           # renumbered
              (t, wire.Sealer(game_key("AB12", "SECRET01", rounds=10)).seal(t, 5, {"k": "x"}),
               "forged"),                                              # another key
-             (t, b"\x00garbage", "garbled"), (t, b"{}", "garbled"), (t, b"x" * 20000, "garbled")]
+             (t, b"\x00garbage", "garbled"), (t, b"{}", "garbled"), (t, b"x" * 20000, "too long")]
     for tpc, payload, word in cases:
         with pytest.raises(wire.Unreadable) as e:
             s.open(tpc, payload)
@@ -163,3 +163,37 @@ def test_a_restarted_side_resumes_from_its_saved_state():
     _play(bus, 3, random.Random(6))
     assert a2.st["turns"] == bus.sides["B"].st["turns"]
     assert len(a2.st["turns"]) == 8 or a2.game.over()
+
+
+def test_a_late_spectator_of_a_long_game_gets_the_whole_record():
+    from samsara_host.online.watch import Watcher
+    rng = random.Random(3)
+    for _ in range(50):                        # a whole game of 60 turns or more
+        bus = Bus()                            # (the dice are drawn afresh each run)
+        _play(bus, 300, rng)
+        a = bus.sides["A"]
+        n = len(a.st["turns"])
+        if n >= 60:
+            break
+    assert n >= 60 and a.game.over()
+    t, payload = a.record_message()
+    assert len(payload) > wire.MAX_PAYLOAD     # more than a side's message may be
+    shown, logged = [], []
+    w = Watcher("AB12-SECR-ET00", shown.append, as_json=True, log=logged.append)
+    w.sealer = bus.sealer                      # (the test's key: fewer rounds)
+    w.handle(t, payload)
+    rows = [__import__("json").loads(x) for x in shown]
+    assert [r["turn"] for r in rows[:-1]] == list(range(1, n + 1)) and not logged
+    assert all(r["joint"] for r in rows[:-1]) and rows[-1]["game_over"] and w.over()
+
+
+def test_a_message_too_long_to_open_is_said_in_one_line():
+    from samsara_host.online.watch import Watcher
+    bus = Bus()
+    shown, logged = [], []
+    w = Watcher("AB12-SECR-ET00", shown.append, log=logged.append)
+    w.sealer = bus.sealer
+    t = wire.topic("AB12", "rec")
+    w.handle(t, b"x" * (wire.MAX_RECORD_PAYLOAD + 1))
+    w.handle(wire.topic("AB12", "A"), b"x" * (wire.MAX_PAYLOAD + 1))
+    assert len(logged) == 2 and all("too long" in x for x in logged) and not shown

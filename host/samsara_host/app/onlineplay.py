@@ -163,6 +163,26 @@ class OnlineGames:
                 "Stop it on the Online page first (it is kept: host or join again with "
                 "the code to go on)." % (g.game_id(), " with %s" % far if far else ""))
 
+    def blocks_far_turn(self):
+        """Why Undo and Hint are off on the live page now, in words (an online game is
+        on and the board's roll is the far player's: Undo would take back a sub-move of
+        the far player's turn, lit and insisted on by the board, and a Hint would
+        suggest another), or None.  From the board's state as the bridge last looked
+        (Bridge.bs: the player whose roll it is)."""
+        g = self.game
+        if g is None or not g.running():
+            return None
+        b = g.bridge
+        bs = getattr(b, "bs", None) if b is not None else None
+        if not bs or b.side not in ("A", "B") or bs.get("state") in ("game_over", "moksha"):
+            return None
+        far = "B" if b.side == "A" else "A"
+        if bs.get("mover") != far:
+            return None
+        name = (b.progress.get("names") or {}).get(far) or "the far player"
+        return ("It is %s's turn in online game %s: Undo and Hint are off until the board "
+                "has carried it out (carry out the sub-moves it lights)." % (name, g.game_id()))
+
     def stop(self):
         """Stop the running game's bridge (its file stays: host or join again with the
         same code goes on at the same turn).  Returns state()."""

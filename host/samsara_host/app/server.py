@@ -334,9 +334,11 @@ class AppServer:
     async def api_online_game(self, request):
         """The Online page's own game (app/onlineplay.py): the code, the bridge's
         lines, the progress and the agreed position drawn; "blocks_new": why the live
-        page's New game is off now (an online game is on), or null."""
+        page's New game is off now (an online game is on), or null; "blocks_far": why
+        its Undo and Hint are off now (the far player's turn), or null."""
         st = self._online_state(self.online_play.state())
         st["blocks_new"] = self.online_play.blocks_new_game()
+        st["blocks_far"] = self.online_play.blocks_far_turn()
         return _json(st)
 
     def _online_state(self, st):
@@ -425,7 +427,8 @@ class AppServer:
             return _error(400, str(e))
         if self.watch is None:
             return _error(409, "No board is connected.")
-        busy = self.online_play.blocks_new_game() if name == "new_game" else None
+        busy = self.online_play.blocks_new_game() if name == "new_game" else \
+            self.online_play.blocks_far_turn() if name in ("undo", "hint") else None
         if busy:
             return _error(409, busy)
         try:

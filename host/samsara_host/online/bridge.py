@@ -43,6 +43,9 @@ END_LIVE_S = 300
 FINISH_WAIT_S = 10.0
 """How long the bridge waits at the game's end for the other side to confirm it has
 every message (s)."""
+WAIT_HOST_S = 30.0
+"""How long `join` waits for the host's announcement of the game before it gives up
+(s)."""
 EVENTS_THAT_MATTER = ("roll", "turn", "turn_complete", "game_start", "game_over",
                       "moksha", "resume", "boot", "repair_end", "sub", "reject")
 
@@ -113,9 +116,16 @@ class Bridge:
         self.conn.publish(topic, payload, retain, RETAIN_S if retain else None)
 
     def _host_message(self):
+        # The announcement; once the other player is in, with its id and name (a third
+        # who comes with the code is then refused before it sends anything).
         t = wire.topic(self.gid, "host")
-        self.conn.publish(t, self.sealer.seal(t, 0, {"k": "host", "side": self.side,
-                                                    "name": self.name}), True, RETAIN_S)
+        body = {"k": "host", "side": self.side, "name": self.name}
+        st = self.peer.st if self.peer is not None else {}
+        if st.get("far_id"):
+            body["guest_id"] = st["far_id"]
+            body["guest"] = st["names"].get(pr.other(self.side), "")
+        self._announced = body.get("guest_id")
+        self.conn.publish(t, self.sealer.seal(t, 0, body), True, RETAIN_S)
 
     def _refused(self):
         # The broker refused the connection (a wrong login, a TLS certificate not
@@ -136,6 +146,15 @@ class Bridge:
             if self.host and st["side"] != self.side:
                 raise BridgeError("this game's file says you play %s, not %s (%s)"
                                   % (st["side"], self.side, self.path))
+            g = pr.Peer(self.sealer, st, lambda *a: None).game
+            last = st["turns"][-1] if st["turns"] else None
+            left = last is not None and last["player"] != st["side"] and \
+                st.get("done_sent", 0) < last["turn"]      # the board's last far turn
+            if st.get("ended") or (g.over() and not left):
+                raise BridgeError(
+                    "game %s is over (%d turns, %d-%d; its record is in %s): there is "
+                    "nothing to go on with; start a new game with `samsara online host`"
+                    % (self.gid, len(st["turns"]), g.pos.a, g.pos.b, self.path))
             self.side = st["side"]
             self.say("resuming game %s as %s at turn %d" % (self.gid, self.side,
                                                             len(st["turns"]) + 1))
@@ -151,8 +170,14 @@ class Bridge:
 
     def _wait_host(self, wait_s):
         # The host's side from its retained message (the one who joins takes the other).
+        # A game already over (its final record, no announcement) or an announcement
+        # that does not open with the code (a wrong secret) ends the wait at once.
         deadline = self.clock() + wait_s
         t = wire.topic(self.gid, "host")
+        rec = wire.topic(self.gid, "rec")
+        where = self._broker_words()
+        self.say("waiting for game %s to be announced on %s (at most %.0f s)"
+                 % (self.gid, where, wait_s))
         self.progress = dict(self.progress, waiting="looking for game %s on the broker"
                              % self.gid)
         while self.clock() < deadline:
@@ -161,13 +186,33 @@ class Bridge:
                 tpc, payload = self.conn.inbox.get(timeout=0.2)
             except Exception:
                 continue
-            if tpc != t:
+            if tpc not in (t, rec) or not payload:
                 continue
             try:
-                _s, body = self.sealer.open(t, payload)
+                _s, body = self.sealer.open(tpc, payload)
             except wire.Unreadable as e:
-                self.log("dropped: %s (on %s)" % (e, t))
+                self.log("dropped: %s (on %s)" % (e, tpc))
+                if str(e).startswith("forged"):
+                    raise BridgeError(
+                        "game %s is on %s, but its messages do not open with this code: "
+                        "the secret (the last 8 characters) is wrong; ask the host to "
+                        "read the code again" % (self.gid, where))
                 continue
+            if tpc == rec:
+                if body.get("over"):
+                    raise BridgeError(
+                        "game %s is over (%d turns): there is nothing to join; `samsara "
+                        "online watch CODE` shows its record, `samsara online host` "
+                        "starts a new game" % (self.gid, len(body.get("turns") or [])))
+                continue
+            if body.get("k") == "host" and body.get("guest_id"):
+                host = str(body.get("name"))[:NAME_MAX]
+                raise BridgeError(
+                    "game %s already has its two players (%s as %s, %s as %s): nobody "
+                    "else can join it; ask %s for a new game, or watch this one with "
+                    "`samsara online watch CODE`" % (
+                        self.gid, host, body.get("side"), str(body.get("guest"))[:NAME_MAX],
+                        pr.other(body.get("side")), host))
             if body.get("k") == "host" and body.get("side") in ("A", "B"):
                 self.say("joining %s's game %s as %s" % (str(body.get("name"))[:NAME_MAX],
                                                         self.gid, pr.other(body["side"])))
@@ -176,8 +221,14 @@ class Bridge:
         if up is not None and not up.is_set() and getattr(self.conn, "trouble", None):
             raise BridgeError("no connection to the broker within %.0f s: %s"
                               % (wait_s, self.conn.trouble.replace("; trying again", "")))
-        raise BridgeError("no game %s on the broker: is the host's bridge running, and "
-                          "is the code right?" % self.gid)
+        raise BridgeError("no game %s was announced on %s within %.0f s: is the host's "
+                          "bridge running on the same broker, and is the code right? "
+                          "Run the same command again once it is" % (self.gid, where, wait_s))
+
+    def _broker_words(self):
+        # The broker as a player knows it (without a password).
+        b = getattr(self.conn, "broker", None)
+        return b.url() if b is not None and hasattr(b, "url") else "the broker"
 
     # -- the board ------------------------------------------------------------------------
 
@@ -379,9 +430,12 @@ class Bridge:
                 continue
             if pe.handle(tpc, payload):
                 moved = True
+        if self.host and pe.st.get("far_id") and pe.st["far_id"] != getattr(
+                self, "_announced", None):
+            self._host_message()          # the other player is in: a third is refused
         return moved
 
-    def run(self, wait_host_s=30.0, stop=None):
+    def run(self, wait_host_s=WAIT_HOST_S, stop=None):
         """Play the game to its end.  Returns the number of turns.  stop(): True to stop
         early (returns None).  Raises BridgeError, LinkError (the board went away)."""
         self._refused()
@@ -415,6 +469,8 @@ class Bridge:
                     t_end = self.clock()
                     pe.publish_record()
                 if pe.acked() or self.clock() - t_end > FINISH_WAIT_S:
+                    pe.st["ended"] = True       # (the same command again says so)
+                    self._save(pe.st)
                     self._clear_retained()
                     return len(pe.st["turns"])
                 pe.ask_sync()

@@ -11,10 +11,13 @@ Numbered messages (body kinds, `s` 1, 2, 3, ... per sender):
     turn    {"turn": K, "player", "dice", "move", "ts"}   the sender's turn K played
     done    {"turn": K}                        the sender's board carried out turn K
 
-Control messages (`s` 0, never numbered): `hello` {"name", "side", "rx", "ask", "id"}
-and `sync` {"rx", "ask", "id"}: `rx` is the number of the next message the sender
-expects; the other side sends again every message from there.  A control message seen
-before (its `id`) is a replay.
+Control messages (`s` 0, never numbered): `hello` {"name", "side", "rx", "ask", "id",
+"pid"} and `sync` {"rx", "ask", "id", "pid"}: `rx` is the number of the next message the
+sender expects; the other side sends again every message from there.  A control message
+seen before (its `id`) is a replay.  `pid` is the sender's player id (random, kept in
+its file): the first one heard from the other side is that side's player for the whole
+game (`far_id`); a control message with another one is a third player with the code,
+dropped with one line and changing nothing.
 
 A numbered message is taken only as the next one expected: a lower number is a replay
 or a repeat, a higher one is out of order (a `sync` asks for the gap); both are dropped
@@ -64,6 +67,7 @@ def joint_dice(game_id, k, r_a, r_b):
 def new_state(game_id, side, name):
     """The saved state of a fresh game for side `side` ("A"/"B") named `name`."""
     return {"v": 1, "game": game_id, "side": side, "names": {side: name},
+            "me": secrets.token_hex(8), "far_id": None,
             "out": [], "rx": 1, "nonces": {}, "commits": {"A": {}, "B": {}},
             "reveals": {"A": {}, "B": {}}, "turns": [], "done": 0, "board_game": None}
 
@@ -130,6 +134,8 @@ class Peer:
     def control(self, body):
         """Send a control message (hello, sync): not numbered, with a fresh id."""
         body = dict(body, id=secrets.token_hex(8))
+        if self.st.get("me"):
+            body["pid"] = self.st["me"]
         self.publish(self._topic(self.side), self.sealer.seal(self._topic(self.side), 0, body),
                      False)
 
@@ -201,6 +207,16 @@ class Peer:
         if k not in ("hello", "sync") or not isinstance(rx, int) or isinstance(rx, bool):
             self._drop("a control message that is no hello or sync")
             return False
+        pid = body.get("pid")
+        if isinstance(pid, str) and pid:
+            if self.st.get("far_id") is None:
+                self.st["far_id"] = pid           # the other player, from now on
+                self.save()
+            elif pid != self.st["far_id"]:
+                self._drop("a third player (%s) tried to play %s: refused, the game has "
+                           "its two players" % (str(body.get("name", "?"))[:NAME_MAX],
+                                                self.far))
+                return False
         if k == "hello" and isinstance(body.get("name"), str):
             self.st["names"][self.far] = body["name"][:NAME_MAX]
         self.peer_rx = max(self.peer_rx, rx)
@@ -353,8 +369,13 @@ class Peer:
         return t, self.sealer.seal(t, 0, self.record_body())
 
     def publish_record(self):
-        """Publish the retained record for spectators."""
+        """Publish the retained record for spectators (a record longer than a spectator
+        opens, wire.MAX_RECORD_PAYLOAD, is still published, and said in the log)."""
         t, payload = self.record_message()
+        if len(payload) > wire.max_payload(t):
+            self.log("the record of %d turns is %d bytes, more than a spectator opens "
+                     "(%d): a spectator who comes late will not see it"
+                     % (len(self.st["turns"]), len(payload), wire.max_payload(t)))
         self.publish(t, payload, True)
 
 

@@ -5,7 +5,8 @@ dice are the joint dice of both sides' commits and reveals.
 
 It reads the retained record (`rec`, the turns so far, for a spectator who comes late)
 and then the turns as the bridges send them.  A message that does not open with the
-game's key is counted and left out.
+game's key (or is longer than wire.max_payload allows) is counted and left out with one
+line in the log (stderr).
 """
 import hashlib
 import json
@@ -18,23 +19,31 @@ from samsara_host.online import NAME_MAX, wire
 from samsara_host.online.code import game_key, parse_code
 
 
+def _log(text):
+    print("samsara online: %s" % text, file=sys.stderr, flush=True)
+
+
 class Watcher:
     """Follows game `code` (module docstring).  conn: a started Connection-like object
     (inbox) subscribed to the game's topics (Watcher.topics()); out(text): one line
     per turn; as_json: lines are JSON objects (turn, player, name, dice, move, score,
-    joint) instead of words."""
+    joint) instead of words; log(text): one line for each message left out (default:
+    stderr)."""
 
-    def __init__(self, code, out=print, as_json=False):
+    def __init__(self, code, out=print, as_json=False, log=None):
         self.gid, secret = parse_code(code)
         self.sealer = wire.Sealer(game_key(self.gid, secret))
         self.out = out
         self.as_json = as_json
+        self.log = log or _log
         self.turns = {}            # k -> turn dict (player, dice, move, joint?)
         self.proof = {"A": {}, "B": {}}   # side -> {k: [commit, reveal]}
         self.names = {}
         self.game = Game()
         self.shown = 0
         self.dropped = 0
+        self.heard = False         # a message of the game opened
+        self.wrong_code = False    # the game's own retained message did not open
 
     def topics(self):
         """The topic filters to subscribe."""
@@ -47,9 +56,13 @@ class Watcher:
             return
         try:
             seq, body = self.sealer.open(tpc, payload)
-        except wire.Unreadable:
+        except wire.Unreadable as e:
             self.dropped += 1
+            self.log("dropped: %s (on %s)" % (e, tpc))
+            if what in ("host", "rec") and not self.heard and str(e).startswith("forged"):
+                self.wrong_code = True
             return
+        self.heard = True
         k = body.get("k")
         n = body.get("turn")
         if what == "host" and isinstance(body.get("name"), str) and body.get("side") in "AB":
@@ -126,24 +139,49 @@ class Watcher:
 
 
 class WatchError(Exception):
-    """The broker refused the spectator (a wrong login, a TLS certificate not
-    trusted); str() says so and what to do."""
+    """The spectator cannot follow the game: the broker refused it (a wrong login, a
+    TLS certificate not trusted), the code's secret is wrong, or no game of that id
+    was heard of within ANNOUNCE_S; str() says so and what to do."""
 
 
-def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic):
+ANNOUNCE_S = 60.0
+"""How long `watch` waits for a first message of the game (its announcement, its
+record, a turn) before it gives up (s): a game not started yet, a wrong id, or a game
+over for more than an hour (its record gone from the broker)."""
+
+
+def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time.monotonic,
+          log=None, announce_s=ANNOUNCE_S):
     """Follow game `code` until it ends (True) or `seconds` pass (False).
-    conn_factory(subscriptions) -> a started Connection.  Raises WatchError when the
-    broker refuses the connection."""
-    w = Watcher(code, out, as_json)
+    conn_factory(subscriptions) -> a started Connection; log(text): the lines about
+    messages left out and what the spectator waits for (default stderr).  Raises
+    WatchError when the broker refuses the connection, when the game's own retained
+    messages do not open with the code (a wrong secret), or when nothing of the game
+    came within `announce_s` seconds."""
+    w = Watcher(code, out, as_json, log)
     conn = conn_factory(w.topics())
     said = None
     end = None if seconds is None else clock() + seconds
+    b = getattr(conn, "broker", None)
+    where = b.url() if b is not None and hasattr(b, "url") else "the broker"
+    w.log("waiting for game %s to be announced on %s (at most %.0f s)"
+          % (w.gid, where, announce_s))
+    give_up = clock() + announce_s
     try:
         while not w.over():
             if end is not None and clock() >= end:
                 return False
             if getattr(conn, "refused", None):
                 raise WatchError(conn.refused)
+            if w.wrong_code:
+                raise WatchError("game %s is on %s, but its messages do not open with "
+                                 "this code: the secret (the last 8 characters) is wrong; "
+                                 "ask a player to read the code again" % (w.gid, where))
+            if not w.heard and clock() >= give_up:
+                raise WatchError("no game %s on %s within %.0f s: not started yet, over "
+                                 "for more than an hour, or the code is wrong; run the "
+                                 "same command again once the host's bridge runs"
+                                 % (w.gid, where, announce_s))
             trouble = getattr(conn, "trouble", None)
             if trouble and trouble != said:
                 print("samsara online: %s" % trouble, file=sys.stderr, flush=True)

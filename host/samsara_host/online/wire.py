@@ -26,7 +26,18 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 ROOT = "samsara/v1"
 MAX_PAYLOAD = 16384
-"""The largest payload opened (bytes); larger ones are dropped unread."""
+"""The largest payload opened on a side's topic or the host's (bytes); larger ones are
+dropped unread, with the reason (Unreadable "too long")."""
+MAX_RECORD_PAYLOAD = 1 << 20
+"""The largest payload opened on the record's topic (`rec`, bytes): the whole record
+of a game, about 500 bytes a turn (each turn with both commits and reveals), so 1 MiB
+holds some 2000 turns, far past the longest games the rules give (100-150 turns)."""
+
+
+def max_payload(tpc):
+    """The largest payload (bytes) opened on topic `tpc` (MAX_RECORD_PAYLOAD for a
+    game's `rec`, MAX_PAYLOAD for the others)."""
+    return MAX_RECORD_PAYLOAD if tpc.endswith("/rec") else MAX_PAYLOAD
 
 
 def topic(game_id, what):
@@ -40,7 +51,8 @@ def live_topic(game_id):
 
 
 class Unreadable(ValueError):
-    """A payload that does not open: str() says why (garbled, forged, too long)."""
+    """A payload that does not open: str() starts with why ("garbled", "forged",
+    "too long")."""
 
 
 class Sealer:
@@ -61,8 +73,10 @@ class Sealer:
     def open(self, tpc, payload):
         """(seq, body dict) of a payload received on topic `tpc`.  Raises Unreadable
         for anything that is not a sealed message of this game on this topic."""
-        if len(payload) > MAX_PAYLOAD:
-            raise Unreadable("garbled: %d bytes" % len(payload))
+        limit = max_payload(tpc)
+        if len(payload) > limit:
+            raise Unreadable("too long: %d bytes, at most %d are opened on %s"
+                             % (len(payload), limit, tpc))
         try:
             env = json.loads(payload)
             seq = env["s"]

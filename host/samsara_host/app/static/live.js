@@ -8,6 +8,7 @@ let last = null;
 let viewing = 0;          // the turn shown instead of the live board (0: the live board)
 let recordHTML = "";      // the move list as drawn last
 let newBlocked = null;    // why New game is off (an online game is on), or null
+let farBlocked = null;    // why Undo and Hint are off (the far player's turn), or null
 
 // What to call a side: the board, the player's name when known, else "You" against the
 // board or "Player A".
@@ -41,8 +42,6 @@ function show(s) {
   says.classList.toggle("hidden", !sayText || !s.connected);
   const can = s.can || {};
   document.getElementById("roll").disabled = !can.roll;
-  document.getElementById("undo").disabled = !can.undo;
-  document.getElementById("hint").disabled = !can.hint;
   showNewBlocked(s);
   document.getElementById("nA").textContent = sideName(s, "A");
   document.getElementById("nB").textContent = sideName(s, "B");
@@ -78,18 +77,27 @@ function show(s) {
 }
 
 // New game is off while an online game is on (the Online page's bridge plays the
-// board's game): the reason under the button; asked every two seconds.
+// board's game), Undo and Hint while it is the far player's turn: the reasons under
+// the buttons; asked every two seconds.
 function showNewBlocked(s) {
   const why = document.getElementById("newblocked");
   why.textContent = newBlocked || "";
   why.classList.toggle("hidden", !newBlocked);
   document.getElementById("start").disabled = !(s && s.connected) || !!newBlocked;
+  // Undo and Hint are off while the far player's turn of an online game is on the board
+  const far = document.getElementById("farblocked");
+  far.textContent = farBlocked || "";
+  far.classList.toggle("hidden", !farBlocked);
+  const can = (s && s.can) || {};
+  document.getElementById("undo").disabled = !can.undo || !!farBlocked;
+  document.getElementById("hint").disabled = !can.hint || !!farBlocked;
 }
 async function checkOnline() {
   const g = await api("/api/online/game");
-  const was = newBlocked;
+  const was = newBlocked, wasFar = farBlocked;
   newBlocked = g.error ? null : (g.blocks_new || null);
-  if (was !== newBlocked) showNewBlocked(last);
+  farBlocked = g.error ? null : (g.blocks_far || null);
+  if (was !== newBlocked || wasFar !== farBlocked) showNewBlocked(last);
 }
 
 // The app's own virtual board has no hands: a click lifts the marble in a hole, or
