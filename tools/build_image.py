@@ -51,8 +51,12 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host"))
 from samsara_host import fwstamp  # noqa: E402
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from build_firmware import OTHER_GAMES  # noqa: E402
+# the checkout's root, so that `tools` imports as a package whether this runs as a
+# script or a module (its folder itself on the path would shadow test helpers' names)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+from tools.build_firmware import OTHER_GAMES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "firmware")
