@@ -157,8 +157,11 @@ def port_holder(port, locks="/proc/locks", proc="/proc"):
     except (OSError, ValueError, AttributeError):
         return None
     for row in rows:
-        if len(row) >= 6 and row[1] == "FLOCK" and row[5] == want and row[4].isdigit():
-            pid = int(row[4])
+        if len(row) < 6:
+            continue
+        _n, kind, _how, _mode, pid_text, dev_ino = row[:6]   # /proc/locks' columns
+        if kind == "FLOCK" and dev_ino == want and pid_text.isdigit():
+            pid = int(pid_text)
             try:
                 with open(os.path.join(proc, str(pid), "cmdline"), "rb") as f:
                     argv = [a.decode("utf-8", "replace") for a in f.read().split(b"\0") if a]
