@@ -212,3 +212,30 @@ def test_game_new_takes_the_players_names_and_status_says_them(tmp_path, capsys)
         vb.stop()
     assert cli.main(["game", "new", "--names", "Anna", "x" * 41]) == 2
     assert "at most 40 characters" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_name_outside_the_bmp_goes_through_new_game_status_and_logs_pull(tmp_path, capsys):
+    # An emoji (U+1F600, a surrogate pair when escaped) in a name reaches the board as
+    # UTF-8: the header keeps it, status says it and the pulled log verifies
+    import glob
+    from samsara_host.record import from_log
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-7")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        code, s, out = _json(capsys, ["game", "new", "--names", "Zoë", "Ben \U0001F600",
+                                      "--json"])
+        assert code == 0, out.err
+        assert s["names"] == ["Zoë", "Ben \U0001F600"]
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["names"] == ["Zoë", "Ben \U0001F600"]
+        dest = str(tmp_path / "pulled")
+        assert cli.main(["logs", "pull", "--dest", dest]) == 0, capsys.readouterr()
+        capsys.readouterr()
+        (path,) = glob.glob(dest + "/*/game-%04d.log" % s["game"])
+        with open(path, "rb") as f:
+            rec = from_log(f.read(), allow_torn=True)
+        assert (rec.tags["PlayerA"], rec.tags["PlayerB"]) == ("Zoë", "Ben \U0001F600")
+    finally:
+        vb.stop()
