@@ -64,9 +64,18 @@ def test_moves_in_words_and_as_arrows():
           "vs_board": "B", "board_move": "5:R1-S18"}
     assert movewords.headline(st) == \
         "The board plays 5:R1-S18: move the marble from R1 to S18"
-    st = {"state": "turn_complete", "mover": "A", "dice": [], "vs_board": None}
+    # the board's status names the next player as the mover once a turn is complete
+    st = {"state": "turn_complete", "mover": "B", "dice": [], "vs_board": None}
     assert movewords.headline(st, ["Anna", "Ben"]) == \
         "Anna finished the turn: Ben, roll the dice"
+    assert movewords.headline(dict(st, mover="A"), ["Anna", "Ben"]) == \
+        "Ben finished the turn: Anna, roll the dice"
+    assert movewords.headline(dict(st, mover="A"), None) == \
+        "Player B finished the turn: Player A, roll the dice"
+    assert movewords.headline(dict(st, vs_board="B"), ["Anna", ""]) == \
+        "Anna finished the turn: the board rolls next"
+    assert movewords.headline(dict(st, mover="A", vs_board="B"), ["Anna", ""]) == \
+        "The board finished the turn: Anna, roll the dice"
     for state in movewords.STATE_WORDS:
         words = movewords.headline(dict(st, state=state))
         assert state not in words and "_" not in words
@@ -237,5 +246,36 @@ def test_a_name_outside_the_bmp_goes_through_new_game_status_and_logs_pull(tmp_p
         with open(path, "rb") as f:
             rec = from_log(f.read(), allow_torn=True)
         assert (rec.tags["PlayerA"], rec.tags["PlayerB"]) == ("Zoë", "Ben \U0001F600")
+    finally:
+        vb.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_the_headline_after_a_complete_turn_names_who_played_and_who_rolls(tmp_path,
+                                                                          capsys):
+    # Anna (A) plays turn 1 on the board by hand: status says she finished, Ben rolls
+    import sys
+    sys.path.insert(0, __import__("os").path.dirname(__file__))
+    from vbplayer import Player, frame_hex
+    from samsara.rules.game import Game
+    from samsara.rules.position import Position
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-8")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            vb.feed({"frame": frame_hex(Position())})
+            time.sleep(0.3)
+            state.client.request("new_game", name_a="Anna", name_b="Ben")
+            Player(vb, state.client, seed=3).turn(Game())
+        finally:
+            state.close()
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["state"] == "turn_complete" and s["mover"] == "B"
+        assert s["headline"] == "Anna finished the turn: Ben, roll the dice"
+        assert cli.main(["game", "status"]) == 0
+        assert "Anna finished the turn: Ben, roll the dice." in capsys.readouterr().out
     finally:
         vb.stop()
