@@ -279,3 +279,35 @@ def test_the_headline_after_a_complete_turn_names_who_played_and_who_rolls(tmp_p
         assert "Anna finished the turn: Ben, roll the dice." in capsys.readouterr().out
     finally:
         vb.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_turns_so_far_count_the_turn_just_finished(tmp_path, capsys):
+    # right after A's complete turn (before B's roll commits it) the status counts it
+    import sys
+    sys.path.insert(0, __import__("os").path.dirname(__file__))
+    from vbplayer import Player, frame_hex
+    from samsara.rules.game import Game
+    from samsara.rules.position import Position
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-9")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            vb.feed({"frame": frame_hex(Position())})
+            time.sleep(0.3)
+            state.client.request("new_game")
+            played = Player(vb, state.client, seed=3).turn(Game())
+            assert state.client.request("position")["turns"] == 0   # the board's count
+        finally:
+            state.close()
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["state"] == "turn_complete"
+        assert s["turns"] == 1 and s["record"] == [str(played)]
+        assert cli.main(["game", "status"]) == 0
+        out = capsys.readouterr().out
+        assert "Turns so far: 1." in out and "Last turn: %s" % s["record"][-1] in out
+    finally:
+        vb.stop()
