@@ -64,9 +64,18 @@ def test_moves_in_words_and_as_arrows():
           "vs_board": "B", "board_move": "5:R1-S18"}
     assert movewords.headline(st) == \
         "The board plays 5:R1-S18: move the marble from R1 to S18"
-    st = {"state": "turn_complete", "mover": "A", "dice": [], "vs_board": None}
+    # the board's status names the next player as the mover once a turn is complete
+    st = {"state": "turn_complete", "mover": "B", "dice": [], "vs_board": None}
     assert movewords.headline(st, ["Anna", "Ben"]) == \
         "Anna finished the turn: Ben, roll the dice"
+    assert movewords.headline(dict(st, mover="A"), ["Anna", "Ben"]) == \
+        "Ben finished the turn: Anna, roll the dice"
+    assert movewords.headline(dict(st, mover="A"), None) == \
+        "Player B finished the turn: Player A, roll the dice"
+    assert movewords.headline(dict(st, vs_board="B"), ["Anna", ""]) == \
+        "Anna finished the turn: the board rolls next"
+    assert movewords.headline(dict(st, mover="A", vs_board="B"), ["Anna", ""]) == \
+        "The board finished the turn: Anna, roll the dice"
     for state in movewords.STATE_WORDS:
         words = movewords.headline(dict(st, state=state))
         assert state not in words and "_" not in words
@@ -212,3 +221,93 @@ def test_game_new_takes_the_players_names_and_status_says_them(tmp_path, capsys)
         vb.stop()
     assert cli.main(["game", "new", "--names", "Anna", "x" * 41]) == 2
     assert "at most 40 characters" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_name_outside_the_bmp_goes_through_new_game_status_and_logs_pull(tmp_path, capsys):
+    # An emoji (U+1F600, a surrogate pair when escaped) in a name reaches the board as
+    # UTF-8: the header keeps it, status says it and the pulled log verifies
+    import glob
+    from samsara_host.record import from_log
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-7")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        code, s, out = _json(capsys, ["game", "new", "--names", "Zoë", "Ben \U0001F600",
+                                      "--json"])
+        assert code == 0, out.err
+        assert s["names"] == ["Zoë", "Ben \U0001F600"]
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["names"] == ["Zoë", "Ben \U0001F600"]
+        dest = str(tmp_path / "pulled")
+        assert cli.main(["logs", "pull", "--dest", dest]) == 0, capsys.readouterr()
+        capsys.readouterr()
+        (path,) = glob.glob(dest + "/*/game-%04d.log" % s["game"])
+        with open(path, "rb") as f:
+            rec = from_log(f.read(), allow_torn=True)
+        assert (rec.tags["PlayerA"], rec.tags["PlayerB"]) == ("Zoë", "Ben \U0001F600")
+    finally:
+        vb.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_the_headline_after_a_complete_turn_names_who_played_and_who_rolls(tmp_path,
+                                                                          capsys):
+    # Anna (A) plays turn 1 on the board by hand: status says she finished, Ben rolls
+    import sys
+    sys.path.insert(0, __import__("os").path.dirname(__file__))
+    from vbplayer import Player, frame_hex
+    from samsara.rules.game import Game
+    from samsara.rules.position import Position
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-8")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            vb.feed({"frame": frame_hex(Position())})
+            time.sleep(0.3)
+            state.client.request("new_game", name_a="Anna", name_b="Ben")
+            Player(vb, state.client, seed=3).turn(Game())
+        finally:
+            state.close()
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["state"] == "turn_complete" and s["mover"] == "B"
+        assert s["headline"] == "Anna finished the turn: Ben, roll the dice"
+        assert cli.main(["game", "status"]) == 0
+        assert "Anna finished the turn: Ben, roll the dice." in capsys.readouterr().out
+    finally:
+        vb.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_turns_so_far_count_the_turn_just_finished(tmp_path, capsys):
+    # right after A's complete turn (before B's roll commits it) the status counts it
+    import sys
+    sys.path.insert(0, __import__("os").path.dirname(__file__))
+    from vbplayer import Player, frame_hex
+    from samsara.rules.game import Game
+    from samsara.rules.position import Position
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-9")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            vb.feed({"frame": frame_hex(Position())})
+            time.sleep(0.3)
+            state.client.request("new_game")
+            played = Player(vb, state.client, seed=3).turn(Game())
+            assert state.client.request("position")["turns"] == 0   # the board's count
+        finally:
+            state.close()
+        code, s, _ = _json(capsys, ["game", "status", "--json"])
+        assert code == 0 and s["state"] == "turn_complete"
+        assert s["turns"] == 1 and s["record"] == [str(played)]
+        assert cli.main(["game", "status"]) == 0
+        out = capsys.readouterr().out
+        assert "Turns so far: 1." in out and "Last turn: %s" % s["record"][-1] in out
+    finally:
+        vb.stop()

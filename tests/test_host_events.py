@@ -78,3 +78,19 @@ def test_the_monitor_counts_the_game_turns_not_the_record_and_drops_dice_at_the_
     c = Console(width=100, record=True)
     c.print(text)
     assert "turns 34" in c.export_text()
+
+
+def test_the_monitor_counts_a_complete_turn_before_the_next_roll_commits_it():
+    # in turn_complete the board's `position` leaves the turn out (it is committed at
+    # the next roll); the monitor counts it, once, however often status is asked
+    m = monitor_cmd.Model()
+    m.position_reply({"position": "oooooo................../oooooo.................. 0-0 B",
+                      "state": "turn_complete", "turns": 0, "record": []})
+    for _ in range(2):
+        m.status_reply({"state": "turn_complete", "game": 3, "dice": [5, 2],
+                        "turn": "52 2:S5-S7 5:S1-R18"})
+        assert m.turns == 1
+    m.position_reply({"position": "oooooo................../oooooo.................. 0-0 B",
+                      "state": "waiting", "turns": 1, "record": ["52 2:S5-S7 5:S1-R18"]})
+    m.status_reply({"state": "waiting", "game": 3, "dice": [], "turn": ""})
+    assert m.turns == 1

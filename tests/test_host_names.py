@@ -13,7 +13,10 @@ from samsara_host import cli, gametags
 
 BAD = [("", "is empty"), ("   ", "is empty"), ("x" * 41, "at most 40 characters"),
        ("An\x1bna", "control characters"), ("Tab\there", "control characters"),
-       ("two\nlines", "control characters")]
+       ("two\nlines", "control characters"),
+       ("Anna\u202e", "format characters \\(U\\+202E RIGHT-TO-LEFT OVERRIDE\\)"),
+       ("An\u200bna", "format characters \\(U\\+200B"), ("\ufeffAnna", "format characters"),
+       ("Ben \ud83d", "lone surrogate")]
 
 
 @pytest.mark.parametrize("name,words", BAD)
@@ -26,6 +29,28 @@ def test_the_one_check_refuses_the_same_names(name, words):
 
 def test_names_are_kept_without_the_spaces_around_them():
     assert gametags.check_names(["  Anna ", "Ben"]) == ["Anna", "Ben"]
+
+
+def test_names_outside_the_bmp_and_with_joiners_are_names():
+    # an emoji, an emoji sequence (zero-width joiner), a Persian name (non-joiner)
+    names = ["Ben \U0001F600", "\U0001F468\u200d\U0001F469", "\u0645\u06cc\u200c\u0631\u0627"]
+    for n in names:
+        assert gametags.check_text(n) == n
+
+
+def test_the_host_sends_names_to_the_board_as_utf8_not_escapes():
+    from samsara_host import hostproto
+    line = hostproto.encode_command("new_game", 1, {"name_a": "Zo\u00eb", "name_b": "Ben \U0001F600"})
+    assert b"\\u" not in line and "Ben \U0001F600".encode("utf-8") in line
+    assert line.endswith(b"\n") and json.loads(line) == {
+        "cmd": "new_game", "id": 1, "name_a": "Zo\u00eb", "name_b": "Ben \U0001F600"}
+
+
+def test_a_far_players_name_is_checked_like_a_near_ones():
+    from samsara_host.online.peer import far_name
+    assert far_name("Ben \U0001F600") == "Ben \U0001F600"
+    assert far_name("  Cleo ") == "Cleo"
+    assert far_name("Eve\u202e") == "" and far_name("a\nb") == "" and far_name("x\ud800") == ""
 
 
 def test_logs_pull_checks_names_before_it_pulls(tmp_path, capsys):

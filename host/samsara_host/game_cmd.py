@@ -104,17 +104,26 @@ def names_of(given, vs_board=None):
 def game_status(client):
     """The game's state from the board: {state, mover, dice, remaining, score, turns,
     vs_board, level, game, names, position, record, headline}; names: [A's, B's] from
-    the game's log header ("" for one not given) or null.  Raises boardlink.LinkError."""
+    the game's log header ("" for one not given) or null; turns and record (the last
+    10 turns) count the turn just finished in turn_complete, which the board's
+    `position` leaves out until the next roll commits it.  Raises boardlink.LinkError."""
     from samsara_host.runninglog import game_header, header_names
     st = client.request("status")
     pos = client.request("position")
     names = header_names(game_header(client, st["game"])) \
         if isinstance(st.get("game"), int) else None
+    turns, record = pos.get("turns"), list(pos.get("record") or [])
+    done = st.get("turn")
+    if st.get("state") == "turn_complete" and isinstance(done, str) and done \
+            and isinstance(turns, int) and not isinstance(turns, bool):
+        # the board commits a complete turn at the next roll (until then it may be
+        # undone) and counts it from then on; a player counts it once it is played
+        turns, record = turns + 1, (record + [done])[-10:]
     out = {"state": st.get("state"), "mover": st.get("mover"), "dice": st.get("dice") or [],
            "remaining": st.get("remaining") or [], "score": st.get("score"),
-           "turns": pos.get("turns"), "vs_board": st.get("vs_board"),
+           "turns": turns, "vs_board": st.get("vs_board"),
            "level": st.get("level"), "game": st.get("game"),
-           "position": pos.get("position"), "record": pos.get("record") or [],
+           "position": pos.get("position"), "record": record,
            "board_move": st.get("board_move"), "hint": st.get("hint"), "names": names}
     out["headline"] = headline(out, names)
     return out

@@ -12,6 +12,7 @@ import datetime
 import json
 import os
 import re
+import unicodedata
 
 EDITABLE = ("Event", "Site", "Date", "PlayerA", "PlayerB")
 SUFFIX = ".tags"
@@ -27,10 +28,19 @@ MAX_TEXT = 40
 picture's caption)."""
 
 
+JOINERS = "\u200c\u200d"
+"""The format characters (Unicode category Cf) a name may hold: the zero-width
+non-joiner and joiner, which Persian and Indic names and emoji sequences need; every
+other Cf (the right-to-left override U+202E, the zero-width space, the BOM...) and
+every control character (Cc) is refused."""
+
+
 def check_text(value, what="a name", limit=MAX_TEXT):
     """`value` with the spaces around it taken off, if it can be a player's name or a
     tag's text: not empty, at most `limit` characters (MAX_TEXT), no control characters
-    (line breaks, tabs, escapes); else TagError saying which.  The one check of
+    (line breaks, tabs, escapes: Unicode category Cc), no format characters (Cf: the
+    right-to-left override, zero-width space; JOINERS excepted), no lone surrogate
+    (Cs); else TagError saying which.  The one check of
     `--names` (logs pull, logs tag), `logs tag`'s other texts, the app's names and an
     online player's `--name` (limit 24)."""
     if not isinstance(value, str):
@@ -44,6 +54,14 @@ def check_text(value, what="a name", limit=MAX_TEXT):
         if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029":
             raise TagError("%s may not hold control characters (line breaks, tabs, "
                            "escapes): %r" % (what, v))
+        cat = unicodedata.category(ch)
+        if cat == "Cs":
+            raise TagError("%s is not valid text: it holds a lone surrogate (%r), e.g. "
+                           "from bytes that are not UTF-8: type the name again" % (what, v))
+        if cat == "Cf" and ch not in JOINERS:
+            raise TagError("%s may not hold invisible format characters (U+%04X %s): "
+                           "they turn or hide the text around them" % (
+                               what, ord(ch), unicodedata.name(ch, "format character")))
     return v
 
 

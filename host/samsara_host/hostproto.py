@@ -34,8 +34,10 @@ def event_spec(name):
 
 
 def encode_command(name, req_id=None, args=None):
-    """The bytes of one host line for command `name` with optional id and arguments.
-    Raises ValueError for an unknown command (the table is the contract)."""
+    """The bytes of one host line for command `name` with optional id and arguments:
+    JSON as UTF-8 (non-ASCII characters unescaped) plus LF.  Raises ValueError
+    for an unknown command (the table is the contract), UnicodeEncodeError for text
+    holding a lone surrogate."""
     from samsara.link.commands import COMMAND_NAMES
     if name not in COMMAND_NAMES:
         raise ValueError("unknown command %r" % (name,))
@@ -45,7 +47,10 @@ def encode_command(name, req_id=None, args=None):
     if args:
         for k in args:
             d[k] = args[k]
-    return P.encode(d)
+    # UTF-8 itself, not \u escapes: the board's JSON reader (MicroPython) turns each
+    # half of a surrogate pair (a character outside the BMP, e.g. an emoji in a name)
+    # into bytes that are not UTF-8, and refuses such text (docs/protocol.md).
+    return (json.dumps(d, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def decode_line(line):

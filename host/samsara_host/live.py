@@ -253,7 +253,8 @@ def render(table, title=None, lines=8, speed=None):
     side.append("\n\n now:   ", style="dim")
     from samsara_host.movewords import headline
     t = c.turn
-    side.append(headline({"state": c.state, "mover": "AB"[t.mover],
+    nxt = c.state == states.TURN_COMPLETE    # the status's mover: then the next player
+    side.append(headline({"state": c.state, "mover": "AB"[1 - t.mover if nxt else t.mover],
                           "dice": [t.d1, t.d2] if t.d1 else [],
                           "remaining": c.remaining_dice(), "vs_board": None}),
                 style="bold magenta" if c.state == states.REPAIR else "bold")

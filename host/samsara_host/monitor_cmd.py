@@ -43,6 +43,7 @@ class Model:
         self.dice = []
         self.record = []
         self.turns = 0          # the game's turns (the record holds only the last ones)
+        self.committed = 0      # the board's count of them (`position`)
         self.highlight = set()
         self.lifted = []
         self.last = []          # the last events, newest last
@@ -94,12 +95,18 @@ class Model:
             self.record = r["record"]
         t = r.get("turns")
         self.turns = t if isinstance(t, int) and not isinstance(t, bool) else len(self.record)
+        self.committed = self.turns     # the board's count: without a turn not committed
         if self.state in ENDED:
             self.dice = []
 
     def status_reply(self, r):
         self.state = r.get("state", self.state)
         self.game = r.get("game")
+        # a complete turn counts once played, though the board commits it at the next
+        # roll (samsara_host.game_cmd.game_status counts it alike)
+        self.turns = self.committed + (1 if self.state == "turn_complete"
+                                       and isinstance(r.get("turn"), str)
+                                       and r.get("turn") else 0)
         if isinstance(r.get("dice"), list):
             self.dice = r["dice"]
         if self.state in ENDED:

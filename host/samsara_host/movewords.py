@@ -192,7 +192,9 @@ def event_words(ev, who=None):
 
 def headline(status, names=None):
     """Whose turn it is and what to do, in one sentence, from a `status` reply (dict
-    with state, mover, dice, remaining, vs_board)."""
+    with state, mover, dice, remaining, vs_board).  As in the board's `status`, the
+    mover of a `turn_complete` is the next player (the one to roll; the turn just
+    finished is the other player's: docs/controller.md, Controller.position)."""
     st = status.get("state")
     side = status.get("mover") or "A"
     vs = status.get("vs_board")
@@ -209,11 +211,10 @@ def headline(status, names=None):
         return "%s scored: move the scoring piece on and put the marble back in" % (
             "The board" if board else who)
     if st == "turn_complete":
-        nxt = "B" if side == "A" else "A"
-        nxt_who = player_name(nxt, names, vs)
-        if vs is not None and nxt == vs:
-            return "%s finished the turn: the board rolls next" % who
-        return "%s finished the turn: %s, roll the dice" % (who, nxt_who)
+        done = player_name("B" if side == "A" else "A", names, vs)
+        if board:
+            return "%s finished the turn: the board rolls next" % _cap(done)
+        return "%s finished the turn: %s, roll the dice" % (_cap(done), who)
     if st == "moving" and dice:
         if board:
             if status.get("board_move"):

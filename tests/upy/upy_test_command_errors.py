@@ -130,3 +130,25 @@ def test_self_test_hole_without_or_with_a_bad_pos_says_what_pos_takes():
         r = [x for x in st.lines() if "re" in x]
         assert len(r) == 1 and r[0]["error"] == P.E_BAD_ARGS, r
         assert r[0]["msg"] == text, (r[0]["msg"], text)
+
+
+SURROGATE_TEXT = ("name_a must be UTF-8 text: it holds a \\u escape of a surrogate "
+                  "(\\ud800-\\udfff); send the character itself as UTF-8")
+
+
+def test_a_text_argument_holding_a_surrogate_escape_is_refused():
+    # A lone surrogate is refused on both VMs; an escaped pair (an emoji as
+    # \ud83d\ude00) is refused where json.loads cannot join it (MicroPython) and taken as
+    # the one character where it can (CPython): whatever is taken encodes as UTF-8.
+    lone = '{"cmd":"new_game","name_a":"Ben \\ud83d"}'
+    assert _err(lone) == (P.E_BAD_ARGS, SURROGATE_TEXT), _err(lone)
+    pair = '{"cmd":"new_game","name_a":"Ben \\ud83d\\ude00"}'
+    try:
+        _, _, args = parse_command(pair.encode())
+    except P.ProtocolError as e:
+        assert (e.code, e.msg) == (P.E_BAD_ARGS, SURROGATE_TEXT), e.msg
+    else:
+        assert args["name_a"].encode("utf-8").decode("utf-8") == "Ben \U0001F600"
+    # the character itself, as UTF-8, is taken on both
+    _, _, args = parse_command('{"cmd":"new_game","name_a":"Ben \U0001F600"}'.encode("utf-8"))
+    assert args["name_a"] == "Ben \U0001F600" and len(args["name_a"]) == 5

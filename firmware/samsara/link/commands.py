@@ -192,6 +192,26 @@ def check_text(line, n=-1, scanned=False):
         raise error("utf8")
 
 
+def is_clean_text(v):
+    """True when str `v` (a text argument) encodes to valid UTF-8: no surrogate
+    U+D800..U+DFFF in it.  A host line may spell a character as \\uXXXX escapes: CPython's
+    json.loads joins a surrogate pair into one character but keeps a lone surrogate
+    (which does not encode); MicroPython's writes each surrogate as the three bytes
+    ED A0..BF xx, which no UTF-8 reader takes (a name so written would leave a game log
+    whose header does not decode).  _check_arg refuses such text, so it is never
+    written (docs/protocol.md "Commands")."""
+    try:
+        b = bytes(v, "utf-8")
+    except Exception:
+        return False
+    i = b.find(b"\xed")
+    while i >= 0:
+        if i + 1 < len(b) and 0xA0 <= b[i + 1] <= 0xBF:
+            return False
+        i = b.find(b"\xed", i + 1)
+    return True
+
+
 def _check_id(obj, name):
     if "id" not in obj:
         return None
@@ -217,6 +237,10 @@ def _check_arg(name, key, kind, v, rid):
         ok = v == "A" or v == "B"
     elif kind == "text":
         ok = isinstance(v, str) and len(v) <= 80
+        if ok and not is_clean_text(v):
+            raise ProtocolError(E_BAD_ARGS, "%s must be UTF-8 text: it holds a \\u escape of "
+                                "a surrogate (\\ud800-\\udfff); send the character itself "
+                                "as UTF-8" % key, name, rid)
     elif kind == "step":
         ok = v in CAL_STEPS
     elif kind == "level":

@@ -437,9 +437,10 @@ class LiveModel(Model):
         (the board still has the last word: a refusal is shown in its words)."""
         on = bool(self.connected and not self.banner and not self.over)
         st = self.state
+        # the player to roll: the board's mover, in turn_complete too (its status then
+        # names the next player, Controller.position)
         mover = self.mover or "AB"[self.position.mover]
-        roller = mover if st == "waiting" else ("B" if mover == "A" else "A")
-        return {"roll": on and st in ("waiting", "turn_complete") and roller != self.vs_board,
+        return {"roll": on and st in ("waiting", "turn_complete") and mover != self.vs_board,
                 "undo": on and (bool(self.turn_subs) or st in ("turn_complete",
                                                               "goal_pending")),
                 "hint": on and st == "moving" and bool(self.remaining)

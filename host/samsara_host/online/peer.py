@@ -38,6 +38,7 @@ import secrets
 import time
 
 from samsara.rules.game import Game
+from samsara_host.gametags import TagError, check_text
 from samsara_host.online import NAME_MAX, wire
 
 SIDES = "AB"
@@ -80,6 +81,17 @@ def _is_hex(v, n):
     except ValueError:
         return False
     return True
+
+
+def far_name(text):
+    """The far player's name from its `hello`, as this side's own names are checked
+    (gametags.check_text: no control or format characters, no lone surrogate), cut to
+    NAME_MAX characters; "" for a name that is not one (the board's log takes no such
+    text)."""
+    try:
+        return check_text(text[:NAME_MAX], "the far player's name", NAME_MAX)
+    except TagError:
+        return ""
 
 
 class Peer:
@@ -218,7 +230,7 @@ class Peer:
                                                 self.far))
                 return False
         if k == "hello" and isinstance(body.get("name"), str):
-            self.st["names"][self.far] = body["name"][:NAME_MAX]
+            self.st["names"][self.far] = far_name(body["name"])
         self.peer_rx = max(self.peer_rx, rx)
         self.resend(rx)
         if body.get("ask"):
