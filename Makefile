@@ -14,7 +14,7 @@ MICROPY_KIT ?= ../shared/micropython-kit
 export MICROPY_KIT
 KIT_MPYCROSS := $(VENV)/.mpy-cross-from-kit
 
-.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware uf2 mpy-cross calibrate clean
+.PHONY: all venv demo test test-py test-upy test-mpy test-wasm typecheck bench bench-device soak firmware uf2 mpy-cross calibrate train clean
 
 all: test
 
@@ -104,6 +104,14 @@ bench-device: uf2
 calibrate: $(STAMP)
 	@$(BIN)/python -m tools.fit_calibration --games 1000 --seed 1 --check-games 1000 \
 		--check-seed 2 --data build/calibration --write
+
+# The host engine's evaluation from its seed (docs/engine.md "Training the host
+# evaluation"): stage 1 the base network (24,000 self-play games), stage 2 with the
+# player's features to game TRAIN_GAMES, measured against the device engine every 4,000
+# games.  Checkpoints in build/train/: a stopped run goes on where it stopped.
+TRAIN_GAMES ?= 84000
+train: $(STAMP)
+	@$(BIN)/python -m tools.make_train --dir build/train --games $(TRAIN_GAMES)
 
 soak: $(STAMP)
 	@SAMSARA_SOAK=1 $(BIN)/python -m pytest -m soak -p no:cacheprovider

@@ -139,8 +139,9 @@ def _single_values(keys, me, net=None):
     arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
     my = arr[:, 2] if me == 0 else arr[:, 3]
     op = arr[:, 3] if me == 0 else arr[:, 2]
-    x = neteval.features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me)
-    v = (net or neteval.shipped()).value(x)
+    net = net or neteval.shipped()
+    x = neteval.features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me, net.inputs)
+    v = net.value(x)
     v = np.where(op == 6, 0.0, v)
     return np.where(my == 6, 1.0, v)
 

@@ -13,21 +13,44 @@ goal: S for A, R for B, so the board looks the same to both players):
   - 2: the device engine's scoring chances (`engine.chance`, / 36) of my lane and of
     the opponent's lane (the opponent rolls next);
   - 2: the same two chances when the player concerned is one goal from the centre.
-Network: 88 inputs -> H hidden units (sigmoid) -> 1 output (sigmoid), plus a linear
+The player's features (`N_FEATURES` - `N_BASE` = 57 more, `extras`; what a Samsara
+player looks at, each scaled to about 0..1), for each lane (mine, then the opponent's):
+  - the chance of at least one goal in the lane owner's next roll and of two goals
+    (over the 36 rolls, from the marbles within 12 fields of the goal, counted as
+    `engine.chance` counts them);
+  - the marbles within reach of the goal: within 6 fields (/ 6) and within 12 (/ 6);
+  - the marbles on the lane's first half, fields 1..12 (/ 6), and the pips the lane's
+    marbles still have to go to the goal (/ 150): the race;
+  - the blocked double spaces (both halves full: nothing lands there) in front of the
+    goal, fields 13..24 (/ 6), and the longest run of blocked spaces along the lane
+    (/ 6, at most 6): a wall;
+then the threats: the opponent's chance of at least one goal when at 5 (it wins on its
+next roll), of two goals when at 4, mine likewise for the roll after; all blocked
+double spaces (/ 12); and the race to the centre, the pair of scores one-hot (6 x 6).
+A network whose first layer has `N_BASE` rows reads only the first `N_BASE` inputs
+(the weights made before the player's features), one with `N_FEATURES` rows all.
+Network: N inputs -> H hidden units (sigmoid) -> 1 output (sigmoid), plus a linear
 path from the inputs to the output that starts as the device engine's evaluation
 (`device_weights`: that evaluation is linear in these inputs).  The weights
 ship in weights.npz beside this module (`load`).  Positions are evaluated in batches
 (numpy arrays of lane masks and scores), so a search pays the Python overhead once
 per roll, not once per position.
 """
+import json
 import os
 
 import numpy as np
 
 from samsara.rules import engine as dev
 
-N_INPUTS = 88
-"""Number of inputs of the network (module docstring)."""
+N_BASE = 88
+"""Inputs of the lanes, double spaces, scores and device chances (module docstring)."""
+
+N_FEATURES = N_BASE + 57
+"""Inputs with the player's features (`extras`)."""
+
+N_INPUTS = N_FEATURES
+"""Inputs of a new network (module docstring)."""
 
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.npz")
 """The shipped weights (written by tools/train_host.py --out)."""
@@ -43,12 +66,94 @@ def _chance_table():
     return _CHANCE
 
 
-def features(r, s, a, b, me):
-    """Input matrix (n x N_INPUTS, float64) of n positions for players `me`.
+_TABLES = None
+
+
+def _tables():
+    # Per 12-bit mask u: the chance of >= 1 goal and of 2 goals in one roll (u as in
+    # engine.chance: bit k = a marble 12 - k fields before the goal), the marbles
+    # within 6 fields, the popcount, the pips to the goal of the lane's first half
+    # (bit i = field i + 1, 24 - i pips) and second half (bit k: 12 - k pips).
+    global _TABLES
+    if _TABLES is None:
+        u = np.arange(4096, dtype=np.int64)
+
+        def bit(d):
+            return (u >> (12 - d)) & 1 if d <= 12 else np.zeros_like(u)
+        one = np.zeros(4096)
+        two = np.zeros(4096)
+        for x in range(1, 7):
+            for y in range(1, 7):
+                one += bit(x) | bit(y) | bit(x + y)
+                if x != y:
+                    two += bit(x) & bit(y)
+        pop = np.zeros(4096)
+        lo = np.zeros(4096)
+        hi = np.zeros(4096)
+        for k in range(12):
+            bk = (u >> k) & 1
+            pop += bk
+            lo += bk * (24 - k)
+            hi += bk * (12 - k)
+        near = pop[u >> 6]
+        _TABLES = (one / 36.0, two / 36.0, near, pop, lo, hi)
+    return _TABLES
+
+
+def _run(m):
+    # The longest run of consecutive set bits of 24-bit masks m (no wrap), at most 6.
+    n = np.zeros(m.shape)
+    for _k in range(6):
+        n += m != 0
+        m = m & (m >> 1)
+    return n
+
+
+def extras(mine, theirs, my, op):
+    """The player's features (n x (N_FEATURES - N_BASE), module docstring) of n
+    positions: mine, theirs the 24-bit masks of my lane and the opponent's (int64
+    arrays), my, op the scores clamped to 0..5."""
+    one, two, near, pop, lo, hi = _tables()
+    n = mine.shape[0]
+    x = np.empty((n, N_FEATURES - N_BASE))
+    both = mine & (((theirs >> 12) | (theirs << 12)) & 0xFFFFFF)   # my lane's order
+    both_o = ((both >> 12) | (both << 12)) & 0xFFFFFF                # the opponent's
+    col = 0
+    for lane, bl in ((mine, both), (theirs, both_o)):
+        u = lane >> 12
+        f = lane & 0xFFF
+        x[:, col] = one[u]
+        x[:, col + 1] = two[u]
+        x[:, col + 2] = near[u] / 6.0
+        x[:, col + 3] = pop[u] / 6.0
+        x[:, col + 4] = pop[f] / 6.0
+        x[:, col + 5] = (lo[f] + hi[u]) / 150.0
+        x[:, col + 6] = pop[bl >> 12] / 6.0
+        x[:, col + 7] = _run(bl) / 6.0
+        col += 8
+    um = mine >> 12
+    ut = theirs >> 12
+    x[:, col] = one[ut] * (op == 5)
+    x[:, col + 1] = two[ut] * (op == 4)
+    x[:, col + 2] = one[um] * (my == 5)
+    x[:, col + 3] = two[um] * (my == 4)
+    x[:, col + 4] = (pop[both & 0xFFF] + pop[both >> 12]) / 12.0
+    col += 5
+    x[:, col:] = 0.0
+    x[np.arange(n), col + 6 * my + op] = 1.0
+    return x
+
+
+def features(r, s, a, b, me, inputs=N_INPUTS):
+    """Input matrix (n x inputs, float64) of n positions for players `me`.
 
     r, s: int arrays (or sequences) of 24-bit lane masks; a, b: scores 0..6 (a 6 is
     clamped to 5: game ends are judged by the search, not here); me: 0 (A) or 1 (B),
-    one int for all rows or an array, the player who has just moved."""
+    one int for all rows or an array, the player who has just moved.  inputs:
+    `N_BASE` (the first 88 only) or `N_FEATURES` (module docstring); anything else
+    raises ValueError."""
+    if inputs not in (N_BASE, N_FEATURES):
+        raise ValueError("a network takes %d or %d inputs, not %r" % (N_BASE, N_FEATURES, inputs))
     r = np.asarray(r, dtype=np.int64)
     s = np.asarray(s, dtype=np.int64)
     a = np.asarray(a, dtype=np.int64)
@@ -60,7 +165,7 @@ def features(r, s, a, b, me):
     my = np.minimum(np.where(isb, b, a), 5)
     op = np.minimum(np.where(isb, a, b), 5)
     n = r.shape[0]
-    x = np.zeros((n, N_INPUTS))
+    x = np.zeros((n, N_BASE))
     mb = (mine[:, None] >> _SHIFTS) & 1
     tb = (theirs[:, None] >> _SHIFTS) & 1
     x[:, 0:24] = mb
@@ -76,15 +181,18 @@ def features(r, s, a, b, me):
     x[:, 85] = ct
     x[:, 86] = cm * (my >= 5)
     x[:, 87] = ct * (op >= 5)
-    return x
+    if inputs == N_BASE:
+        return x
+    return np.concatenate((x, extras(mine, theirs, my, op)), axis=1)
 
 
-def device_weights(per_goal):
+def device_weights(per_goal, inputs=N_INPUTS):
     """The device engine's evaluation (samsara.rules.engine.evaluate) as weights on
-    `features`, scaled to `per_goal` per goal (1000 device units): for every
-    non-final position, features(...) @ device_weights(1000) == engine.evaluate(...).
+    `features` (`inputs` of them; the player's features weigh 0), scaled to `per_goal`
+    per goal (1000 device units): for every non-final position,
+    features(...) @ device_weights(1000) == engine.evaluate(...).
     The network starts from them (tools/train_host.py)."""
-    w = np.zeros(N_INPUTS)
+    w = np.zeros(inputs)
     k = per_goal / float(dev.GOAL)
     for t in range(24):
         j = (t + 12) % 24          # my lane's field in double space t
@@ -114,33 +222,63 @@ class Net:
         self.w2 = np.asarray(w2, dtype=np.float64)
         self.wl = np.asarray(wl, dtype=np.float64)
         self.b2 = float(b2)
+        if self.w1.ndim != 2 or self.w1.shape[0] not in (N_BASE, N_FEATURES):
+            raise ValueError("w1 must have %d or %d rows, not shape %r"
+                             % (N_BASE, N_FEATURES, self.w1.shape))
+
+    @property
+    def inputs(self):
+        """Inputs the network reads (`N_BASE` or `N_FEATURES`): the width of its
+        `features` matrix."""
+        return self.w1.shape[0]
+
+    def widened(self):
+        """This network reading `N_FEATURES` inputs: the player's features start with
+        zero weights (hidden and linear), so it gives the same values; a copy."""
+        extra = N_FEATURES - self.inputs
+        return Net(np.vstack((self.w1, np.zeros((extra, self.w1.shape[1])))), self.b1.copy(),
+                   self.w2.copy(), np.concatenate((self.wl, np.zeros(extra))), self.b2)
 
     @classmethod
-    def start(cls, hidden, rng, per_goal=1.9, bias=-0.15):
+    def start(cls, hidden, rng, per_goal=1.9, bias=-0.15, inputs=N_INPUTS):
         """The network training starts from: the device engine's evaluation on the
         linear path (`device_weights(per_goal)`) with output bias `bias`, small random
         hidden weights from numpy Generator `rng`, zero output weights (so it first
         plays like the device engine).  The defaults are the logistic fit of the
         outcomes of device-engine games on its evaluation (1.9 per goal; -0.15: the
-        player who has just moved is behind by the opponent's roll)."""
-        return cls(rng.normal(0, 0.1, (N_INPUTS, hidden)), np.zeros(hidden),
-                   np.zeros(hidden), device_weights(per_goal), bias)
+        player who has just moved is behind by the opponent's roll).  inputs:
+        `N_BASE` or `N_FEATURES`."""
+        return cls(rng.normal(0, 0.1, (inputs, hidden)), np.zeros(hidden),
+                   np.zeros(hidden), device_weights(per_goal, inputs), bias)
 
     def value(self, x):
         """Win probabilities (n floats) of the rows of input matrix x."""
         h = 1.0 / (1.0 + np.exp(-(x @ self.w1 + self.b1)))
         return 1.0 / (1.0 + np.exp(-(h @ self.w2 + x @ self.wl + self.b2)))
 
-    def save(self, path):
-        """Write the weights to an .npz file."""
-        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, wl=self.wl, b2=np.array(self.b2))
+    def save(self, path, meta=None):
+        """Write the weights to an .npz file; meta: a dict of how they were made
+        (training seed, games, options, commit), stored as JSON text (`load_meta`)."""
+        extra = {} if meta is None else {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, wl=self.wl, b2=np.array(self.b2),
+                 **extra)
 
 
 def load(path=WEIGHTS):
     """The Net stored at `path` (default: the shipped weights).  Raises OSError when the
-    file is missing and KeyError when it lacks an array."""
+    file is missing, KeyError when it lacks an array and ValueError when its first
+    layer is neither `N_BASE` nor `N_FEATURES` wide."""
     with np.load(path) as z:
         return Net(z["w1"], z["b1"], z["w2"], z["wl"], z["b2"])
+
+
+def load_meta(path=WEIGHTS):
+    """How the weights at `path` were made (the dict `Net.save` stored: training seed,
+    games, options, commit), or {} for weights saved without it."""
+    with np.load(path) as z:
+        if "meta" not in z.files:
+            return {}
+        return json.loads(str(z["meta"]))
 
 
 _NET = None
@@ -160,4 +298,4 @@ def evaluate(keys, me, net=None):
     if net is None:
         net = shipped()
     arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
-    return net.value(features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me))
+    return net.value(features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me, net.inputs))

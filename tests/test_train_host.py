@@ -1,0 +1,109 @@
+"""`make train` (tools/make_train.py, tools/train_host.py; docs/engine.md "Training the
+host evaluation") on a tiny run: both stages, a run stopped and started again gives the
+weights of a run that never stopped, a checkpoint of other options is refused, and the
+player's features of the network's input (neteval.extras) say what they claim."""
+import numpy as np
+import pytest
+
+from samsara.rules import engine as dev
+from samsara.rules.position import Position
+from samsara_host.engine import neteval
+from tools import make_train, train_host
+
+TINY = ["--base-games", "3", "--games", "7", "--hidden", "4", "--eval-every", "2",
+        "--eval-games", "2", "--log-every", "2"]
+
+
+def arrays(path):
+    with np.load(str(path)) as z:
+        return {k: z[k].copy() for k in ("w1", "b1", "w2", "wl", "b2")}
+
+
+def same(p, q):
+    a, b = arrays(p), arrays(q)
+    return all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_a_stopped_run_goes_on_to_the_same_weights(tmp_path, capsys):
+    whole = tmp_path / "whole"
+    assert make_train.main(["--dir", str(whole)] + TINY) == 0
+    out = capsys.readouterr().out
+    assert "stage 1" in out and "stage 2" in out
+    assert "games 4 vs device (1 ply, 2 games of seed 3)" in out
+    assert "loss" in out
+    # Stopped in stage 1, at the stage boundary, in stage 2, then to the end.
+    parts = tmp_path / "parts"
+    for n in (2, 1, 2, 9):
+        assert make_train.main(["--dir", str(parts), "--stop-after", str(n)] + TINY) == 0
+    out = capsys.readouterr().out
+    assert "resuming from" in out and "stopped after game 2" in out
+    assert same(whole / "weights.npz", parts / "weights.npz")
+    assert same(whole / "features.games-6.npz", parts / "features.games-6.npz")
+    net = neteval.load(str(whole / "weights.npz"))
+    assert net.inputs == neteval.N_FEATURES and net.w1.shape[1] == 4
+    meta = neteval.load_meta(str(whole / "weights.npz"))
+    assert meta["seed"] == 1 and meta["games"] == 7 and meta["first"] == 3
+    assert meta["options"]["widen"] is True and "commit" in meta
+    # Training moved the weights: not the base network widened.
+    base = neteval.load(str(whole / "base-final.npz")).widened()
+    assert not np.array_equal(base.wl, net.wl)
+
+
+def test_a_checkpoint_of_other_options_is_refused(tmp_path, capsys):
+    ck = str(tmp_path / "ck.npz")
+    opts = ["--seed", "3", "--hidden", "4", "--games", "2", "--checkpoint", ck]
+    assert train_host.main(opts + ["--stop-after", "1"]) == 0
+    assert train_host.main(opts + ["--alpha", "0.2"]) == 2
+    assert "other options (alpha)" in capsys.readouterr().err
+
+
+def test_widened_weights_give_the_same_values():
+    net = neteval.Net.start(6, np.random.default_rng(5), inputs=neteval.N_BASE)
+    keys = [(0x3F, 0x3F, 0, 0), (0x1C, 0x42103F, 2, 3), (0x800003, 0x7, 5, 4)]
+    for me in (0, 1):
+        assert np.allclose(neteval.evaluate(keys, me, net),
+                           neteval.evaluate(keys, me, net.widened()), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError):
+        neteval.features([0], [0], [0], [0], 0, inputs=100)
+
+
+def test_the_players_features_say_what_they_claim():
+    # A (me) to have moved; A's goal lane S holds S14, S17, S22 (11, 8 and 3 fields from
+    # GS) and S1..S6; R holds R3, R4, R5; R5's partner S17 is full: a blocked space.
+    p = Position.parse("..ooo.................../oooooo.......o..o....o.. 2-3 B")
+    x = neteval.features([p.r], [p.s], [p.a], [p.b], 0)[0]
+    e = x[neteval.N_BASE:]
+    # my lane: >= 1 goal exactly when a die or the sum is 3, 8 or 11
+    hits = sum(1 for d1 in range(1, 7) for d2 in range(1, 7)
+               if {d1, d2, d1 + d2} & {3, 8, 11})
+    assert e[0] == pytest.approx(hits / 36)
+    assert e[1] == pytest.approx(0.0)              # two goals need 3 and 8 on two dice: no
+    assert e[2] == pytest.approx(1 / 6)            # within 6 fields: S22
+    assert e[3] == pytest.approx(3 / 6)            # within 12: S14, S17, S22
+    assert e[4] == pytest.approx(6 / 6)            # first half: S1..S6
+    assert e[5] == pytest.approx((24 + 23 + 22 + 21 + 20 + 19 + 11 + 8 + 3) / 150)
+    assert e[6] == pytest.approx(1 / 6)            # S17/R5 blocked, in front of GS
+    assert e[7] == pytest.approx(1 / 6)            # a run of one
+    # the opponent's lane R: nothing within 12 fields of GR
+    assert e[8] == 0 and e[10] == 0 and e[11] == 0
+    assert e[12] == pytest.approx(3 / 6)
+    assert e[14] == 0                              # R5 is on R's first half
+    assert e[15] == pytest.approx(1 / 6)
+    assert list(e[16:20]) == [0, 0, 0, 0]          # nobody at 4 or 5
+    assert e[20] == pytest.approx(1 / 12)
+    pair = e[21:]
+    assert pair.sum() == 1 and pair[6 * 2 + 3] == 1   # my 2, their 3
+    # the chances agree with the device engine's expected goals (one + two goals)
+    for u in (0, 0x801, 0xFFF, 0x5A5):
+        t = neteval._tables()
+        assert t[0][u] + t[1][u] == pytest.approx(dev._count(u) / 36)
+
+
+def test_a_threat_counts_only_at_five_or_four():
+    # B (the opponent, to roll) has a marble on R24, one field before its goal GR.
+    at5 = Position.parse("ooooo..................o/oooooo.................. 0-5 A")
+    at3 = Position.parse("ooooo..................o/oooooo.................. 0-3 A")
+    f5 = neteval.features([at5.r], [at5.s], [0], [5], 0)[0][neteval.N_BASE:]
+    f3 = neteval.features([at3.r], [at3.s], [0], [3], 0)[0][neteval.N_BASE:]
+    assert f5[16] == pytest.approx(11 / 36)        # any roll with a 1
+    assert f3[16] == 0
