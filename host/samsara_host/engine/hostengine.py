@@ -87,11 +87,11 @@ def calibration_name():
 
 def shown_value(raw, depth, mode=dev.MODE_SINGLE):
     """The win probability shown for a turn whose value `rank` computed as `raw` at
-    search depth `depth` (0 exact, 1 or 2): a ply-2 value of a single game through the
-    calibration map (linear between its knots), any other value unchanged (an exact
+    search depth `depth` (0 exact, 1, 2 or 3): a ply-2 or ply-3 value of a single game
+    through the calibration map (linear between its knots), any other value unchanged (an exact
     game end is already right; ply-1 values and a match's values are not what the map
     was fitted on)."""
-    if depth != 2 or mode != dev.MODE_SINGLE:
+    if depth < 2 or mode != dev.MODE_SINGLE:
         return raw
     m = _calibration()
     return float(np.interp(raw, m["x"], m["y"]))
@@ -167,6 +167,42 @@ def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     best = np.array([vals[st:st + n].max() if n else 0.5 for st, n, _a, _b in segs])
     best = best.reshape(len(keys), len(ROLLS))
     return 1.0 - best @ _WEIGHTS
+
+
+def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
+    """Ply-3 values (numpy array) for `me`, who has just moved, of positions `keys`
+    (list of (r, s, a, b), the opponent to roll): for each of the opponent's 21 rolls
+    its best reply by the network (ply 1; a Moksha roll 0.5, a reply that ends the game
+    exactly), then `me`'s mean best ply-1 value over my 21 rolls after that reply
+    (`reply_values` from the reply), weighted 1/36 and 2/36.  About 441 complete-turn
+    generations per key (about 1 s of one core): `samsara analyze` spends it on close
+    choices only (analysis.CLOSE)."""
+    opp = 1 - me
+    out = np.empty(len(keys))
+    for n, k in enumerate(keys):
+        r, s, a, b = k
+        per_roll = []           # per opponent roll: a value for me, or a position to search
+        later = []
+        for x, y, _w in ROLLS:
+            tk = [t[1] for t in complete_turns(r, s, a, b, opp, x, y, og)]
+            if not tk:
+                per_roll.append(0.5)
+                continue
+            v = values(tk, opp, a, b, mode, starter, net)
+            j = int(np.argmax(v))
+            q = tk[j]
+            if _terminal(q, opp, a, b, mode, starter) is not None:
+                per_roll.append(1.0 - float(v[j]))
+            else:
+                per_roll.append(None)
+                later.append(q)
+        if later:
+            # my mean best value after each reply = 1 - the opponent's reply value
+            deep = 1.0 - reply_values(later, me, og, mode, starter, net)
+            it = iter(deep)
+            per_roll = [float(next(it)) if v is None else v for v in per_roll]
+        out[n] = float(np.dot(per_roll, _WEIGHTS))
+    return out
 
 
 def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH,
