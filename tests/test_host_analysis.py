@@ -257,3 +257,30 @@ def test_losses_and_luck_read_as_the_app_writes_them():
     assert got["figures"] == [{"loss": "-24.7 %", "luck": "-1.2 %", "win": "A 33 %"}]
     assert got["comments"] == [comment(res["turns"][0])]
     assert got["summaries"]["A"].endswith("loss 24.7 %, luck +1.2 %")
+
+
+def test_deep_analysis_searches_only_close_choices_at_ply_3(logged, monkeypatch):
+    """analyze --deep: a turn whose best two ply-2 turns are within CLOSE is searched
+    at ply 3 (hostengine.deep_values, two turns or three with the one played); the
+    others are judged as without --deep."""
+    from samsara_host.record import load
+    rec = load(logged[0])
+    rec.turns = rec.turns[:10]          # ten turns: the deep search is about 0.4 s a turn
+    rec.steps = []
+    plain = analysis.analyze_record(rec)
+    asked = []
+    real = hostengine.deep_values
+
+    def spy(keys, *a, **k):
+        asked.append(len(keys))
+        v = real(keys, *a, **k)
+        assert all(0.0 <= x <= 1.0 for x in v)
+        return v
+    monkeypatch.setattr(hostengine, "deep_values", spy)
+    rec.steps = []
+    deep = analysis.analyze_record(rec, deep=True)
+    assert asked and all(n in (2, 3) for n in asked)
+    assert len(deep["turns"]) == len(plain["turns"]) == 10
+    changed = [a["turn"] for a, b in zip(deep["turns"], plain["turns"]) if a != b]
+    assert len(changed) <= len(asked)
+    assert set(deep) == set(plain)

@@ -21,7 +21,8 @@ JSON or text, samsara_host.record.load), replays it and returns one dict:
 Equity loss (the host engine): the win probability of the engine's best turn minus
 that of the turn played, both searched at ply 2 (hostengine.rank with the played turn
 among the searched ones), from the mover's side.  A close choice (the best two within
-CLOSE at ply 2) is searched one ply deeper (hostengine.deep_values): the best of those
+CLOSE at ply 2) is searched one ply deeper when asked (`deep=True`, `samsara analyze
+--deep`) (hostengine.deep_values): the best of those
 two at ply 3 is the best turn, and when the turn played is within CLOSE too, both
 values are ply-3 ones (otherwise both are ply-2 ones).  Flags, as backgammon analysis
 (GNU Backgammon's defaults of 0.04 / 0.08 / 0.16 in equity, which is twice the win
@@ -74,9 +75,9 @@ probability, half the doubtful threshold) of the best: the analysis then searche
 two (and the turn played when it is within CLOSE too) at ply 3 (module docstring)."""
 
 
-def _host_turn(p, d1, d2, key, og, mode, starter):
+def _host_turn(p, d1, d2, key, og, mode, starter, deep=False):
     # (best moves, best key, best value, played value): ply 2, the played turn searched
-    # too; a close choice at ply 3 (CLOSE).
+    # too; with deep, a close choice at ply 3 (CLOSE).
     from samsara_host.engine import hostengine
     ranked = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, mode, starter,
                              extra=(key,), calibrated=False)
@@ -84,7 +85,7 @@ def _host_turn(p, d1, d2, key, og, mode, starter):
     moves = {k: m for m, k, _v, _d in ranked}
     best = ranked[0][1]
     top = ranked[0][2]
-    close = [k for _m, k, v, d in ranked[:2] if d == 2 and v >= top - CLOSE]
+    close = [k for _m, k, v, d in ranked[:2] if deep and d == 2 and v >= top - CLOSE]
     if len(close) == 2:
         if key not in close and val[key] >= top - CLOSE and key != best:
             close.append(key)
@@ -137,8 +138,10 @@ def luck(p, d1, d2, og, mode, starter, engine="host"):
     return got - mean
 
 
-def analyze_record(rec, engine="host"):
-    """The analysis dict (module docstring) of a replayed GameRecord."""
+def analyze_record(rec, engine="host", deep=False):
+    """The analysis dict (module docstring) of a replayed GameRecord.  deep: the host
+    engine searches close choices at ply 3 (CLOSE; about 0.4 s of one core per turn
+    searched deeper)."""
     if engine not in ENGINES:
         raise AnalysisError("unknown engine %r (use host or device)" % (engine,))
     if len(rec.steps) != len(rec.turns):
@@ -163,7 +166,7 @@ def analyze_record(rec, engine="host"):
         if step.moves:
             key = (step.position.r, step.position.s, step.position.a, step.position.b)
             if engine == "host":
-                bm, bk, bv, pv = _host_turn(p, d1, d2, key, og, mode, starter)
+                bm, bk, bv, pv = _host_turn(p, d1, d2, key, og, mode, starter, deep)
                 pa = pv if p.mover == 0 else 1.0 - pv
                 entry["win_prob"] = round(min(1.0, max(0.0, pa)), 4)
             else:
@@ -217,14 +220,15 @@ def load_whole(path):
     return rec
 
 
-def analyze_log(path, engine="host"):
+def analyze_log(path, engine="host", deep=False):
     """Analyse the game in file `path` (a pulled game log, or a record exported as JSON
     or text) with `engine` ('host' or 'device'); returns the dict of the module
-    docstring.  Raises AnalysisError (a RecordError) for a missing, bad or torn file
-    or an unknown engine, with a one-line reason."""
+    docstring.  deep: close choices at ply 3 (`analyze_record`).  Raises AnalysisError
+    (a RecordError) for a missing, bad or torn file or an unknown engine, with a
+    one-line reason."""
     if engine not in ENGINES:
         raise AnalysisError("unknown engine %r (use host or device)" % (engine,))
-    return analyze_record(load_whole(path), engine)
+    return analyze_record(load_whole(path), engine, deep)
 
 
 def figure(value, units="win probability", sign=False):
