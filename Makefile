@@ -109,7 +109,7 @@ calibrate: $(STAMP)
 # evaluation"): stage 1 the base network (24,000 self-play games), stage 2 with the
 # player's features to game TRAIN_GAMES, measured against the device engine every 4,000
 # games.  Checkpoints in build/train/: a stopped run goes on where it stopped.
-TRAIN_GAMES ?= 84000
+TRAIN_GAMES ?= 40000
 train: $(STAMP)
 	@$(BIN)/python -m tools.make_train --dir build/train --games $(TRAIN_GAMES)
 

@@ -36,8 +36,9 @@ def main(argv=None):
     ap.add_argument("--dir", default=os.path.join("build", "train"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--base-games", type=int, default=24000)
-    ap.add_argument("--games", type=int, default=84000,
-                    help="index after the last game of stage 2 (default 84000)")
+    ap.add_argument("--games", type=int, default=40000,
+                    help="index after the last game of stage 2 (default 40000: the "
+                    "shipped weights)")
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--eval-every", type=int, default=4000)
     ap.add_argument("--eval-games", type=int, default=400)
