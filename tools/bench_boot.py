@@ -58,31 +58,38 @@ def _hello_until_answered(port, timeout=240.0):
             except socket.timeout:
                 pass
             answered = b'"re": "hello"' in buf
+        # The hellos sent while the board booted are answered one by one (on a loaded
+        # machine the emulator runs slower than the wall clock): the `logs` question goes
+        # once the last hello's reply is in, so its answer is not queued behind them.
         s.settimeout(1.0)
-        while True:         # the answers to the hellos still queued, then quiet
-            try:
-                if not s.recv(65536):
-                    break
-            except socket.timeout:
-                break
+        _reply(s, buf, n, time.time() + timeout)
         s.sendall(b'{"cmd": "logs", "id": "room"}\n')
-        buf = b""
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            for line in buf.split(b"\n"):
-                try:
-                    obj = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(obj, dict) and obj.get("id") == "room":
-                    return obj
-            try:
-                buf += s.recv(65536)
-            except socket.timeout:
-                pass
-        return {}
+        return _reply(s, b"", "room", time.time() + timeout) or {}
     finally:
         s.close()
+
+
+def _reply(s, buf, want, deadline):
+    """The reply object whose `id` is `want`, read from socket `s` (bytes already read:
+    `buf`) until `deadline` (time.time()); None when it did not come."""
+    while True:
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj.get("id") == want:
+                return obj
+        if time.time() > deadline:
+            return None
+        try:
+            got = s.recv(65536)
+        except socket.timeout:
+            continue
+        if not got:
+            return None
+        buf += got
 
 
 def boot_figures(out):
