@@ -127,7 +127,7 @@ def test_docs_architecture_lists_every_module_in_its_place():
     for folder in ("firmware/samsara/rules/", "firmware/samsara/", "firmware/samsara/storage/",
                    "firmware/samsara/link/", "firmware/board/", "hardware/samsara_hw/",
                    "firmware/samas/rules/", "firmware/schaska/rules/", "firmware/samas/",
-                   "firmware/schaska/"):
+                   "firmware/schaska/", "firmware/gameboard/"):
         head = "### `%s`" % folder
         assert head in text, head
         part = text[text.index(head) + len(head):]
@@ -147,11 +147,12 @@ shared board core below)."""
 SHARED_CORE = ("samsara.debounce", "samsara.events", "samsara.pacing", "samsara.power",
                "samsara.ticks", "samsara.storage", "samsara.storage.gamelog",
                "samsara.storage.logwrite", "samsara.storage.logrecord",
-               "samsara.link.protocol")
+               "samsara.link.protocol", "gameboard", "gameboard.core")
 """The game-agnostic modules of the board core that the other games' board modules
 (firmware/samas/*.py, firmware/schaska/*.py) reuse: the debounce, the event queue, the
 pacing flags, the power limiter, tick arithmetic, the game log's store and record
-format (with the protocol's CRC and event table)."""
+format (with the protocol's CRC and event table), and the game board core and game log
+policy they subclass (firmware/gameboard/: its boot.py is in the boot layer)."""
 
 GAME_BOOT = "boot.py"
 """A game's boot module (firmware/samas/boot.py, firmware/schaska/boot.py) is in the
@@ -195,13 +196,24 @@ def test_the_shared_core_is_game_agnostic():
     # the built-ins.
     for mod in SHARED_CORE:
         path = os.path.join(ROOT, "firmware", *mod.split(".")) + ".py"
-        if mod == "samsara.storage":
+        if mod in ("samsara.storage", "gameboard"):
             continue     # a package marker
         for name in _game_imports(path):
             assert name in SHARED_CORE or name.split(".")[0] in BUILTINS, (mod, name)
 
 
+def test_each_game_board_module_is_in_the_shared_core_or_the_boot():
+    # firmware/gameboard/: a module added there is listed in SHARED_CORE (and so
+    # checked game-agnostic above) unless it is the boot.
+    for p in glob.glob(os.path.join(ROOT, "firmware", "gameboard", "*.py")):
+        name = os.path.basename(p)
+        if name not in ("__init__.py", GAME_BOOT):
+            assert "gameboard." + name[:-3] in SHARED_CORE, name
+
+
 def test_the_other_games_packages_are_empty_markers():
+    text = open(os.path.join(ROOT, "firmware", "gameboard", "__init__.py")).read()
+    assert all(isinstance(n, ast.Expr) for n in ast.parse(text).body)
     for game in GAMES:
         for pkg in ("", "rules"):
             text = open(os.path.join(ROOT, "firmware", game, pkg, "__init__.py")).read()

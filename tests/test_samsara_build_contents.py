@@ -1,6 +1,7 @@
 """Samsara's firmware bundle and image hold Samsara's firmware only: the other games'
 packages under firmware/ (tools/build_firmware.OTHER_GAMES: firmware/samas/,
-firmware/schaska/) are left out of the bundle's sources, the image's frozen tree and the
+firmware/schaska/) and what only they share (GAMES_SHARED: firmware/gameboard/) are
+left out of the bundle's sources, the image's frozen tree and the
 firmware benchmark's import list, while the compile check still covers every file."""
 import os
 
@@ -26,8 +27,9 @@ def test_the_other_games_are_under_firmware():
 
 def test_the_bundle_and_the_image_leave_the_other_games_out_and_nothing_else():
     every = _all_py()
-    others = [r for r in every if r.split("/")[0] in build_firmware.OTHER_GAMES]
+    others = [r for r in every if r.split("/")[0] in build_firmware.NOT_SAMSARA]
     assert len(others) >= 9
+    assert "gameboard/core.py" in others and "entry.py" not in others
     bundle = [r.replace(os.sep, "/") for r in build_firmware.sources(FIRMWARE)]
     assert bundle == [r for r in every if r not in others]
     frozen = build_image.frozen_sources(FIRMWARE)
@@ -37,7 +39,7 @@ def test_the_bundle_and_the_image_leave_the_other_games_out_and_nothing_else():
 def test_the_benchmarks_import_list_leaves_the_other_games_out():
     order = bench_firmware.import_order(FIRMWARE)
     assert "samsara.rules.moves" in order
-    assert not [m for m in order if m.split(".")[0] in build_firmware.OTHER_GAMES]
+    assert not [m for m in order if m.split(".")[0] in build_firmware.NOT_SAMSARA]
 
 
 def test_a_game_bundle_holds_its_own_game_and_not_the_other():
@@ -45,6 +47,7 @@ def test_a_game_bundle_holds_its_own_game_and_not_the_other():
         rels = [r.replace(os.sep, "/") for r in build_firmware.game_sources(game, FIRMWARE)]
         assert "%s/boot.py" % game in rels and "%s/rules/game.py" % game in rels
         assert "%s/controller.py" % game in rels and "mainloop.py" in rels
+        assert "gameboard/core.py" in rels
         for other in build_firmware.OTHER_GAMES:
             if other != game:
                 assert not [r for r in rels if r.startswith(other + "/")], (game, other)

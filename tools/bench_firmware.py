@@ -71,15 +71,16 @@ def _parse(text, prefix):
 def import_order(src=os.path.join(ROOT, "firmware")):
     """Firmware module names, each after the firmware modules it imports (anywhere in
     the file, also inside functions), so importing them in this order in a fresh VM
-    charges every module only with its own heap.  The other games' packages
-    (build_firmware.OTHER_GAMES) are not Samsara's firmware and are left out."""
+    charges every module only with its own heap.  The other games' packages and what
+    only they share (build_firmware.NOT_SAMSARA) are not Samsara's firmware and are
+    left out."""
     import ast
     sys.path.insert(0, os.path.join(ROOT, "tools"))
-    from build_firmware import OTHER_GAMES
+    from build_firmware import NOT_SAMSARA
     mods = {}
     for root, dirs, names in os.walk(src):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
-            d in OTHER_GAMES and os.path.samefile(root, src)))
+            d in NOT_SAMSARA and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py") and n != "boot.py":
                 rel = os.path.relpath(os.path.join(root, n), src)[:-3].replace(os.sep, ".")

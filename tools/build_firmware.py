@@ -28,7 +28,7 @@ traceback from the board names the line.
 
 `--game samas|schaska` builds that game's bundle instead (docs/samas.md, docs/schaska.md
 "On the board"): only the modules its boot imports (game_sources: its own package, the
-shared board core, the drivers, the scan loop and the host link with what they import;
+shared game board package (firmware/gameboard/), the drivers, the scan loop and the host link with what they import;
 never the other game's package) and a main.py that boots the game.
 
 Usage: python tools/build_firmware.py [MPY_CROSS] [--out DIR] [--game samas|schaska]
@@ -53,14 +53,21 @@ OTHER_GAMES = ("samas", "schaska")
 """The other games' packages under firmware/ (docs/samas.md, docs/schaska.md): Samsara's
 bundle and image leave them out, so Samsara's firmware stays as it was; `make test-mpy`
 and `make typecheck` check them all the same."""
+GAMES_SHARED = ("gameboard",)
+"""The packages under firmware/ that only the other games use (docs/architecture.md
+"firmware/gameboard/": their shared board core, game log policy and boot); a game's
+bundle takes them through its imports."""
+NOT_SAMSARA = OTHER_GAMES + GAMES_SHARED
+"""The packages under firmware/ that Samsara's bundle and image leave out."""
 
 
 def sources(src=SRC):
-    """Relative paths of every .py under `src`, sorted; the OTHER_GAMES packages left out."""
+    """Relative paths of every .py under `src`, sorted; the NOT_SAMSARA packages (the
+    other games' and what only they share) left out."""
     found = []
     for root, dirs, names in os.walk(src):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
-            d in OTHER_GAMES and os.path.samefile(root, src)))
+            d in NOT_SAMSARA and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py"):
                 found.append(os.path.relpath(os.path.join(root, n), src))
@@ -93,8 +100,8 @@ def _module_file(src, mod):
 def game_sources(game, src=SRC):
     """Relative paths of what a bundle of `game` ("samas" or "schaska") holds: every
     firmware module its boot (`<game>/boot.py`) imports, directly or through others
-    (the shared board core, the drivers, the scan loop and the host link with what
-    they import), their packages' __init__ files, and boot.py (the watchdog's
+    (the shared game board package, the drivers, the scan loop and the host link with
+    what they import), their packages' __init__ files, and boot.py (the watchdog's
     keep-alive); sorted.  No other game's package is among them.  ValueError for
     another game."""
     import ast

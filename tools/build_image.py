@@ -56,7 +56,7 @@ from samsara_host import fwstamp  # noqa: E402
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-from tools.build_firmware import OTHER_GAMES  # noqa: E402
+from tools.build_firmware import NOT_SAMSARA  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "firmware")
@@ -98,11 +98,12 @@ def image_name(ver=None):
 
 def frozen_sources(src=SRC):
     """Relative paths (with '/') of the firmware modules frozen into the image: every .py
-    under `src` except ON_FS and the other games' packages (OTHER_GAMES), sorted."""
+    under `src` except ON_FS and the other games' packages and what only they share
+    (NOT_SAMSARA), sorted."""
     found = []
     for root, dirs, names in os.walk(src):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
-            d in OTHER_GAMES and os.path.samefile(root, src)))
+            d in NOT_SAMSARA and os.path.samefile(root, src)))
         for n in sorted(names):
             if n.endswith(".py"):
                 rel = os.path.relpath(os.path.join(root, n), src).replace(os.sep, "/")

@@ -20,7 +20,8 @@ from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
 from samsara.link.hostlink import StdioStream
 from samsara.storage.osfs import OsFs
-from samas.core import SamasBoard, Settings
+from gameboard.core import Settings
+from samas.core import SamasBoard
 from samas.logbook import Logbook, open_log
 
 _PICO = sys.platform == "rp2"

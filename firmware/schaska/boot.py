@@ -21,7 +21,8 @@ from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
 from samsara.link.hostlink import StdioStream
 from samsara.storage.osfs import OsFs
-from schaska.core import SchaskaBoard, Settings
+from gameboard.core import Settings
+from schaska.core import SchaskaBoard
 from schaska.rules.layout import DEFAULT, LayoutError, parse_layout
 from schaska.logbook import Logbook, open_log
 

@@ -59,11 +59,11 @@ if _GAME != "samsara":
     _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
     if _GAME == "samas":
         import samas.boot as gameboot
-        from samas.core import Settings
+        from gameboard.core import Settings
         _args = {}
     elif _GAME == "schaska":
         import schaska.boot as gameboot
-        from schaska.core import Settings
+        from gameboard.core import Settings
         from schaska.rules.layout import parse_layout
         _text = os.getenv("SAMSARA_VBOARD_LAYOUT")
         _args = {"layout": parse_layout(_text) if _text else gameboot.read_layout()}
