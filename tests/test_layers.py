@@ -147,7 +147,7 @@ shared board core below)."""
 SHARED_CORE = ("samsara.debounce", "samsara.events", "samsara.pacing", "samsara.power",
                "samsara.ticks", "samsara.storage", "samsara.storage.gamelog",
                "samsara.storage.logwrite", "samsara.storage.logrecord",
-               "samsara.link.protocol", "gameboard", "gameboard.core")
+               "samsara.link.protocol", "gameboard", "gameboard.core", "gameboard.logbook")
 """The game-agnostic modules of the board core that the other games' board modules
 (firmware/samas/*.py, firmware/schaska/*.py) reuse: the debounce, the event queue, the
 pacing flags, the power limiter, tick arithmetic, the game log's store and record

@@ -1,7 +1,7 @@
-"""The Samas board's game log (docs/samas.md "The game log"): a sink of the scan loop's
-one event path, as Samsara's recorder is, over the same store (samsara.storage.gamelog:
-one append-only file per game, the same record format, pulled by the host with the same
-commands).
+"""The Samas board's game log records (docs/samas.md "The game log"): the shared game
+log policy (gameboard.logbook.Logbook: the scan loop's sink over Samsara's store and
+record format, pulled by the host with the same commands) with what a Samas game's
+header, rounds and end hold.
 
 What a Samas game's log holds:
 
@@ -15,120 +15,37 @@ are not logged: the host replays the selections under the rules from S
 (a power cut) is closed as abandoned at the next boot.
 """
 
-from samsara.storage import gamelog
+from gameboard import logbook
 
 BUDGET = 4096
 """Bytes a game's records may take (GameLog's turn_budget, one window for the whole
 game): ROUND_LIMIT rounds of at most 31 bytes each fit."""
 
 
-FLUSH_PIECE = 16
-"""Records at most per flush(piece=True)."""
+class Logbook(logbook.Logbook):
+    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with open_log)
+    for a Samas `board` (samas.core.SamasBoard).  board_id: written into each header
+    as "board" ("" writes none).  The members the scan loop and the host link's logs
+    commands use, and the deferred writing with `defer`, are gameboard.logbook.
+    Logbook's."""
 
-_KEPT = ("game_start", "round", "turn", "game_over")
-"""The events a game's log takes something of (every other event is not kept)."""
+    def header(self, ev):
+        """{"rules": "samas", "start": S} of a game_start event."""
+        return {"rules": "samas", "start": ev["start"]}
 
+    def entry(self, ev):
+        """A round event as {"ev": "round", "p": A's and B's selections} (e.g. "2J");
+        None for another event."""
+        if ev.get("ev") != "round":
+            return None
+        p = ev["play"]
+        return {"ev": "round", "p": p["A"] + p["B"]}
 
-class Logbook:
-    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with
-    max_turns=0 and turn_budget=BUDGET) for a Samas `board` (samas.core.SamasBoard).
-    board_id: written into each header as "board" ("" writes none).  The members the
-    scan loop and the host link's logs commands use: log, on_event, flush, after_pull,
-    space, pending (the events waiting for flush()), defer, busy, step, close, boot.
-    With `defer` set (the boot sets it, as Samsara's recorder's), a game's records wait
-    in `pending` until the scan loop's quiet moment calls flush(), so a flash write
-    (a 45 ms sector erase) never delays the answer to a move; a game's first record
-    (its header) is written at once, and the logs commands flush first."""
-
-    def __init__(self, log, board, board_id=""):
-        self.log = log
-        self.board = board
-        self.board_id = board_id
-        self.pending = []
-        self.defer = False
-        self.busy = False
-        self.last_gid = None
-
-    def boot(self):
-        """Scan the log; an unfinished game (a power cut) is closed as abandoned."""
-        if self.log.boot() is not None:
-            self.log.end_game({"how": "abandoned"})
-
-    def on_event(self, ev):
-        """One board event (from the scan loop): game_start starts a game's log (an
-        unfinished one closed as abandoned first), round is written, game_over ends the
-        log.  A failure becomes a log_error event."""
-        name = ev.get("ev")
-        if self.defer and name in _KEPT and (self.pending or (
-                self.log.run_gid is not None and name != "game_start")):
-            self.pending.append(ev)     # written at the loop's quiet moment (flush)
-            return
-        self._record(ev)
-
-    def _record(self, ev):
-        name = ev.get("ev")
-        log = self.log
-        try:
-            if name == "game_start":
-                if log.run_gid is not None:
-                    log.end_game({"how": "abandoned"})
-                h = {"rules": "samas", "start": ev["start"]}
-                if self.board_id:
-                    h["board"] = self.board_id
-                log.start_game(h)
-            elif log.run_gid is None:
-                return
-            elif name == "round":
-                p = ev["play"]
-                log.log_event({"ev": "round", "p": p["A"] + p["B"]})
-            elif name == "game_over":
-                self.last_gid = log.end_game({"result": ev["result"], "by": ev["how"]})
-        except Exception as e:
-            self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
-
-    def flush(self, piece=False):
-        """Write the events waiting since the last flush (defer), in order; piece: at
-        most FLUSH_PIECE of them (the loop's quiet moment).  Returns how many were
-        written."""
-        p = self.pending
-        if not p:
-            return 0
-        n = len(p)
-        if piece and n > FLUSH_PIECE:
-            n = FLUSH_PIECE
-        self.pending = p[n:]
-        log = self.log
-        log.lazy = True          # one sync for the batch
-        try:
-            for i in range(n):
-                self._record(p[i])
-        finally:
-            log.lazy = False
-            try:
-                log.sync()
-            except Exception as e:
-                self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
-        return n
-
-    def after_pull(self):
-        """A host marked a log pulled or deleted one: nothing to catch up."""
-
-    def space(self):
-        """{"free", "need", "full", "unpulled"} of the store (GameLog.space)."""
-        s = self.log.space()
-        return {"free": s["free"], "need": s["need"], "full": s["full"],
-                "unpulled": s["unpulled"]}
-
-    def step(self):
-        """No background work."""
-        self.busy = False
-
-    def close(self):
-        """Write what waits and close the running game's file (the loop stops)."""
-        self.flush()
-        self.log.close()
+    def ending(self, ev):
+        """{"result", "by"} of a game_over event (by: its "how")."""
+        return {"result": ev["result"], "by": ev["how"]}
 
 
 def open_log(fs):
     """The GameLog of a Samas board on file-system adapter `fs` (samsara.storage.osfs)."""
-    return gamelog.GameLog(fs, max_turns=0, turn_budget=BUDGET)
+    return logbook.open_log(fs, BUDGET)

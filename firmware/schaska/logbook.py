@@ -1,7 +1,7 @@
-"""The Schaska board's game log (docs/schaska.md "The game log"): a sink of the scan
-loop's one event path, as Samsara's recorder is, over the same store
-(samsara.storage.gamelog: one append-only file per game, the same record format, pulled
-by the host with the same commands).
+"""The Schaska board's game log records (docs/schaska.md "The game log"): the shared
+game log policy (gameboard.logbook.Logbook: the scan loop's sink over Samsara's store
+and record format, pulled by the host with the same commands) with what a Schaska
+game's header, turns and end hold.
 
 What a Schaska game's log holds:
 
@@ -20,7 +20,7 @@ are not logged: the host replays the actions under the rules from S
 at the next boot.
 """
 
-from samsara.storage import gamelog
+from gameboard import logbook
 from schaska.rules.actions import home_of, start_of
 from schaska.rules.state import FIGURES
 
@@ -38,118 +38,42 @@ def _position(n, p, obj):
     return obj
 
 
-FLUSH_PIECE = 16
-"""Records at most per flush(piece=True)."""
-
-_KEPT = ("game_start", "round", "turn", "game_over")
-"""The events a game's log takes something of (every other event is not kept)."""
-
-
-class Logbook:
-    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with
-    max_turns=0 and turn_budget=BUDGET) for a Schaska `board` (schaska.core.
-    SchaskaBoard); board_id: written into each header as "board".  The same members as
-    samas.logbook.Logbook (the scan loop's and the logs commands'), and the same
-    deferred writing with `defer`."""
+class Logbook(logbook.Logbook):
+    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with open_log)
+    for a Schaska `board` (schaska.core.SchaskaBoard); board_id: written into each
+    header as "board".  The members the scan loop and the logs commands use, and the
+    deferred writing with `defer`, are gameboard.logbook.Logbook's."""
 
     def __init__(self, log, board, board_id=""):
-        self.log = log
-        self.board = board
-        self.board_id = board_id
-        self.pending = []
-        self.defer = False
-        self.busy = False
-        self.last_gid = None
-        self._n = 0
+        logbook.Logbook.__init__(self, log, board, board_id)
+        self._n = 0     # the running game's track length (fields)
 
-    def boot(self):
-        """Scan the log; an unfinished game (a power cut) is closed as abandoned."""
-        if self.log.boot() is not None:
-            self.log.end_game({"how": "abandoned"})
+    def header(self, ev):
+        """{"rules": "schaska", "layout": [v1, ...]} of a game_start event, with its
+        "start" when the game does not start as the rules' start."""
+        self._n = len(ev["layout"])
+        h = {"rules": "schaska", "layout": ev["layout"]}
+        st = ev["start"]
+        if st["A"]["start"] != FIGURES or st["B"]["start"] != FIGURES or \
+                st["turn"] != "A":
+            h["start"] = st      # (the board's games start as the rules' start)
+        return h
 
-    def on_event(self, ev):
-        """One board event (from the scan loop): game_start starts a game's log (an
-        unfinished one closed as abandoned first), turn is written as its action,
-        game_over ends the log.  A failure becomes a log_error event."""
-        name = ev.get("ev")
-        if self.defer and name in _KEPT and (self.pending or (
-                self.log.run_gid is not None and name != "game_start")):
-            self.pending.append(ev)     # written at the loop's quiet moment (flush)
-            return
-        self._record(ev)
+    def entry(self, ev):
+        """A turn event as {"ev": "move", "a": [from, to]} (track positions 0..n+1);
+        None for another event."""
+        if ev.get("ev") != "turn":
+            return None
+        p = 0 if ev["player"] == "A" else 1
+        m = ev["move"]
+        return {"ev": "move", "a": [_position(self._n, p, m["from"]),
+                                    _position(self._n, p, m["to"])]}
 
-    def _record(self, ev):
-        name = ev.get("ev")
-        log = self.log
-        try:
-            if name == "game_start":
-                if log.run_gid is not None:
-                    log.end_game({"how": "abandoned"})
-                self._n = len(ev["layout"])
-                h = {"rules": "schaska", "layout": ev["layout"]}
-                st = ev["start"]
-                if st["A"]["start"] != FIGURES or st["B"]["start"] != FIGURES or \
-                        st["turn"] != "A":
-                    h["start"] = st      # (the board's games start as the rules' start)
-                if self.board_id:
-                    h["board"] = self.board_id
-                log.start_game(h)
-            elif log.run_gid is None:
-                return
-            elif name == "turn":
-                p = 0 if ev["player"] == "A" else 1
-                m = ev["move"]
-                a = [_position(self._n, p, m["from"]),
-                     _position(self._n, p, m["to"])]
-                log.log_event({"ev": "move", "a": a})
-            elif name == "game_over":
-                self.last_gid = log.end_game({"result": ev["result"], "by": ev["by"]})
-        except Exception as e:
-            self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
-
-    def flush(self, piece=False):
-        """Write the events waiting since the last flush (defer), in order; piece: at
-        most FLUSH_PIECE of them (the loop's quiet moment).  Returns how many were
-        written."""
-        p = self.pending
-        if not p:
-            return 0
-        n = len(p)
-        if piece and n > FLUSH_PIECE:
-            n = FLUSH_PIECE
-        self.pending = p[n:]
-        log = self.log
-        log.lazy = True          # one sync for the batch
-        try:
-            for i in range(n):
-                self._record(p[i])
-        finally:
-            log.lazy = False
-            try:
-                log.sync()
-            except Exception as e:
-                self.board.emit({"ev": "log_error", "msg": str(e)[:80]})
-        return n
-
-    def after_pull(self):
-        """A host marked a log pulled or deleted one: nothing to catch up."""
-
-    def space(self):
-        """{"free", "need", "full", "unpulled"} of the store (GameLog.space)."""
-        s = self.log.space()
-        return {"free": s["free"], "need": s["need"], "full": s["full"],
-                "unpulled": s["unpulled"]}
-
-    def step(self):
-        """No background work."""
-        self.busy = False
-
-    def close(self):
-        """Write what waits and close the running game's file (the loop stops)."""
-        self.flush()
-        self.log.close()
+    def ending(self, ev):
+        """{"result", "by"} of a game_over event."""
+        return {"result": ev["result"], "by": ev["by"]}
 
 
 def open_log(fs):
     """The GameLog of a Schaska board on file-system adapter `fs`."""
-    return gamelog.GameLog(fs, max_turns=0, turn_budget=BUDGET)
+    return logbook.open_log(fs, BUDGET)
