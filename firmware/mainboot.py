@@ -27,6 +27,7 @@ import gc
 import sys
 
 import board_config
+import entry
 import mainloop
 from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
@@ -197,17 +198,6 @@ def boot(cfg=board_config, clock=None, config=None, watchdog_ms=WATCHDOG_MS,
 
 def main():
     """Entry point on the Pico (and `micropython main.py` with the fakes): safe mode,
-    the boot, the loop.  Returns the loop's Stats (a loop with a limit), or None in
-    safe mode."""
-    if hwmod.safe_mode_requested():
-        print("safe mode: BOOTSEL held, main loop not started")
-        return None
-    loop = boot()
-    try:
-        return loop.run()
-    except KeyboardInterrupt:
-        # Ctrl-C from the host: the REPL takes the port (docs/protocol.md).  The
-        # watchdog cannot be stopped, so a timer keeps feeding it meanwhile.
-        loop.hw.watchdog.feed_in_background()
-        loop.close()
-        raise
+    the boot, the loop (entry.run, which says "safe mode" through this module's print).
+    Returns the loop's Stats (a loop with a limit), or None in safe mode."""
+    return entry.run(boot, print)

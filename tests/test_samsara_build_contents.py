@@ -47,7 +47,8 @@ def test_a_game_bundle_holds_its_own_game_and_not_the_other():
         rels = [r.replace(os.sep, "/") for r in build_firmware.game_sources(game, FIRMWARE)]
         assert "%s/boot.py" % game in rels and "%s/rules/game.py" % game in rels
         assert "%s/controller.py" % game in rels and "mainloop.py" in rels
-        assert "gameboard/core.py" in rels
+        assert "gameboard/core.py" in rels and "gameboard/boot.py" in rels
+        assert "entry.py" in rels
         for other in build_firmware.OTHER_GAMES:
             if other != game:
                 assert not [r for r in rels if r.startswith(other + "/")], (game, other)

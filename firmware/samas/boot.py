@@ -1,99 +1,28 @@
-"""The Samas board's boot (docs/samas.md "On the board"): Samsara's drivers
-(board.hw, from board_config: the same electronics), the Samas board core
-(samas.core.SamasBoard), its game log (samas.logbook) and the host link, then Samsara's
-scan loop (mainloop.Loop) runs it.  The virtual board boots it with `--game samas`.
+"""The Samas board's boot (docs/samas.md "On the board"): the shared game board boot
+(gameboard.boot: Samsara's drivers, the host link and scan loop) with the Samas board
+core (samas.core.SamasBoard) and its game log (samas.logbook).  The virtual board boots
+it with `--game samas`.
 
     loop = boot()          # drivers, board, log, link, a new game; returns the loop
     loop.run()
-
-The link serves the commands that are not Samsara's own game (hello, the logs
-commands, led_test); an unfinished game's log is closed as abandoned at boot, and a new
-game starts.
 """
 
-import gc
-import sys
-
 import board_config
-import mainloop
-from board import hw as hwmod
-from board.linkhooks import LinkHooks, board_id
-from samsara.link.hostlink import StdioStream
-from samsara.storage.osfs import OsFs
-from gameboard.core import Settings
+import entry
+from gameboard import boot as gameboot
 from samas.core import SamasBoard
 from samas.logbook import Logbook, open_log
-
-_PICO = sys.platform == "rp2"
-SCAN_MS = 4 if _PICO else 5   # the scan period (ms): mainboot's, 4 ms on the Pico
-SETTLE_LIFT_MS = 3 if _PICO else 4   # a lift's settle: mainboot's PICO_SETTLE_LIFT_MS
-WATCHDOG_MS = 2000      # reset when the loop stalls this long (mainboot.WATCHDOG_MS)
-LOG_DIR = "logs"
-
-
-def read_frame(hw, clock, scans=3):
-    """The positions that read occupied in every one of `scans` scans, 2 ms apart
-    (bytearray(8))."""
-    frame = bytearray(8)
-    both = bytearray(b"\xff" * 8)
-    for _ in range(scans):
-        hw.scanner.scan(frame)
-        for k in range(8):
-            both[k] &= frame[k]
-        clock.sleep_ms(2)
-    return both
-
-
-def open_services(board, hw):
-    """The game log in LOG_DIR, the link's stream and hooks, the board id, as
-    mainloop.Services; a failure leaves the board playing without them (None)."""
-    try:
-        bid = board_id(hw)
-        book = Logbook(open_log(OsFs(LOG_DIR)), board, bid)
-        book.boot()
-        book.defer = True   # records are written at quiet moments (mainloop.Loop._quiet)
-        return mainloop.Services(book, None, StdioStream(), LinkHooks(hw, board), bid)
-    except Exception as e:  # the board plays on without log or link rather than not at all
-        print("game log / USB link failed to start: %r" % (e,))
-        return None
 
 
 def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, settings=None):
     """Build drivers, board, services and the loop, start a game (its log starts with
-    its game_start event).  watch: a callable given every event after the sinks.
-    Returns the mainloop.Loop."""
-    if clock is None:
-        clock = mainloop.SystemClock()
-    hw = hwmod.build(cfg, cal_path)
-    if settings is None:
-        settings = Settings(scan_ms=SCAN_MS, settle_lift_ms=SETTLE_LIFT_MS,
-                            budget_ma=cfg.LED_BUDGET_MA)
-    board = SamasBoard(settings)
-    frame = read_frame(hw, clock)
-    now = clock.ticks_ms()
-    loop = mainloop.Loop(board, hw, clock, open_services(board, hw), watch=watch)
-    loop.start(now)
-    board.new_game(now, frame=frame)
-    gc.collect()
-    try:
-        gc.threshold(mainloop.GC_THRESHOLD)
-    except AttributeError:  # CPython's gc has no threshold()
-        pass
-    loop.start_watchdog(WATCHDOG_MS)
-    return loop
+    its game_start event): gameboot.boot with the Samas board.  watch: a callable given
+    every event after the sinks.  Returns the mainloop.Loop."""
+    return gameboot.boot(SamasBoard, Logbook, open_log, cfg, clock, cal_path, watch,
+                         settings)
 
 
 def main():
     """Boot and run the loop (main.py of a Samas bundle, the virtual board's `--game
-    samas`): safe mode (BOOTSEL held) first, as mainboot.main.  A Ctrl-C hands the
-    port to the REPL with the watchdog fed in the background."""
-    if hwmod.safe_mode_requested():
-        print("safe mode: BOOTSEL held, main loop not started")
-        return None
-    loop = boot()
-    try:
-        return loop.run()
-    except KeyboardInterrupt:
-        loop.hw.watchdog.feed_in_background()
-        loop.close()
-        raise
+    samas`): entry.run, as mainboot.main."""
+    return entry.run(boot)

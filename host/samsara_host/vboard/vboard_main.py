@@ -57,19 +57,19 @@ if _GAME != "samsara":
     # Another game's board (docs/virtual-board.md "Samas and Schaska"): its own boot
     # on the same drivers and scan loop; SAMSARA_VBOARD_LAYOUT: a Schaska layout.
     _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
+    from gameboard import boot as boardboot
+    from gameboard.core import Settings
     if _GAME == "samas":
         import samas.boot as gameboot
-        from gameboard.core import Settings
         _args = {}
     elif _GAME == "schaska":
         import schaska.boot as gameboot
-        from gameboard.core import Settings
         from schaska.rules.layout import parse_layout
         _text = os.getenv("SAMSARA_VBOARD_LAYOUT")
         _args = {"layout": parse_layout(_text) if _text else gameboot.read_layout()}
     else:
         raise SystemExit("samsara: unknown game %r (samsara, samas, schaska)" % _GAME)
-    _kw = {"scan_ms": gameboot.SCAN_MS, "settle_lift_ms": gameboot.SETTLE_LIFT_MS,
+    _kw = {"scan_ms": boardboot.SCAN_MS, "settle_lift_ms": boardboot.SETTLE_LIFT_MS,
            "budget_ma": board_config.LED_BUDGET_MA}
     if _settle:
         _kw["settle_lift_ms"] = int(_settle.split(",")[0])
