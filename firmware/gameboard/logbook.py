@@ -1,7 +1,7 @@
-"""The game log policy that the other games' logbooks subclass (docs/gamelog.md "Other
-games"): a sink of the scan loop's one event path, as Samsara's recorder is, over the
-same store (samsara.storage.gamelog: one append-only file per game, the same record
-format, pulled by the host with the same commands).
+"""The game log policy that the other games' logbooks subclass (docs/gamelog.md
+"Records", the Samas and Schaska boards): a sink of the scan loop's one event path, as
+Samsara's recorder is, over the same store (samsara.storage.gamelog: one append-only
+file per game, the same record format, pulled by the host with the same commands).
 
 What a game's log holds (the subclass gives the parts in <>):
 
