@@ -81,6 +81,41 @@ def test_moves_in_words_and_as_arrows():
         assert state not in words and "_" not in words
 
 
+def test_refusals_and_the_end_of_a_game_in_a_players_words():
+    moving = {"state": "moving", "mover": "A", "dice": [4, 5], "remaining": [5],
+              "vs_board": None}
+    assert movewords.refusal_words("roll", "roll before the turn is complete: die 5 "
+                                   "still to play", moving) == \
+        "You have already rolled: move your marbles (5 still to play)"
+    for st in ("waiting", "turn_complete"):
+        assert movewords.refusal_words("hint", "no hint now: only during your own turn",
+                                       dict(moving, state=st, dice=[], remaining=[])) == \
+            "Roll first: a hint needs the dice"
+    assert movewords.refusal_words("hint", "x", dict(moving, vs_board="A")).startswith(
+        "No hint during the board's turn")
+    assert movewords.refusal_words("undo", "nothing to undo in this turn", moving) == \
+        "The board says no: nothing to undo in this turn"
+    over = {"state": "game_over", "winner": "B", "score": "4-6", "turns": 31,
+            "vs_board": None}
+    assert movewords.over_words(over, ["Ana", "Ben"]) == "Game over: Ben (B) won 6-4 in 31 turns"
+    assert movewords.over_words(over) == "Game over: Player B won 6-4 in 31 turns"
+    assert movewords.over_words(dict(over, vs_board="B"), ["Ana", ""]) == \
+        "Game over: the board (B) won 6-4 in 31 turns"
+    assert movewords.headline(dict(over, winner=None, how="centre", score="6-6")) == \
+        "Game over: a draw at 6-6 after 31 turns: start a new game"
+    # repair words: a new game's set-up, after a finished game, in the middle of one
+    assert movewords.repair_words("the board changed before the roll", ["S6"], ["S11"],
+                                  new_game=True) == \
+        "Set up the start position for the new game: put a marble on S6; take the " \
+        "marble off S11"
+    assert movewords.repair_words("set up the board for the new game: the marbles on "
+                                  "their start holes", [], ["R9", "S2"]).startswith(
+        "Set up the board for the new game (the last one is over): take the marbles off")
+    assert movewords.repair_words("the board changed before the roll", ["S6"], [],
+                                  new_game=False) == \
+        "Put the board right (the board changed before the roll): put a marble on S6"
+
+
 def test_find_board_counts_virtual_boards_with_picos():
     v = [{"port": "/tmp/x/ttyVB0", "folder": "/tmp/x", "board": "virtual-1"}]
     assert boardlink.find_board([], virtual=v) == "/tmp/x/ttyVB0"
@@ -112,9 +147,17 @@ def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsy
         code, s, _ = _json(capsys, ["game", "new", "--json"])
         assert code == 0 and s["vs_board"] is None and s["turns"] == 0
         assert s["state"] == "waiting" and s["mover"] == "A"
+        # a hint before the roll, a second roll: refused saying what to do instead
+        assert cli.main(["game", "hint"]) == 1
+        assert capsys.readouterr().err == \
+            "samsara game hint: Roll first: a hint needs the dice.\n"
         code, s, _ = _json(capsys, ["game", "roll", "--json"])
         assert code == 0 and len(s["rolled"]) == 2 and s["state"] == "moving"
         assert sorted(s["dice"]) == sorted(s["rolled"])
+        assert cli.main(["game", "roll"]) == 1
+        assert capsys.readouterr().err == (
+            "samsara game roll: You have already rolled: move your marbles (%s "
+            "still to play).\n" % " and ".join(str(d) for d in s["remaining"]))
         code, h, _ = _json(capsys, ["game", "hint", "--json"])
         assert code == 0 and h["player"] == "A" and h["arrows"]
         assert h["words"].startswith(h["hint"].split()[1])
@@ -139,7 +182,8 @@ def test_game_against_the_board_from_the_terminal_without_a_port(tmp_path, capsy
         assert "The board plays %s: move the marble from" % s["board_move"] in words
         assert "moving" not in words
         assert cli.main(["game", "hint"]) == 1      # not during the board's turn
-        assert "only during your own turn" in capsys.readouterr().err
+        assert "No hint during the board's turn: carry out its move" in \
+            capsys.readouterr().err
 
         # the power is cut and comes back: the game resumes at level 2
         vb.kill()

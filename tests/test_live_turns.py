@@ -167,3 +167,24 @@ def test_repair_draws_what_the_sensors_see_and_keeps_the_names_of_the_holes_to_f
             '<circle', i) and 'stroke-width="2.6"' in svg_text[i:i + 160]]
         assert rings and max(rings) < label
     assert "Put the board right" in m.guidance() and "repair" not in m.guidance()
+
+
+def test_repair_marks_follow_the_sensors_until_the_board_is_right():
+    # The board sends its marks once (the `repair` event), then only lift and place:
+    # every change is folded in, so every marble the sensors see where none belongs is
+    # drawn and named, and a marble put back is no longer missing.
+    m = LiveModel()
+    m.connected = True
+    m.status_reply({"state": "repair", "mover": "A", "remaining": [], "vs_board": None})
+    m.event({"ev": "repair", "t": 4, "reason": "the board changed before the roll",
+             "missing": ["S6"], "extra": ["S11"]})
+    for t, (ev, pos) in enumerate((("place", "S6"), ("place", "S10"), ("lift", "S10"),
+                                   ("place", "S15"), ("lift", "R3")), start=5):
+        m.event({"ev": ev, "t": t, "pos": pos})
+    snap = m.snapshot()
+    assert snap["missing"] == ["R3"] and snap["extra"] == ["S11", "S15"]
+    assert snap["lifted"] == []
+    assert {"S6", "S11", "S15"} <= set(snap["occupied"])
+    assert "R3" not in snap["occupied"] and "S10" not in snap["occupied"]
+    m.event({"ev": "repair_end", "t": 10})
+    assert m.snapshot()["extra"] == []

@@ -13,8 +13,8 @@ import time
 
 from samsara_host import boardlink
 from samsara_host.argtypes import port_arg
-from samsara_host.movewords import (arrows, dice_words, headline, sub_move_words,
-                                    turn_words)
+from samsara_host.movewords import (arrows, dice_words, headline, refusal_words,
+                                    sub_move_words, turn_words)
 
 HINT_WAIT_S = 20.0
 """How long `game hint` waits for the board's `hint` event (it thinks in slices: a
@@ -103,15 +103,18 @@ def names_of(given, vs_board=None):
 
 def game_status(client):
     """The game's state from the board: {state, mover, dice, remaining, score, turns,
-    vs_board, level, game, names, position, record, headline}; names: [A's, B's] from
+    vs_board, level, game, names, position, record, winner, how, headline}; winner: "A",
+    "B" once the game is won, else null (a draw, or the game goes on); names: [A's, B's] from
     the game's log header ("" for one not given) or null; turns and record (the last
     10 turns) count the turn just finished in turn_complete, which the board's
     `position` leaves out until the next roll commits it.  Raises boardlink.LinkError."""
     from samsara_host.runninglog import game_header, header_names
     st = client.request("status")
     pos = client.request("position")
-    names = header_names(game_header(client, st["game"])) \
-        if isinstance(st.get("game"), int) else None
+    # the running game's number, or after its end the finished game's (its log closed)
+    game = st.get("game") if isinstance(st.get("game"), int) else st.get("ended")
+    names = header_names(game_header(client, game)) \
+        if isinstance(game, int) and not isinstance(game, bool) else None
     turns, record = pos.get("turns"), list(pos.get("record") or [])
     done = st.get("turn")
     if st.get("state") == "turn_complete" and isinstance(done, str) and done \
@@ -124,7 +127,9 @@ def game_status(client):
            "turns": turns, "vs_board": st.get("vs_board"),
            "level": st.get("level"), "game": st.get("game"),
            "position": pos.get("position"), "record": record,
-           "board_move": st.get("board_move"), "hint": st.get("hint"), "names": names}
+           "board_move": st.get("board_move"), "hint": st.get("hint"), "names": names,
+           "winner": st.get("winner") if st.get("winner") in ("A", "B") else None,
+           "how": st.get("how")}
     out["headline"] = headline(out, names)
     return out
 
@@ -163,13 +168,23 @@ def _say(args, obj, text):
         print(text)
 
 
-def _refused(args, e):
-    # the board said no: its reason, and what to do
+def _refused(args, e, client=None):
+    # the board said no: what to do instead, in a player's words (movewords.
+    # refusal_words, as the app says it), from the game as it stands
     what = {"roll": "`samsara game status` says whose turn it is and what to do",
             "undo": "undo takes back a sub-move of the turn being played",
             "hint": "ask for a hint during your own turn, after the roll",
             "new": "pull the finished games first: `samsara logs pull`"}
     msg = e.msg or e.code
+    words = None
+    if args.action in ("roll", "hint") and client is not None:
+        try:
+            words = refusal_words(args.action, msg, game_status(client))
+        except boardlink.LinkError:
+            words = None
+    if words and not words.startswith("The board says no"):
+        print("samsara game %s: %s." % (args.action, words), file=sys.stderr)
+        return 1
     print("samsara game %s: the board says no: %s (%s)" % (args.action, msg,
                                                            what[args.action]),
           file=sys.stderr)
@@ -234,7 +249,7 @@ def run(args):
             return _hint(args, client)
     except boardlink.BoardError as e:
         if e.code in ("state", "log_full"):
-            return _refused(args, e)
+            return _refused(args, e, state.client)
         print("samsara game %s: %s" % (args.action, boardlink.explain(e)), file=sys.stderr)
         return 1
     except boardlink.LinkError as e:
@@ -259,8 +274,8 @@ def _hint(args, client):
                               "to move blinks." % (ev.get("player"), turn, s["words"]))
                 return 0
             if ev.get("ev") == "reject" and ev.get("what") == "hint":
-                print("samsara game hint: the board says no: %s" % ev.get("reason"),
-                      file=sys.stderr)
+                print("samsara game hint: %s." % refusal_words(
+                    "hint", ev.get("reason"), game_status(client)), file=sys.stderr)
                 return 1
     print("samsara game hint: the board did not name its turn within %.0f s; "
           "`samsara game status` says where the game stands" % HINT_WAIT_S, file=sys.stderr)

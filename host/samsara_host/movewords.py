@@ -162,7 +162,7 @@ def event_words(ev, who=None):
     if k == "reinsert":
         return "The marble is back in on %s" % ev.get("pos")
     if k == "reject":
-        return "Not taken: %s" % ev.get("reason", "")
+        return ev.get("said") or "Not taken: %s" % ev.get("reason", "")
     if k == "repair":
         return "Put the board right: %s" % ev.get("reason", "")
     if k == "repair_end":
@@ -190,6 +190,97 @@ def event_words(ev, who=None):
     return None
 
 
+def over_words(status, names=None):
+    """The end of the game in one sentence from a `status` reply (state game_over or
+    moksha; winner "A"/"B"/None, score "a-b") and the turns played (status["turns"]):
+    'Game over: Anna (A) won 6-4 in 31 turns', 'Game over: a draw (Moksha) at 3-3 after
+    12 turns'; the board when it plays the winner's side ('the board (A) won ...').
+    Without a winner or a result the sentence says only that the game is over."""
+    w = status.get("winner")
+    score = str(status.get("score") or "")
+    turns = status.get("turns")
+    n = "" if not isinstance(turns, int) or isinstance(turns, bool) else \
+        " in %d turn%s" % (turns, "" if turns == 1 else "s")
+    if w in ("A", "B"):
+        who = player_name(w, names, status.get("vs_board"))
+        if not who.startswith("Player "):
+            who = "%s (%s)" % (who, w)
+        a, _, b = score.partition("-")
+        points = "%s-%s" % ((a, b) if w == "A" else (b, a)) if b else score
+        return "Game over: %s won %s%s" % (who, points, n)
+    if status.get("state") == "moksha" or status.get("how") == "moksha":
+        return "Game over: a draw (Moksha) at %s%s" % (score, n.replace(" in ", " after "))
+    if status.get("how") == "centre":
+        return "Game over: a draw at %s%s" % (score, n.replace(" in ", " after "))
+    return "The game is over"
+
+
+def refusal_words(action, reason, status=None):
+    """The board's refusal of `action` ("roll", "hint", "undo", "new") in a player's
+    words: what to do instead, from the refusal's `reason` (the board's words) and the
+    game as it stands (a `status` reply or the live page's snapshot: state, mover, dice,
+    remaining, vs_board).  'Roll first: a hint needs the dice', 'You have already
+    rolled: move your marbles (4 and 5 still to play)'; the board's own words when
+    none fits better.  The terminal (`samsara game`) and the app say the same."""
+    st = (status or {}).get("state")
+    vs = (status or {}).get("vs_board")
+    board = vs is not None and (status or {}).get("mover") == vs
+    rem = [d for d in (status or {}).get("remaining") or [] if isinstance(d, int)]
+    reason = str(reason or "")
+    if action in ("roll", "hint"):
+        if st in ("game_over", "moksha"):
+            return "The game is over: start a new game"
+        if st == "repair":
+            return "Put the board right first: the lit holes show what is missing or extra"
+        if st == "goal_pending":
+            return ("Finish the goal first: move the scoring piece on and put the marble "
+                    "back in")
+    if action == "hint":
+        if board:
+            return "No hint during the board's turn: carry out its move on the lit holes"
+        if st in ("waiting", "turn_complete") or (st == "moving" and not
+                                                  (status or {}).get("dice")):
+            return "Roll first: a hint needs the dice"
+        if st == "moving" and not rem:
+            return "Your turn is complete: a hint comes with the next roll"
+    if action == "roll":
+        if st == "moving" and rem:
+            return "You have already rolled: move your marbles (%s still to play)" % (
+                " and ".join(str(d) for d in rem))
+        if st == "moving":
+            return "You have already rolled: put every marble in its hole first"
+        if board and st in ("waiting", "turn_complete"):
+            return "The board rolls by itself: wait for its move"
+        if reason.startswith("put the marble back"):
+            return _cap(reason)
+    return "The board says no: %s" % reason if reason else "The board says no"
+
+
+def repair_words(reason, missing, extra, new_game=False):
+    """What to do in a repair, naming the holes: 'put a marble on S6; take the marble
+    off S11'.  reason: the board's words for the repair; new_game: True when no turn
+    of the game has been played yet (a new game: its start position to set up, when
+    the board says it changed before the roll).  After
+    a finished game (the board's reason 'set up the board for the new game') and for a
+    new game over a half-played board the words ask to set up the start position; in
+    the middle of a game they ask to put the board right."""
+    fix = []
+    if missing:
+        fix.append("put a marble on %s" % ", ".join(missing))
+    if extra:
+        fix.append("take the marble%s off %s" % ("s" if len(extra) > 1 else "",
+                                                 ", ".join(extra)))
+    what = "; ".join(fix)
+    reason = str(reason or "")
+    if reason.startswith("set up the board for the new game"):
+        head = "Set up the board for the new game (the last one is over)"
+    elif new_game and reason.startswith("the board changed before the roll"):
+        head = "Set up the start position for the new game"
+    else:
+        return "Put the board right (%s)%s" % (reason, ": " + what if what else "")
+    return head + (": " + what if what else "")
+
+
 def headline(status, names=None):
     """Whose turn it is and what to do, in one sentence, from a `status` reply (dict
     with state, mover, dice, remaining, vs_board).  As in the board's `status`, the
@@ -202,7 +293,7 @@ def headline(status, names=None):
     board = vs is not None and side == vs
     dice = status.get("dice") or []
     if st == "game_over":
-        return "The game is over: start a new game"
+        return over_words(status, names) + ": start a new game"
     if st == "moksha":
         return "Moksha: the roll had no complete turn; the game is drawn"
     if st == "repair":

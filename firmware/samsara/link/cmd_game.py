@@ -13,6 +13,7 @@ from samsara.controller import Refused
 from samsara.link.protocol import CmdError, E_STATE, E_NOT_SUPPORTED, E_BAD_ARGS, E_LOG_FULL
 from samsara.rules.notation import format_sub_move, format_turn
 from samsara.rules.position import Position, PositionError
+from samsara.states import ENDED
 from samsara.storage.gamelog import LogFull
 
 
@@ -25,8 +26,10 @@ def _inputs(link):
 def status(link, a):
     """`status`: state, game number, mover, score, dice, the turn so far, the side the
     board plays and its level (a game against the board), the board's next sub-move to
-    carry out and the hint lit now (notation or None), the log's space, uptime and the
-    loop figures.  Never waits for the game log."""
+    carry out and the hint lit now (notation or None), the winner ("A"/"B", None while
+    the game runs or for a draw), how the game ended ("centre", "moksha" or None) and
+    the number of the game whose end the board shows (`ended`, its log closed),
+    the log's space, uptime and the loop figures.  Never waits for the game log."""
     c = link.board.controller
     pos = c.position()
     rec = link.recorder
@@ -42,10 +45,22 @@ def status(link, a):
             "level": p.level if vs else None,
             "board_move": _planned(c, p, True), "hint": _planned(c, p, False),
             "turn": c.turn_notation(),
+            "winner": "AB"[c.winner] if c.winner >= 0 else None,
+            "how": c.game.result[1] if c.game.result is not None else None,
+            "ended": _ended(c, rec),
             "log": link.log_space(),
             "uptime_ms": link.uptime_ms(),
             "loop": {"period_ms": link.period_ms, "max_ms": link.max_gap,
                      "overruns": link.overruns}}
+
+
+def _ended(c, rec):
+    # The number of the game whose end the board shows (its log closed at the end, so
+    # `game` is null by then); None while a game runs or when it was not logged.
+    if rec is None or rec.unlogged or rec.log.run_gid is not None or \
+            c.state not in ENDED:
+        return None
+    return rec.last_gid
 
 
 def _planned(c, p, forced):

@@ -197,7 +197,7 @@ class BoardWatch(threading.Thread):
         m = self.model
         m.position_reply(c.request("position"))
         m.status_reply(c.request("status"))
-        game = m.game
+        game = m.game if m.game is not None else m.ended   # (a finished game's log)
         if game is not None and game != self._header_game:
             self._header_game = game
             self._header = game_header(c, game)
@@ -218,6 +218,8 @@ class BoardWatch(threading.Thread):
         (new_game's name_a, name_b)."""
         names = header_names(self._header) or ["", ""]
         board, game = (self.model.hello or {}).get("board"), self.model.game
+        if game is None:
+            game = self.model.ended
         if self.library and game is not None:
             path = os.path.join(self.library, logpull.local_name(board, game))
             try:

@@ -10,6 +10,7 @@ virtual board only: a hand lifts or places a marble there (hand_line), as a pers
 a real board would.
 """
 from samsara_host import gametags
+from samsara_host import movewords
 from samsara_host.movewords import dice_words, sub_move_words
 
 ACTIONS = {"new": "new_game", "roll": "roll", "undo": "undo", "hint": "hint"}
@@ -94,10 +95,12 @@ def done_words(name, kw, reply):
     return "Done."
 
 
-def refusal_words(name, e):
-    """The board's refusal (boardlink.BoardError `e`) of command `name` in words."""
+def refusal_words(name, e, snapshot=None):
+    """The board's refusal (boardlink.BoardError `e`) of command `name` in words: what
+    to do instead (movewords.refusal_words, as `samsara game` says it), from the game
+    as the live snapshot `snapshot` shows it."""
     if e.code == "log_full":
         return ("The board's memory holds only games not copied yet: copy them on the "
                 "Games page (Pull from the board) first.")
     msg = str(e.msg or e.code or "")
-    return "The board says no: %s." % msg if msg else "The board says no."
+    return movewords.refusal_words(name, msg, snapshot) + "."

@@ -97,6 +97,9 @@ class LiveModel(Model):
         self.turn_subs = []     # the sub-moves played so far in this turn (notation)
         self.names = None       # [A's, B's] names when known ("" for one not known)
         self.start = None       # the game's start position (text) from its log's header
+        self.winner = None      # "A"/"B": the winner of a finished game (`status`)
+        self.how = None         # how it ended ("centre", "moksha"; `status`)
+        self.ended = None       # the finished game's number while its end is shown
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
@@ -110,11 +113,17 @@ class LiveModel(Model):
 
     def _event(self, ev):
         name = ev.get("ev")
-        if name == "lift":
+        if self.repair and name in ("lift", "place"):
+            self._repair_change(ev.get("pos"), name == "place")
+        elif name == "lift":
             self.wrong = None
             self.reject = ""
         elif name == "place":
             self.wrong = None
+        elif name == "reject" and ev.get("what") in ("roll", "hint"):
+            # said as the terminal says it: what to do instead, from the game as it is
+            ev = dict(ev, said="Not taken: " + movewords.refusal_words(
+                ev["what"], ev.get("reason"), self.status()))
         elif name == "reject" and ev.get("what") == "place":
             last = [e for e in self.last if e.get("ev") == "place"]
             self.wrong = last[-1].get("pos") if last else None
@@ -136,6 +145,7 @@ class LiveModel(Model):
             self.repair = str(ev.get("reason", ""))
             self.missing = _names(ev.get("missing"))
             self.extra = _names(ev.get("extra"))
+            self.lifted = []        # (the board's own view holds no marble in the air)
         elif name == "repair_end":
             self.repair = ""
             self.missing = []
@@ -182,6 +192,32 @@ class LiveModel(Model):
             self.told.append(dict(ev))
             del self.told[:-12]
 
+    def _repair_change(self, pos, on):
+        # In repair the board sends its marks once, with the `repair` event, and then
+        # only the sensors' changes (lift, place): each change is folded into the marks,
+        # so that they stay what the sensors see against the expected position.  A
+        # marble put on a hole it was missing from is no longer missing, one put
+        # elsewhere is extra; a marble taken off an extra hole is no longer extra, one
+        # taken off elsewhere is missing (a scoring piece's field alike, as the board
+        # marks it).
+        names = _names([pos])
+        if not names:
+            return
+        n = names[0]
+        self.lifted = []
+        if on:
+            if n in self.missing:
+                self.missing.remove(n)
+            elif n not in self.extra:
+                self.extra.append(n)
+        else:
+            if n in self.extra:
+                self.extra.remove(n)
+            elif n not in self.missing:
+                self.missing.append(n)
+        self.missing.sort(key=position_index)      # in the board's order
+        self.extra.sort(key=position_index)
+
     @property
     def words(self):
         """The last events in a player's words, newest last (movewords.event_words),
@@ -193,6 +229,9 @@ class LiveModel(Model):
         """The end of the game in words ("" while it goes on), the winner called as
         known now (a name learned after the end names it too)."""
         side = getattr(self, "over_side", None)
+        if not self.over and self.state == "game_over":
+            # (no game_over event seen: the app began after the game's end)
+            return movewords.over_words(self.status(), self.names)
         if not self.over or side is None or "wins!" not in self.over:
             return self.over
         who = self.who(side)
@@ -237,6 +276,10 @@ class LiveModel(Model):
         self.remaining = [d for d in rem if isinstance(d, int) and 1 <= d <= 6] \
             if isinstance(rem, list) else []
         self.mover = r.get("mover") if r.get("mover") in ("A", "B") else None
+        self.winner = r.get("winner") if r.get("winner") in ("A", "B") else None
+        e = r.get("ended")
+        self.ended = e if isinstance(e, int) and not isinstance(e, bool) else None
+        self.how = r.get("how") if isinstance(r.get("how"), str) else None
         if "vs_board" in r:      # (a firmware from before these fields leaves them)
             self.vs_board = r.get("vs_board") if r.get("vs_board") in ("A", "B") else None
             lv = r.get("level")
@@ -330,13 +373,11 @@ class LiveModel(Model):
         if self.over:
             return self.over_words()
         if self.repair:
-            parts = []
-            if self.missing:
-                parts.append("a marble is missing here: %s" % ", ".join(self.missing))
-            if self.extra:
-                parts.append("no marble belongs here: %s" % ", ".join(self.extra))
-            return "Put the board right (%s)%s" % (
-                self.repair, ": " + "; ".join(parts) if parts else "")
+            # a new game not begun (no turn played, no roll): its start position to set
+            # up; in the middle of a game: the board to put right (movewords.repair_words)
+            return movewords.repair_words(self.repair, self.missing, self.extra,
+                                          new_game=not self.record_full and not self.dice
+                                          and not self.turns)
         if self.moksha:
             return "Moksha: %s's roll has no complete turn" % who
         if self.wrong:
@@ -360,11 +401,13 @@ class LiveModel(Model):
         """The game as movewords.headline reads it (a `status` reply's fields)."""
         return {"state": self.state, "mover": self.mover or "AB"[self.position.mover],
                 "dice": list(self.dice), "remaining": list(self.remaining),
-                "vs_board": self.vs_board, "board_move": self.board_move}
+                "vs_board": self.vs_board, "board_move": self.board_move,
+                "winner": self.winner, "how": self.how, "turns": self.turns,
+                "score": "%d-%d" % (self.position.a, self.position.b)}
 
     def headline(self):
         """Whose turn it is and what to do, in one sentence (movewords.headline)."""
-        if self.over:
+        if self.over or self.state == "game_over":
             return self.over_words() + ": start a new game"
         if self.hint and self.state == "moving":
             return "Hint for %s: %s" % (self.who(self.mover or "AB"[self.position.mover]),

@@ -435,7 +435,7 @@ class AppServer:
             r = await asyncio.wait_for(
                 asyncio.wrap_future(self.watch.submit("game", name, kw)), 15)
         except boardlink.BoardError as e:
-            return _error(409, control.refusal_words(name, e))
+            return _error(409, control.refusal_words(name, e, self.hub.snap))
         except Exception as e:
             return _error(409, "The board did not answer: %s" % (e or "timed out"))
         return _json({"ok": True, "words": control.done_words(name, kw, r)})
