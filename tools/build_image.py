@@ -72,7 +72,12 @@ ON_FS = ("main.py", "boot.py")
 code."""
 MICROPY_VERSION = "v1.22.2"
 SOURCE_DATE_EPOCH = "1706486400"                # 2024-01-29, the day v1.22.2 was released
-BUILD_SETTINGS = "v4 file-prefix-map; frozen opt 0; parser in flash"
+NATIVE = ("samsara/rules/moves.py", "samsara/reading.py")
+"""Frozen modules compiled to ARMv6-M machine code (`mpy-cross -X emit=native`, the kit's
+own mpy-cross) instead of bytecode: the rules engine's sub-move generation, which a
+lift's targets and a placement's reading run on the scan loop (docs/performance.md).
+Its source is the same file the tests run; only the image holds it as machine code."""
+BUILD_SETTINGS = "v5 file-prefix-map; frozen opt 0; parser in flash; native %s" % ",".join(NATIVE)
 """Changes whenever this script changes how an image is made (part of the image id)."""
 
 
@@ -112,7 +117,7 @@ def frozen_sources(src=SRC):
     return sorted(found)
 
 
-def manifest_text(frozen):
+def manifest_text(frozen, native=None):
     """The MicroPython manifest (docs: "MicroPython manifest files") freezing the stock
     image's modules and every package and top-level module of the frozen tree
     `frozen` (an absolute folder).  Paths are made relative through `$(MPY_DIR)`-free
@@ -126,6 +131,9 @@ def manifest_text(frozen):
             lines.append('package("%s", base_path="%s")' % (name, frozen))
         elif name.endswith(".py"):
             lines.append('module("%s", base_path="%s")' % (name, frozen))
+    if native:
+        mpys = tuple(rel[:-3] + ".mpy" for rel in NATIVE)
+        lines.append('freeze_mpy("%s", %r)' % (native, mpys))
     return "\n".join(lines) + "\n"
 
 
@@ -144,16 +152,20 @@ def stage(src=SRC, stage_dir=STAGE):
             data = f.read()
         if rel != "samsara/version.py":
             h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
-        dst = os.path.join(frozen, *rel.split("/"))
+        if rel in NATIVE:
+            dst = os.path.join(stage_dir, "native-src", *rel.split("/"))
+        else:
+            dst = os.path.join(frozen, *rel.split("/"))
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "wb") as f:
             f.write(data)
     with open(os.path.join(src, "samsara", "version.py")) as f:
         vtext = f.read()
     h.update(b"version.py\0" + hashlib.sha256(vtext.encode()).digest())
-    manifest = manifest_text(frozen)
+    native = os.path.join(stage_dir, "native")
+    manifest = manifest_text(frozen, native)
     # the manifest names the same packages wherever the checkout is: hash its shape
-    h.update(manifest.replace(frozen, "FROZEN").encode())
+    h.update(manifest.replace(frozen, "FROZEN").replace(native, "NATIVE").encode())
     image_id = h.hexdigest()[:12]
     vtext = fwstamp.stamp(vtext, image_id, "image")
     with open(os.path.join(frozen, "samsara", "version.py"), "w") as f:
@@ -260,6 +272,17 @@ def write_link_script(kit):
         f.write(text)
 
 
+def compile_native(mpy_cross, log, stage_dir=STAGE):
+    """The NATIVE modules staged by stage() compiled to machine code for the Cortex-M0+
+    (`-march=armv6m -X emit=native`) into `stage_dir`/native, which the manifest
+    freezes with freeze_mpy.  Raises RuntimeError when mpy-cross fails."""
+    for rel in NATIVE:
+        src = os.path.join(stage_dir, "native-src", *rel.split("/"))
+        dst = os.path.join(stage_dir, "native", *rel[:-3].split("/")) + ".mpy"
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        run([mpy_cross, "-march=armv6m", "-X", "emit=native", "-s", rel, "-o", dst, src], log)
+
+
 def build_port(jobs, log):
     """The rp2 port with our manifest; returns the path of its firmware.uf2."""
     port = os.path.join(TREE, "ports", "rp2")
@@ -362,7 +385,7 @@ def main(argv=None):
             os.remove(log)
         try:
             copy_kit(kit)
-            build_mpy_cross(a.jobs, log)
+            compile_native(build_mpy_cross(a.jobs, log), log)
             write_link_script(kit)
             uf2 = build_port(a.jobs, log)
         except RuntimeError as e:
