@@ -197,3 +197,38 @@ def test_a_message_too_long_to_open_is_said_in_one_line():
     w.handle(t, b"x" * (wire.MAX_RECORD_PAYLOAD + 1))
     w.handle(wire.topic("AB12", "A"), b"x" * (wire.MAX_PAYLOAD + 1))
     assert len(logged) == 2 and all("too long" in x for x in logged) and not shown
+
+
+def test_a_sides_own_resend_is_dropped_quietly_and_a_copy_is_said_as_a_replay():
+    # At every (re)connection a side says hello and the other sends again what it
+    # has from there (sealed again: a fresh nonce): normal, not a line in the log.
+    # A copy of a message (the same bytes, a stranger's replay) is one line, also
+    # after the side was restarted from its file.
+    import json
+    bus = Bus()
+    heard = []
+    orig = bus._pub
+
+    def pub(topic, payload, retain):
+        heard.append((topic, payload))
+        orig(topic, payload, retain)
+    saved = {}
+    for pe in bus.sides.values():
+        pe.publish = pub
+    a = bus.sides["A"]
+    a.save_fn = lambda st: saved.update(st=json.loads(json.dumps(st)))
+    _play(bus, 4, random.Random(7))
+    b_topic = wire.topic("AB12", "B")
+    n0 = len(bus.logs["A"])
+    for _ in range(2):                 # B sends again what A had (a hello of A's that
+        bus.sides["B"].resend(1)       # crossed B's last messages on the way)
+        bus.deliver()
+    assert bus.logs["A"][n0:] == [] and a.repeats > 0
+    copies = [p for t, p in heard if t == b_topic][:2]
+    a2 = pr.Peer(bus.sealer, saved["st"], bus._pub, bus.logs["A"].append)
+    for side_a in (a, a2):
+        n0 = len(bus.logs["A"])
+        for p in copies:
+            assert side_a.handle(b_topic, p) is False
+        lines = bus.logs["A"][n0:]
+        assert len(lines) == 2 and all("replayed message" in x for x in lines), lines

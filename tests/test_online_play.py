@@ -313,3 +313,47 @@ def test_a_network_gone_for_a_minute_resumes_the_same_game(tmp_path):
         for p in reversed(procs):
             p.stop()
         relay.stop()
+
+
+def test_a_resumed_bridge_logs_no_drops_and_sigterm_is_said_as_terminated(tmp_path):
+    """A bridge killed mid-game and started again resumes with the other side sending
+    it again what it missed: normal, so neither bridge's log says "dropped" (that
+    is for messages a stranger sent); a bridge stopped with SIGTERM (a `kill`, a
+    service manager) says so, not "Ctrl-C", keeps the game and exits 143."""
+    import signal
+    _mosquitto()
+    tmp = str(tmp_path)
+    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
+    broker = relay.start()
+    procs = []
+    try:
+        va, pa = K.vboard(os.path.join(tmp, "boardA"), 31, "A", tmp)
+        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 32, "B", tmp)
+        procs += [va, vb]
+        code = new_code()
+        gid, _s = parse_code(code)
+        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
+                      code=code, side="A")
+        procs.append(ha)
+        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
+        procs.append(jb)
+        while _turn_of(ha.wait_line("sent turn", 90)) < 3:
+            pass
+        jb.stop(signal.SIGKILL)
+        jb2 = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp,
+                       code=code, tag="-again")
+        procs.append(jb2)
+        jb2.wait_line("resuming game %s as B" % gid, 30)
+        while _turn_of(ha.wait_line("sent turn", 90)) < 7:
+            pass
+        for p in (ha, jb2):
+            os.kill(p.p.pid, signal.SIGTERM)
+        for p in (ha, jb2):
+            assert p.wait(30) == 143, p.stderr()[-2000:]
+            err = p.stderr()
+            assert "stopped (terminated); the game is kept" in err, err[-2000:]
+            assert "Ctrl-C" not in err and "dropped" not in err, err[-2000:]
+    finally:
+        for p in reversed(procs):
+            p.stop()
+        relay.stop()

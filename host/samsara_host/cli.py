@@ -40,7 +40,8 @@ def build_parser():
         prog="samsara", description="Samsara smart board tool",
         epilog="exit codes: 0 done; 2 a mistake in what was given (an option, a value, a "
         "file that is missing or not what the command reads); 1 the board or the work "
-        "failed; 130 Ctrl-C (docs/cli.md \"Exit codes\")")
+        "failed; 130 Ctrl-C; 143 SIGTERM of an online bridge or spectator (docs/cli.md "
+        "\"Exit codes\")")
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module, help_text in COMMANDS:

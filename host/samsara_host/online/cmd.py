@@ -21,8 +21,18 @@ _name = text_of("--name", NAME_MAX)
 _games = whole(1, 5000)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a `kill`, a service manager stopping the command): it ends a command as
+    Ctrl-C does, and is said as "terminated", exit code 143."""
+
+
 def _interrupt(_signum, _frame):
-    raise KeyboardInterrupt
+    raise Terminated
+
+
+def _stopped_by(e):
+    # ("Ctrl-C", 130) or ("terminated", 143): what stopped the command, its exit code
+    return ("terminated", 143) if isinstance(e, Terminated) else ("Ctrl-C", 130)
 
 
 def broker_of(args, prog="samsara online"):
@@ -58,8 +68,8 @@ def _say(text):
 
 def cmd_bridge(args):
     """host / join: bridge the board and the broker until the game ends.  Returns 0 at
-    the game's end, 1 when the board, the broker or the game fails, 130 on Ctrl-C (the
-    game's file stays: the same command resumes it)."""
+    the game's end, 1 when the board, the broker or the game fails, 130 on Ctrl-C, 143
+    on SIGTERM (the game's file stays: the same command resumes it)."""
     from samsara_host.boardlink import LinkError
     from samsara_host.online.bridge import Bridge, BridgeError, open_board
     from samsara_host.online.code import new_code
@@ -87,10 +97,11 @@ def cmd_bridge(args):
     except (BridgeError, LinkError) as e:
         print("samsara online: %s" % e, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("samsara online: stopped (Ctrl-C); the game is kept: run the same command "
-              "again to go on", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        how, rc = _stopped_by(e)
+        print("samsara online: stopped (%s); the game is kept: run the same command "
+              "again to go on" % how, file=sys.stderr)
+        return rc
     finally:
         if bridge is not None:
             bridge.conn.stop()
@@ -98,7 +109,8 @@ def cmd_bridge(args):
 
 
 def cmd_watch(args):
-    """watch: print the game's turns until it ends (0), or Ctrl-C (130)."""
+    """watch: print the game's turns until it ends (0), or Ctrl-C (130), SIGTERM
+    (143)."""
     from samsara_host.online.watch import WatchError, watch
     broker = broker_of(args)
     if broker is None:
@@ -110,8 +122,8 @@ def cmd_watch(args):
     except WatchError as e:
         print("samsara online: %s" % e, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as e:
+        return _stopped_by(e)[1]
     return 0
 
 

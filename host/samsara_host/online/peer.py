@@ -19,9 +19,13 @@ its file): the first one heard from the other side is that side's player for the
 game (`far_id`); a control message with another one is a third player with the code,
 dropped with one line and changing nothing.
 
-A numbered message is taken only as the next one expected: a lower number is a replay
-or a repeat, a higher one is out of order (a `sync` asks for the gap); both are dropped
-with one line in the log.  Nothing that does not open with the game's key gets this far
+A numbered message is taken only as the next one expected: a higher number is out of
+order (a `sync` asks for the gap), dropped with one line in the log; a lower one is
+dropped too, with one line when it is a copy of a message this side had (the same
+nonce: a replay), and quietly when it is the other side's own resend (sealed again, a
+fresh nonce: the answer to a `hello` or `sync`, normal at every (re)connection).  The
+nonces of the messages taken are kept in the state (`rx_nonces`), so a replay is
+known after a restart too.  Nothing that does not open with the game's key gets this far
 (samsara_host.online.wire).
 
 Fair dice: for turn K each side draws 32 random bytes R, sends their SHA-256 (commit),
@@ -100,7 +104,8 @@ class Peer:
     payload bytes, retain): sends; log(text): one line for the bridge's log; save(state):
     called before anything that must survive a restart is sent (None: nothing kept);
     clock: seconds (time.time).  Attributes: st (the state), game (the record as a
-    samsara.rules.game.Game), peer_rx (the other side's last `rx`), dropped (count)."""
+    samsara.rules.game.Game), peer_rx (the other side's last `rx`), dropped (count of
+    messages not taken), repeats (of them, the other side's own resends)."""
 
     SYNC_EVERY_S = 0.5
 
@@ -116,6 +121,8 @@ class Peer:
         self.clock = clock
         self.peer_rx = 0
         self.dropped = 0
+        self.repeats = 0            # of them, messages the other side sent again
+        self.nonces = set()         # nonces (hex) of the other side's numbered messages
         self.seen = set()           # ids of control messages taken
         self.t_sync = -1e9
         self.on_turn = None         # on_turn(turn dict, latency s or None): a turn came in
@@ -179,22 +186,38 @@ class Peer:
         if tpc != self._topic(self.far):
             return False
         try:
-            seq, body = self.sealer.open(tpc, payload)
+            seq, nonce, body = self.sealer.open_nonce(tpc, payload)
         except wire.Unreadable as e:
             self._drop("%s (on %s)" % (e, tpc))
             return False
         if seq == 0:
             return self._control(body)
         rx = self.st["rx"]
+        tag = nonce.hex()
+        taken = self.st.setdefault("rx_nonces", [])
         if seq < rx:
-            self._drop("replayed or repeated message %d from %s (had up to %d)"
-                       % (seq, self.far, rx - 1))
+            if tag in self.nonces or (seq <= len(taken) and taken[seq - 1] == tag):
+                self._drop("replayed message %d from %s: a copy of one this side had "
+                           "already (had up to %d)" % (seq, self.far, rx - 1))
+            else:                # the other side sent it again (hello, sync): normal
+                self.dropped += 1
+                self.repeats += 1
+            self.nonces.add(tag)
             return False
+        self.nonces.add(tag)
         if seq > rx:
-            self._drop("out of order: message %d from %s, expected %d" % (seq, self.far, rx))
-            self.ask_sync()
+            # (only the other side can seal it: a message lost on the way, at a
+            # (re)connection; one line each time the rest is asked for again)
+            if self.ask_sync():
+                self._drop("out of order: message %d from %s, expected %d: asked for "
+                           "the rest again" % (seq, self.far, rx))
+            else:
+                self.dropped += 1
             return False
         self.st["rx"] = rx + 1
+        if len(taken) < rx - 1:            # (a file kept before nonces were)
+            taken.extend([None] * (rx - 1 - len(taken)))
+        taken[rx - 1:] = [tag]
         why = self._take(body)
         if why:
             self._drop("message %d from %s: %s" % (seq, self.far, why))
@@ -202,11 +225,14 @@ class Peer:
         return True
 
     def ask_sync(self, force=False):
-        """Ask the other side for what is missing (at most every SYNC_EVERY_S)."""
+        """Ask the other side for what is missing (at most every SYNC_EVERY_S).
+        Returns True when it asked now."""
         now = self.clock()
         if force or now - self.t_sync >= self.SYNC_EVERY_S:
             self.t_sync = now
             self.control({"k": "sync", "rx": self.st["rx"], "ask": True})
+            return True
+        return False
 
     def _control(self, body):
         i = body.get("id")

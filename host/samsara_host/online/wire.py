@@ -73,6 +73,13 @@ class Sealer:
     def open(self, tpc, payload):
         """(seq, body dict) of a payload received on topic `tpc`.  Raises Unreadable
         for anything that is not a sealed message of this game on this topic."""
+        seq, _nonce, body = self.open_nonce(tpc, payload)
+        return seq, body
+
+    def open_nonce(self, tpc, payload):
+        """(seq, nonce bytes, body dict) of a payload received on topic `tpc`, as
+        open(): the nonce tells a copy of a message (the same bytes, a replay) from
+        the same message sealed again (a resend: a fresh nonce).  Raises Unreadable."""
         limit = max_payload(tpc)
         if len(payload) > limit:
             raise Unreadable("too long: %d bytes, at most %d are opened on %s"
@@ -98,4 +105,4 @@ class Sealer:
             raise Unreadable("garbled: the body is not JSON")
         if not isinstance(body, dict) or not isinstance(body.get("k"), str):
             raise Unreadable("garbled: the body has no kind")
-        return seq, body
+        return seq, nonce, body
