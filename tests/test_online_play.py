@@ -180,6 +180,47 @@ def test_online_commands_refuse_a_bad_code_broker_or_side_up_front():
         assert r.returncode == 2 and word in r.stderr, (args, r.stderr)
 
 
+def test_relay_prints_an_address_the_other_player_can_use_and_says_a_port_in_use(
+        tmp_path):
+    """`samsara relay` on every address prints `broker: mqtt://ADDRESS:N` with this
+    machine's address on its network (or its name), never a placeholder, and that
+    localhost works on this machine; the broker takes a connection there.  On a port
+    another program listens on it says so in one line and exits 1."""
+    import signal
+    import socket
+    import subprocess
+    _mosquitto()
+    env = dict(os.environ, PYTHONPATH=K.HOST)
+    port = free_port()
+    p = subprocess.Popen(K.samsara("relay", "--port", str(port), "--dir",
+                                   str(tmp_path / "relay")),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    try:
+        first = p.stdout.readline().strip()
+        second = p.stdout.readline().strip()
+        host, _, n = first[len("broker: mqtt://"):].rpartition(":")
+        assert first.startswith("broker: mqtt://") and int(n) == port, first
+        assert host and host != "HOST" and host not in ("0.0.0.0", "localhost"), first
+        assert host in (socket.gethostname(), ) or socket.inet_aton(host)
+        assert "mqtt://localhost:%d works too" % port in second, second
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+    finally:
+        os.killpg(p.pid, signal.SIGTERM)
+        out, err = p.communicate(timeout=20)
+    assert p.returncode == 0 and "Traceback" not in err, err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        r = subprocess.run(K.samsara("relay", "--port", str(port)), capture_output=True,
+                           text=True, timeout=60, env=env)
+    assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr.strip().splitlines() == [
+        "samsara relay: port %d is in use: another program (a broker?) listens on it; "
+        "stop it, or give another port with --port" % port], r.stderr
+
+
 def test_the_online_page_shows_every_public_game_with_its_board(tmp_path):
     import urllib.request
     from samsara.rules.position import START_TEXT

@@ -140,18 +140,40 @@ def cmd_load(args):
     return 0 if res.ok() else 1
 
 
+def relay_lines(bind, port, url):
+    """The lines `samsara relay` starts with: `broker: URL` with an address the other
+    player can give to --broker (listening on every address: this machine's address on
+    its network, else its name), and how this machine reaches it."""
+    from samsara_host.online.relay import lan_address
+    if bind not in ("0.0.0.0", "::"):
+        return ["broker: %s" % url]
+    addr, name = lan_address()
+    there = "mqtt://%s:%d" % (addr or name, port)
+    lines = ["broker: %s" % there]
+    if addr and name:
+        lines.append("  (for the other player; or mqtt://%s:%d where that name is "
+                     "known; on this machine mqtt://localhost:%d works too)"
+                     % (name, port, port))
+    else:
+        lines.append("  (on this machine mqtt://localhost:%d works too)" % port)
+    return lines
+
+
 def cmd_relay(args):
     """relay: Mosquitto with the project's configuration until Ctrl-C."""
     from samsara_host.online.relay import Relay, RelayError
     signal.signal(signal.SIGTERM, _interrupt)
+    r = None
     try:
         r = Relay(port=args.port, bind=args.bind, folder=args.dir)
         url = r.start()
     except RelayError as e:
         print("samsara relay: %s" % e, file=sys.stderr)
+        if r is not None:
+            r.stop()              # (its temporary folder goes)
         return 1
-    host = "HOST" if args.bind == "0.0.0.0" else None
-    _say("broker: %s" % (url if host is None else "mqtt://%s:%d" % (host, r.port)))
+    for line in relay_lines(args.bind, r.port, url):
+        _say(line)
     _say("its files: %s; Ctrl-C stops it" % r.folder)
     try:
         while r.alive():
@@ -221,7 +243,8 @@ def add_relay_parser(sub, name, help_text):
     """Register `samsara relay` (cli.py's table)."""
     p = sub.add_parser(name, help=help_text, description="Run Mosquitto with the "
                        "project's configuration (persistence on) for online games; "
-                       "prints `broker: mqtt://HOST:PORT`.")
+                       "prints `broker: mqtt://ADDRESS:PORT`, this machine's "
+                       "address on its network.")
     p.add_argument("--port", type=int, default=1883, help="the TCP port (default 1883)")
     p.add_argument("--bind", default="0.0.0.0", help="the address to listen on "
                    "(default all: other machines can reach it)")

@@ -83,6 +83,35 @@ def free_port(host="127.0.0.1"):
     raise RelayError("no free port in %s=%s" % (PORTS_ENV, text))
 
 
+def port_taken(port, bind="0.0.0.0"):
+    """Why TCP port `port` cannot be listened on at address `bind` now (another program
+    listens on it: "address already in use"; a port below 1024 without the right:
+    "permission denied"), or None when it is free."""
+    with socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as mosquitto does
+        try:
+            s.bind((bind, port))
+        except OSError as e:
+            return (e.strerror or str(e)).lower()
+    return None
+
+
+def lan_address():
+    """(address, name) of this machine for another machine on its network: the IPv4
+    address of the interface its default route leaves by (None without a network:
+    nothing is sent to find it) and its host name."""
+    addr = None
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))          # (a documentation address: no packet)
+            addr = s.getsockname()[0]
+    except OSError:
+        pass
+    if addr and addr.startswith("127."):
+        addr = None
+    return addr, socket.gethostname()
+
+
 class Relay:
     """One Mosquitto process.  port: its TCP port (None: a free one); bind: the address
     it listens on; folder: its configuration, persistence file and log (None: a new
@@ -131,7 +160,11 @@ class Relay:
 
     def start(self, timeout=10.0):
         """Start (or start again) and wait until it takes connections.  Returns the
-        URL.  Raises RelayError when it does not listen within `timeout` seconds."""
+        URL.  Raises RelayError when its port is in use ("port N is in use: ..."), when
+        mosquitto stops at once, or when it does not listen within `timeout` seconds."""
+        why = port_taken(self.port, self.bind)
+        if why:
+            raise RelayError(self._in_use(why))
         with open(self.conf, "w") as f:
             # (user: mosquitto started as root would become the user `mosquitto`, who
             # cannot write this folder)
@@ -145,6 +178,8 @@ class Relay:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode("utf-8", "replace").strip()
+                if "address already in use" in (err + self._log_tail()).lower():
+                    raise RelayError(self._in_use("address already in use"))
                 raise RelayError("mosquitto stopped at once (exit code %s): %s"
                                  % (self.proc.returncode, err or "see %s" % self.log_path()))
             try:
@@ -155,6 +190,22 @@ class Relay:
         self.stop()
         raise RelayError("mosquitto did not listen on port %d within %.0f s"
                          % (self.port, timeout))
+
+    def _in_use(self, why):
+        return ("port %d is in use: another program (a broker?) listens on it; stop "
+                "it, or give another port with --port" % self.port
+                if "in use" in why else "port %d cannot be listened on: %s; give another "
+                "port with --port (1024 or above)" % (self.port, why))
+
+    def _log_tail(self):
+        # The end of mosquitto's own log ("" when there is none yet).
+        try:
+            with open(self.log_path(), "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - 2000))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
 
     def log_path(self):
         return os.path.join(self.folder, "mosquitto.log")
