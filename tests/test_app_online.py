@@ -284,3 +284,39 @@ def test_the_online_page_refuses_a_bad_start_in_words(tmp_path):
         assert status_got == 200 and json.loads(text)["game"] is None
     finally:
         srv.stop()
+
+
+@pytest.mark.parametrize("role", ["join", "host"])
+def test_stop_ends_a_bridge_whose_broker_cannot_be_reached(browser_factory, tmp_path, role):
+    """The broker's port has nothing listening: the page says so; Stop ends the
+    bridge's attempt there and then (not when the bridge would give up by itself,
+    after bridge.WAIT_HOST_S for a join) and says it stopped; Host and Join are on
+    again."""
+    unreachable = free_port()                   # (nothing listens on it)
+    broker = "mqtt://127.0.0.1:%d" % unreachable
+    app = AppProcess(["--virtual", "--idle", "--broker", broker, "--online-dir",
+                      str(tmp_path / "st")], tmp_path / "logs")
+    try:
+        drv = browser_factory(1280)
+        drv.get(app.url + "online")
+        wait_for(lambda: js(drv, "document.getElementById('broker').value") == broker,
+                 "the app's broker offered")
+        _fill(drv, "myname", "Ben")
+        if role == "join":
+            _fill(drv, "joincode", "7K3M-Q9XD-4FJT")
+        _click(drv, role)
+        wait_for(lambda: "nothing listens at 127.0.0.1:%d" % unreachable
+                 in _text(drv, "mine"), "the broker said not to be reachable", 30)
+        assert _state(drv) in ("starting", "playing")
+        _click(drv, "stop")
+        wait_for(lambda: _state(drv) in ("stopped", "failed", "over"),
+                 "the bridge's end", 60)
+        assert _state(drv) == "stopped", _text(drv, "mine")
+        assert "stopped" in _text(drv, "lines").lower()
+        assert "within 30 s" not in _text(drv, "mine")
+        assert "the broker could not be reached" in _text(drv, "waiting")
+        if role == "join":
+            assert "nothing was kept" in _text(drv, "waiting")
+        assert not js(drv, "document.getElementById('%s').disabled" % role)
+    finally:
+        app.stop()

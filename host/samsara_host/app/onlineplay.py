@@ -260,8 +260,7 @@ class _Game:
             n = self.bridge.run(stop=self._halt.is_set)
             if n is None:
                 self.status = "stopped"
-                self._say("stopped; the game is kept: host or join again with the "
-                          "same code to go on")
+                self._say(self._stopped_words())
             else:
                 self.turns = n
                 self.status = "over"
@@ -278,6 +277,21 @@ class _Game:
             if self.bridge is not None:
                 self.bridge.conn.stop()
             board.close()
+
+    def _stopped_words(self):
+        # The line of a bridge stopped from the page: what was kept, and the broker
+        # if it could not be reached.
+        b = self.bridge
+        trouble = getattr(b.conn, "trouble", None)
+        up = getattr(b.conn, "connected", None)
+        unreached = " (the broker could not be reached: %s)" % trouble.replace(
+            "; trying again", "").replace("? trying again", "?") \
+            if trouble and up is not None and not up.is_set() else ""
+        if b.peer is None:
+            return "stopped before game %s was found on the broker%s: nothing was kept" \
+                % (b.gid, unreached)
+        return "stopped%s; the game is kept: host or join again with the same code to " \
+            "go on" % unreached
 
     def stop(self, wait_s=10.0):
         self._halt.set()

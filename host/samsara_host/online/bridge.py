@@ -140,7 +140,8 @@ class Bridge:
                 self.log(trouble)
                 self.progress = dict(self.progress, waiting=trouble)
 
-    def _start_peer(self, wait_s):
+    def _start_peer(self, wait_s, stop=None):
+        # False when stop() said to stop while the one who joins waited for the host
         st = pr.load_state(self.path)
         if st is not None and st.get("game") == self.gid:
             if self.host and st["side"] != self.side:
@@ -160,18 +161,24 @@ class Bridge:
                                                             len(st["turns"]) + 1))
         else:
             if not self.host:
-                self.side = pr.other(self._wait_host(wait_s))
+                host_side = self._wait_host(wait_s, stop)
+                if host_side is None:
+                    return False
+                self.side = pr.other(host_side)
             st = pr.new_state(self.gid, self.side, self.name)
             self._save(st)
         self.peer = pr.Peer(self.sealer, st, self._publish, self.log, self._save)
         if self.host:
             self._host_message()
         self.peer.hello()
+        return True
 
-    def _wait_host(self, wait_s):
-        # The host's side from its retained message (the one who joins takes the other).
-        # A game already over (its final record, no announcement) or an announcement
-        # that does not open with the code (a wrong secret) ends the wait at once.
+    def _wait_host(self, wait_s, stop=None):
+        # The host's side from its retained message (the one who joins takes the other);
+        # None when stop() says to stop (checked at every look: the broker need not be
+        # reachable).  A game already over (its final record, no announcement) or an
+        # announcement that does not open with the code (a wrong secret) ends the wait
+        # at once.
         deadline = self.clock() + wait_s
         t = wire.topic(self.gid, "host")
         rec = wire.topic(self.gid, "rec")
@@ -181,6 +188,8 @@ class Bridge:
         self.progress = dict(self.progress, waiting="looking for game %s on the broker"
                              % self.gid)
         while self.clock() < deadline:
+            if stop is not None and stop():
+                return None
             self._refused()
             try:
                 tpc, payload = self.conn.inbox.get(timeout=0.2)
@@ -219,8 +228,9 @@ class Bridge:
                 return body["side"]
         up = getattr(self.conn, "connected", None)
         if up is not None and not up.is_set() and getattr(self.conn, "trouble", None):
-            raise BridgeError("no connection to the broker within %.0f s: %s"
-                              % (wait_s, self.conn.trouble.replace("; trying again", "")))
+            raise BridgeError("no connection to the broker within %.0f s: %s" % (
+                wait_s, self.conn.trouble.replace("; trying again", "").replace(
+                    "? trying again", "?")))
         raise BridgeError("no game %s was announced on %s within %.0f s: is the host's "
                           "bridge running on the same broker, and is the code right? "
                           "Run the same command again once it is" % (self.gid, where, wait_s))
@@ -437,9 +447,12 @@ class Bridge:
 
     def run(self, wait_host_s=WAIT_HOST_S, stop=None):
         """Play the game to its end.  Returns the number of turns.  stop(): True to stop
-        early (returns None).  Raises BridgeError, LinkError (the board went away)."""
+        early (returns None; looked at while the one who joins waits for the host's
+        announcement too, also when the broker cannot be reached).  Raises BridgeError,
+        LinkError (the board went away)."""
         self._refused()
-        self._start_peer(wait_host_s)
+        if not self._start_peer(wait_host_s, stop):
+            return None
         pe = self.peer
         t_end = None
         while True:

@@ -53,8 +53,12 @@ function showGame(data) {
   const p = g.progress || {};
   let words = p.waiting || "";
   if (g.state === "failed") words = g.error;
-  else if (g.state === "stopped")
-    words = "Stopped: host or join again with the same code to go on.";
+  else if (g.state === "stopped") {
+    // (the bridge's last line says what was kept, and the broker if it was not reached)
+    const last = g.lines.length ? g.lines[g.lines.length - 1] : "";
+    words = last.startsWith("stopped") ? "S" + last.slice(1) + "." :
+      "Stopped: host or join again with the same code to go on.";
+  }
   else if (g.state === "over") words = p.waiting || "game over";
   const w = document.getElementById("waiting");
   w.textContent = words;
