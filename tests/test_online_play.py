@@ -152,6 +152,66 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         relay.stop()
 
 
+def test_a_late_spectator_follows_a_game_whose_record_a_stranger_overwrote(tmp_path):
+    """Mid-game a stranger publishes retained garbage and a forged record on the
+    game's record topic, and a forged announcement: the players' bridges put theirs
+    back (one line each), and a spectator who comes after that still gets the whole
+    game, every turn with its joint dice."""
+    _mosquitto()
+    tmp = str(tmp_path)
+    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
+    broker = relay.start()
+    procs = []
+    stranger = None
+    try:
+        va, pa = K.vboard(os.path.join(tmp, "boardA"), 41, "A", tmp)
+        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 42, "B", tmp)
+        procs += [va, vb]
+        code = new_code()
+        gid, _s = parse_code(code)
+        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
+                      code=code, side="A")
+        procs.append(ha)
+        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
+        procs.append(jb)
+        while _turn_of(ha.wait_line("sent turn", 90)) < 5:
+            pass
+        stranger = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="stranger")
+        stranger.connect("127.0.0.1", relay.port)
+        stranger.loop_start()
+        other = wire.Sealer(game_key(gid, "00000000"))
+        rec, host = wire.topic(gid, "rec"), wire.topic(gid, "host")
+        for t, payload in ((rec, b"\x00\xffgarbage"),
+                           (host, other.seal(host, 0, {"k": "host", "side": "B",
+                                                       "name": "Mallory"})),
+                           (rec, other.seal(rec, 0, {"k": "rec", "names": {}, "turns": [],
+                                                     "over": True}))):
+            stranger.publish(t, payload, qos=1, retain=True).wait_for_publish(10)
+        watcher = K.Proc(K.samsara("online", "watch", code, "--broker", broker, "--json"),
+                         os.path.join(tmp, "watch.err"))
+        procs.append(watcher)
+
+        assert ha.wait(GAME_S) == 0, ha.stderr()[-3000:]
+        assert jb.wait(60) == 0, jb.stderr()[-3000:]
+        assert watcher.wait(30) == 0, watcher.stderr()[-3000:]
+        ra = K.board_record(os.path.join(tmp, "boardA"))
+        rows = [json.loads(ln) for ln in watcher.lines if ln.startswith("{")]
+        turns = [r for r in rows if "turn" in r]
+        assert ra is not None and [t["move"] for t in turns] == ra.turns
+        assert all(t["joint"] for t in turns) and rows[-1].get("game_over") is True, \
+            watcher.lines
+        for p in (ha, jb):
+            assert "record is published again" in p.stderr(), p.stderr()[-2000:]
+        assert "announcement is published again" in ha.stderr()
+    finally:
+        if stranger is not None:
+            stranger.loop_stop()
+            stranger.disconnect()
+        for p in reversed(procs):
+            p.stop()
+        relay.stop()
+
+
 def signal_kill():
     import signal
     return signal.SIGKILL

@@ -23,6 +23,7 @@ from samsara_host.boardlink import BoardError, LinkError, NoReply
 from samsara_host.online import peer as pr
 from samsara_host.online import NAME_MAX, wire
 from samsara_host.online.code import game_key, parse_code
+from samsara_host.online.watch import WRONG_CODE_S, wrong_code_words
 
 REFRESH_S = 1.0
 """Longest time between two looks at the board (s)."""
@@ -46,6 +47,15 @@ every message (s)."""
 WAIT_HOST_S = 30.0
 """How long `join` waits for the host's announcement of the game before it gives up
 (s)."""
+GUARD_MIN_S = 1.0
+GUARD_MAX_S = 60.0
+"""A retained message of the game that is not this side's (the record `rec`, and for
+the host its announcement `host`) which does not open with the game's key, is empty,
+or is older than this side's (a replay): the bridge publishes its own again (docs/
+online.md "Retained messages"), at once the first time, then after GUARD_MIN_S,
+doubling each time up to GUARD_MAX_S (back to GUARD_MIN_S after GUARD_MAX_S without
+one), so that two parties who each take the other's for a stranger's (two games with
+the same id on one broker) cannot keep the broker busy."""
 EVENTS_THAT_MATTER = ("roll", "turn", "turn_complete", "game_start", "game_over",
                       "moksha", "resume", "boot", "repair_end", "sub", "reject")
 
@@ -105,6 +115,10 @@ class Bridge:
         self.told_wait = 0
         self.told_roll = 0
         self.told_done = 0
+        self.guard_due = set()     # the retained messages to publish again ("rec", "host")
+        self.guard_next = -1e9     # not before this time (clock)
+        self.guard_gap = GUARD_MIN_S
+        self.guard_last = -1e9     # when the last one that was not ours came
 
     # -- the game's state -----------------------------------------------------------------
 
@@ -187,10 +201,13 @@ class Bridge:
                  % (self.gid, where, wait_s))
         self.progress = dict(self.progress, waiting="looking for game %s on the broker"
                              % self.gid)
+        t_wrong = None          # when the game's retained messages did not open
         while self.clock() < deadline:
             if stop is not None and stop():
                 return None
             self._refused()
+            if t_wrong is not None and self.clock() - t_wrong >= WRONG_CODE_S:
+                raise BridgeError(wrong_code_words(self.gid, where, "the host"))
             try:
                 tpc, payload = self.conn.inbox.get(timeout=0.2)
             except Exception:
@@ -200,13 +217,13 @@ class Bridge:
             try:
                 _s, body = self.sealer.open(tpc, payload)
             except wire.Unreadable as e:
+                # (a wrong secret, or a stranger's message in the place of the game's:
+                # the host's bridge puts its own back at once, so wait a little)
                 self.log("dropped: %s (on %s)" % (e, tpc))
-                if str(e).startswith("forged"):
-                    raise BridgeError(
-                        "game %s is on %s, but its messages do not open with this code: "
-                        "the secret (the last 8 characters) is wrong; ask the host to "
-                        "read the code again" % (self.gid, where))
+                if str(e).startswith("forged") and t_wrong is None:
+                    t_wrong = self.clock()
                 continue
+            t_wrong = None
             if tpc == rec:
                 if body.get("over"):
                     raise BridgeError(
@@ -438,12 +455,74 @@ class Bridge:
                 if self.host:
                     self._host_message()
                 continue
+            what = tpc.rsplit("/", 1)[-1]
+            if what == "rec" or (what == "host" and self.host):
+                self._check_retained(tpc, what, payload)
+                continue
             if pe.handle(tpc, payload):
                 moved = True
         if self.host and pe.st.get("far_id") and pe.st["far_id"] != getattr(
                 self, "_announced", None):
             self._host_message()          # the other player is in: a third is refused
+        self._guard()
         return moved
+
+    # -- the retained messages ------------------------------------------------------------
+
+    def _check_retained(self, tpc, what, payload):
+        # A message on the record's topic (or, for the host, the announcement's): ours
+        # or the other side's pass; one that does not open, an empty one (the retained
+        # message cleared by someone else) or an older one (a replay) is put right by
+        # publishing this side's again (GUARD_MIN_S).
+        pe = self.peer
+        why = None
+        if not payload:
+            why = "the retained %s was cleared by someone else (on %s)" % (
+                "record" if what == "rec" else "announcement", tpc)
+        else:
+            try:
+                _s, body = self.sealer.open(tpc, payload)
+            except wire.Unreadable as e:
+                why = "%s (on %s)" % (e, tpc)
+            else:
+                if body.get("k") != what:
+                    why = "garbled: no %s (on %s)" % (what, tpc)
+                elif what == "rec":
+                    turns = body.get("turns")
+                    if not isinstance(turns, list) or len(turns) < len(pe.st["turns"]):
+                        self.guard_due.add(what)       # an older record: quietly
+                elif body.get("guest_id") != getattr(self, "_announced", None):
+                    self.guard_due.add(what)           # an older announcement
+        if why is None:
+            return
+        pe.dropped += 1
+        self.guard_due.add(what)
+        now = self.clock()
+        self.guard_last = now
+        left = self.guard_next - now
+        self.log("dropped: %s: this side's %s is published again%s" % (
+            why, "record" if what == "rec" else "announcement",
+            " in %.0f s" % left if left > 0.5 else ""))
+
+    def _guard(self):
+        # Publish again the retained messages found not to be ours (_check_retained),
+        # as often as GUARD_MIN_S allows.
+        now = self.clock()
+        if now - self.guard_last > GUARD_MAX_S:
+            self.guard_gap = GUARD_MIN_S
+        if not self.guard_due or now < self.guard_next:
+            return
+        if "rec" in self.guard_due:
+            if self.peer.game.over():
+                t, payload = self.peer.record_message()
+                self.conn.publish(t, payload, True, END_RECORD_S)
+            else:
+                self.peer.publish_record()
+        if "host" in self.guard_due:
+            self._host_message()
+        self.guard_due = set()
+        self.guard_next = now + self.guard_gap
+        self.guard_gap = min(self.guard_gap * 2, GUARD_MAX_S)
 
     def run(self, wait_host_s=WAIT_HOST_S, stop=None):
         """Play the game to its end.  Returns the number of turns.  stop(): True to stop

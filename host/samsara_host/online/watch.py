@@ -6,7 +6,9 @@ dice are the joint dice of both sides' commits and reveals.
 It reads the retained record (`rec`, the turns so far, for a spectator who comes late)
 and then the turns as the bridges send them.  A message that does not open with the
 game's key (or is longer than wire.max_payload allows) is counted and left out with one
-line in the log (stderr).
+line in the log (stderr); a retained record or announcement in its place (a stranger's)
+is waited past: the players' bridges publish theirs again at once, and the spectator
+takes the next one that opens.
 """
 import hashlib
 import json
@@ -38,12 +40,14 @@ class Watcher:
         self.log = log or _log
         self.turns = {}            # k -> turn dict (player, dice, move, joint?)
         self.proof = {"A": {}, "B": {}}   # side -> {k: [commit, reveal]}
+        self.in_record = set()     # the turns an (authentic) record carried
         self.names = {}
         self.game = Game()
         self.shown = 0
         self.dropped = 0
         self.heard = False         # a message of the game opened
-        self.wrong_code = False    # the game's own retained message did not open
+        self.wrong_code = False    # the game's own retained message did not open,
+        #                            and nothing of the game did yet
 
     def topics(self):
         """The topic filters to subscribe."""
@@ -60,9 +64,10 @@ class Watcher:
             self.dropped += 1
             self.log("dropped: %s (on %s)" % (e, tpc))
             if what in ("host", "rec") and not self.heard and str(e).startswith("forged"):
-                self.wrong_code = True
+                self.wrong_code = True     # (unless something opens within WRONG_CODE_S)
             return
         self.heard = True
+        self.wrong_code = False
         k = body.get("k")
         n = body.get("turn")
         if what == "host" and isinstance(body.get("name"), str) and body.get("side") in "AB":
@@ -74,9 +79,13 @@ class Watcher:
             for t in body["turns"]:
                 if isinstance(t, dict) and isinstance(t.get("turn"), int):
                     self.turns.setdefault(t["turn"], t)
+                    self.in_record.add(t["turn"])
                     for s, pair in (t.get("joint") or {}).items():
-                        if s in self.proof and isinstance(pair, list) and len(pair) == 2:
-                            self.proof[s].setdefault(t["turn"], list(pair))
+                        have = self.proof[s].get(t["turn"]) if s in self.proof else None
+                        if s in self.proof and isinstance(pair, list) and len(pair) == 2 \
+                                and (have is None or None in have):
+                            self.proof[s][t["turn"]] = list(pair)   # (what came live
+                            #                                          was part of it)
         elif what in ("A", "B") and isinstance(n, int):
             if seq == 0 and k == "hello" and isinstance(body.get("name"), str):
                 self.names[what] = body["name"][:NAME_MAX]
@@ -107,6 +116,9 @@ class Watcher:
         while self.shown + 1 in self.turns and not self.game.over():
             n = self.shown + 1
             t = self.turns[n]
+            if n not in self.in_record and not self._joint(n, t.get("dice") or []):
+                break    # (a spectator who came mid-turn missed a commit or reveal:
+                #          the mover's record, published right after the turn, has them)
             try:
                 note = self.game.play_notation(t["move"])
             except Exception as e:
@@ -138,11 +150,26 @@ class Watcher:
         return self.game.over()
 
 
+def wrong_code_words(gid, where, who):
+    """What a spectator or the one who joins says when game `gid`'s retained messages on
+    `where` do not open with the code (for WRONG_CODE_S): `who` to ask for the code."""
+    return ("game %s is on %s, but its messages do not open with this code: the secret "
+            "(the last 8 characters) is wrong (or someone else on the broker overwrote "
+            "the game's messages and no player's bridge runs to put them back); ask %s "
+            "to read the code again" % (gid, where, who))
+
+
 class WatchError(Exception):
     """The spectator cannot follow the game: the broker refused it (a wrong login, a
     TLS certificate not trusted), the code's secret is wrong, or no game of that id
     was heard of within ANNOUNCE_S; str() says so and what to do."""
 
+
+WRONG_CODE_S = 5.0
+"""How long a spectator (and the one who joins, samsara_host.online.bridge) waits after
+the game's retained announcement or record did not open with the code before it says
+the secret is wrong (s): a stranger's message in their place is put right by the
+players' bridges at once (bridge.GUARD_MIN_S), and the authentic one then opens."""
 
 ANNOUNCE_S = 60.0
 """How long `watch` waits for a first message of the game (its announcement, its
@@ -167,16 +194,19 @@ def watch(code, conn_factory, out=print, as_json=False, seconds=None, clock=time
     w.log("waiting for game %s to be announced on %s (at most %.0f s)"
           % (w.gid, where, announce_s))
     give_up = clock() + announce_s
+    t_wrong = None
     try:
         while not w.over():
             if end is not None and clock() >= end:
                 return False
             if getattr(conn, "refused", None):
                 raise WatchError(conn.refused)
-            if w.wrong_code:
-                raise WatchError("game %s is on %s, but its messages do not open with "
-                                 "this code: the secret (the last 8 characters) is wrong; "
-                                 "ask a player to read the code again" % (w.gid, where))
+            if not w.wrong_code:
+                t_wrong = None
+            elif t_wrong is None:
+                t_wrong = clock()
+            elif clock() - t_wrong >= WRONG_CODE_S:
+                raise WatchError(wrong_code_words(w.gid, where, "a player"))
             if not w.heard and clock() >= give_up:
                 raise WatchError("no game %s on %s within %.0f s: not started yet, over "
                                  "for more than an hour, or the code is wrong; run the "
