@@ -190,9 +190,10 @@ class Bridge:
     def _wait_host(self, wait_s, stop=None):
         # The host's side from its retained message (the one who joins takes the other);
         # None when stop() says to stop (checked at every look: the broker need not be
-        # reachable).  A game already over (its final record, no announcement) or an
-        # announcement that does not open with the code (a wrong secret) ends the wait
-        # at once.
+        # reachable).  A game already over (its final record, no announcement) ends
+        # the wait at once; the game's announcement or record not opening with the code
+        # (a wrong secret) once nothing of the game opened for WRONG_CODE_S after it (a
+        # stranger's in their place is put back by the host's bridge at once).
         deadline = self.clock() + wait_s
         t = wire.topic(self.gid, "host")
         rec = wire.topic(self.gid, "rec")
