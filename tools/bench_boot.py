@@ -59,14 +59,27 @@ def _hello_until_answered(port, timeout=240.0):
                 pass
             answered = b'"re": "hello"' in buf
         # The hellos sent while the board booted are answered one by one (on a loaded
-        # machine the emulator runs slower than the wall clock): the `logs` question goes
-        # once the last hello's reply is in, so its answer is not queued behind them.
-        s.settimeout(1.0)
-        _reply(s, buf, n, time.time() + timeout)
-        s.sendall(b'{"cmd": "logs", "id": "room"}\n')
+        # machine the emulator runs slower than the wall clock), and some of the flood
+        # is lost in the USB buffers, the last one perhaps torn: the `logs` question goes
+        # once the answers have stopped for 2 s, after a newline that ends a torn line.
+        s.settimeout(0.2)
+        _quiet(s, 2.0, time.time() + timeout)
+        s.sendall(b'\n{"cmd": "logs", "id": "room"}\n')
         return _reply(s, b"", "room", time.time() + timeout) or {}
     finally:
         s.close()
+
+
+def _quiet(s, quiet_s, deadline):
+    """Read and drop what socket `s` sends until nothing came for `quiet_s` seconds (or
+    `deadline`, time.time(), passed)."""
+    last = time.time()
+    while time.time() < deadline and time.time() - last < quiet_s:
+        try:
+            if s.recv(65536):
+                last = time.time()
+        except socket.timeout:
+            pass
 
 
 def _reply(s, buf, want, deadline):
