@@ -47,10 +47,13 @@ def _hex(frame):
 
 class GamesPlay:
     """The seeded game of `game` ("samas" or "schaska", VirtualBoard vb's own game)
-    played by simulated hands on `vb` (module docstring).  Create it before vb.start()."""
+    played by simulated hands on `vb` (module docstring).  Create it before vb.start().
+    pace_s: seconds before each hand move (0: none; the app's --pace), wait_s: the
+    longest wait for one event."""
 
-    def __init__(self, vb, seed, wait_s=WAIT_S):
+    def __init__(self, vb, seed, wait_s=WAIT_S, pace_s=0.0):
         self.vb = vb
+        self.pace_s = pace_s
         self.game = vb.game
         if self.game not in ("samas", "schaska"):
             raise ValueError("GamesPlay plays Samas or Schaska, not %r" % (self.game,))
@@ -75,6 +78,8 @@ class GamesPlay:
                 return ev
 
     def _frame(self, frame):
+        if self.pace_s > 0:
+            time.sleep(self.pace_s)     # a human pace (the app's --pace)
         self.vb.feed({"frame": _hex(frame)})
 
     def _press(self, button):

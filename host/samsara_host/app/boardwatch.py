@@ -61,6 +61,24 @@ def banner_words(e):
     return "No board: %s" % boardlink.explain(e)
 
 
+def board_game(hello):
+    """The game a board plays from its `hello` reply: its "game" ("samas", "schaska"),
+    or "samsara" when it names none (Samsara's firmware)."""
+    g = hello.get("game") if isinstance(hello, dict) else None
+    return g if isinstance(g, str) and g else "samsara"
+
+
+def mismatch_words(asked, game, board=None):
+    """The words when the app was asked for game `asked` (its --game) and the board
+    plays `game`: the app follows the board's.  "" when they agree."""
+    from samsara_host.app.livegames import game_words
+    if asked is None or asked == game:
+        return ""
+    return ("The board%s plays %s, not %s as --game %s said: the app follows the "
+            "board's game." % (" " + board if board else "", game_words(game),
+                               game_words(asked), asked))
+
+
 class VirtualGone(boardlink.Disconnected):
     """The virtual board the app started has stopped (its process ended)."""
 
@@ -80,6 +98,10 @@ class BoardWatch(threading.Thread):
     `restart` job starts it again."""
 
     virtual = None
+    expect_game = None
+    """The game the app was started for (its --game); None: whatever the board plays."""
+    on_note = None
+    """Called with the words when the board's game differs from expect_game."""
 
     def __init__(self, port, on_change, clock=time.monotonic, transport_factory=None):
         threading.Thread.__init__(self, daemon=True, name="board-watch")
@@ -176,6 +198,7 @@ class BoardWatch(threading.Thread):
         self.model.restartable = False
         try:
             self.model.hello = dict(self.state.hello(timeout=2.0))
+            self._game_of_board()
             self._refresh()
         except boardlink.LinkError as e:
             self.state.close()
@@ -192,9 +215,48 @@ class BoardWatch(threading.Thread):
         self.model.banner = ""
         self._changed()
 
+    def _game_of_board(self):
+        """Follow the game the board's hello names: Samsara's model, or a Samas or
+        Schaska one (livegames.GameLiveModel) in model.other; a --game that differs is
+        said (model.note, on_note)."""
+        from samsara_host.app.livegames import GameLiveModel
+        m = self.model
+        game = board_game(m.hello)
+        if game == "samsara":
+            m.other = None
+        elif m.other is None or m.other.game != game:
+            m.other = GameLiveModel(game)
+        note = mismatch_words(self.expect_game, game, m.hello.get("board"))
+        if note and note != m.note and self.on_note is not None:
+            try:
+                self.on_note(note)
+            except Exception:
+                pass
+        m.note = note
+
+    def _refresh_other(self):
+        """A Samas or Schaska board: its newest game's log read (not pulled) and
+        replayed under the rules (games_log.jsonl_lines), for an app that starts in
+        the middle of a game or after its end; the events carry it on from there."""
+        from samsara_host import games_log
+        from samsara_host.runninglog import MAX_LOG_BYTES, read_log
+        c = self.state.client
+        logs = boardlink.list_logs(c).get("logs") or []
+        if not logs:
+            return
+        game = logs[-1].get("game")
+        try:
+            lines = games_log.jsonl_lines(read_log(c, game, MAX_LOG_BYTES))
+        except (games_log.LogError, boardlink.BoardError, ValueError, TypeError):
+            return
+        self.model.other.from_lines(lines)
+
     def _refresh(self):
         c = self.state.client
         m = self.model
+        if m.other is not None:
+            self._refresh_other()
+            return
         m.position_reply(c.request("position"))
         m.status_reply(c.request("status"))
         game = m.game if m.game is not None else m.ended   # (a finished game's log)
@@ -243,7 +305,10 @@ class BoardWatch(threading.Thread):
             if evs:
                 heard = self.clock()
             elif self.clock() - heard > PROBE_S:
-                self.model.status_reply(c.request("status", timeout=1.5))
+                if self.model.other is not None:    # (status is Samsara's command)
+                    c.request("hello", timeout=1.5)
+                else:
+                    self.model.status_reply(c.request("status", timeout=1.5))
                 heard = self.clock()
             ask = False
             for ev in evs:

@@ -1,9 +1,11 @@
-"""`samsara app [--board PORT | --virtual [--idle]] [--http-port P] [--no-browser]`
-(docs/app.md): start the companion app's web server on 127.0.0.1, print
-`url: http://127.0.0.1:P/` once it answers, open the browser.  Its one job is the
-command line around server.AppServer, boardwatch.BoardWatch and, for --virtual, a
-virtual board (samsara_host.virtual_board) played by vboard_play.TablePlay at a
-human pace.
+"""`samsara app [--game samsara|samas|schaska] [--board PORT | --virtual [--idle]]
+[--http-port P] [--no-browser]` (docs/app.md): start the companion app's web server on
+127.0.0.1, print `url: http://127.0.0.1:P/` once it answers, open the browser.  Its one
+job is the command line around server.AppServer, boardwatch.BoardWatch and, for
+--virtual, a virtual board of the game (samsara_host.virtual_board) played by
+vboard_play.TablePlay (Samsara) or vboard_games_play.GamesPlay (Samas, Schaska) at a
+human pace.  With a board, the board's game (its `hello`) wins over --game: a
+difference is said.
 """
 import os
 import shutil
@@ -17,6 +19,8 @@ import urllib.request
 from samsara_host.argtypes import seconds
 
 DEFAULT_PORT = 8765
+GAMES = ("samsara", "samas", "schaska")
+"""The games of --game (docs/samas.md, docs/schaska.md)."""
 DESCRIPTION = ("The companion app in the browser: the live board, the game library, "
                "replays, a game on the simulated board, the board's settings.  Serves "
                "on 127.0.0.1 only; Ctrl-C stops it.")
@@ -39,6 +43,10 @@ def add_parser(sub, name, help_text):
                         "players play a seeded game on it")
     g.add_argument("--no-board", action="store_true",
                    help="no board at all: the library, replay and play pages")
+    p.add_argument("--game", choices=GAMES, default="samsara",
+                   help="the game the board plays (default samsara): with --virtual the "
+                        "virtual board's game; with a board, a board that plays another "
+                        "game is said and followed")
     p.add_argument("--idle", action="store_true",
                    help="with --virtual: nobody plays, the board waits for you")
     p.add_argument("--seed", type=int, default=1, help="with --virtual: the game's seed "
@@ -108,6 +116,15 @@ def cmd_app(args):
     if args.turns is not None and (args.idle or not args.virtual):
         print("samsara app: --turns is for --virtual without --idle", file=sys.stderr)
         return 2
+    game = getattr(args, "game", "samsara")
+    if game != "samsara" and args.turns is not None:
+        print("samsara app: --turns is Samsara's (a %s game is played to its end)"
+              % game.capitalize(), file=sys.stderr)
+        return 2
+    if game != "samsara" and args.no_board:
+        print("samsara app: --game is the board's game: not with --no-board (the Play "
+              "page offers every game)", file=sys.stderr)
+        return 2
     broker = None
     if args.broker or args.ca:
         from samsara_host.online.cmd import broker_of
@@ -136,14 +153,23 @@ def cmd_app(args):
         play = None
         if args.virtual:
             from samsara_host.virtual_board import VirtualBoard
-            from samsara_host.vboard_play import TablePlay
             folder = tempfile.mkdtemp(prefix="samsara-app-vb-")
-            vb = VirtualBoard(folder=folder, seed=args.seed)
-            if not args.idle:
-                play = TablePlay(vb, args.seed, pace_s=args.pace)
+            if game == "samsara":
+                from samsara_host.vboard_play import TablePlay
+                vb = VirtualBoard(folder=folder, seed=args.seed)
+                if not args.idle:
+                    play = TablePlay(vb, args.seed, pace_s=args.pace)
+            else:
+                from samsara_host.vboard_games_play import GamesPlay
+                vb = VirtualBoard(folder=folder, game=game)
+                if not args.idle:
+                    play = GamesPlay(vb, args.seed, pace_s=args.pace)
             port = vb.start()
             vb.wait_ready(30)
         watch = None if args.no_board else BoardWatch(port, None)
+        if watch is not None:
+            watch.expect_game = game
+            watch.on_note = _say_note
         if watch is not None and vb is not None:
             watch.virtual = vb      # its end is noticed at once and can be restarted
         online = None
@@ -165,7 +191,9 @@ def cmd_app(args):
         wait_answers(url)
         print("url: %s" % url, flush=True)
         if vb is not None:
-            print("virtual board: %s (folder %s)" % (port, vb.folder), flush=True)
+            print("virtual board: %s (folder %s)%s" % (
+                port, vb.folder, "" if game == "samsara" else ", playing " + game.capitalize()),
+                flush=True)
         print("Ctrl-C stops it.", flush=True)
         if play is not None:
             threading.Thread(target=_play, args=(play, args.turns), daemon=True).start()
@@ -194,13 +222,24 @@ def cmd_app(args):
     return 0
 
 
+def _say_note(words):
+    """The board's game differs from --game (BoardWatch.on_note): said on stderr."""
+    print("samsara app: %s" % words, file=sys.stderr, flush=True)
+
+
 def _play(play, turns):
+    from samsara_host import vboard_games_play
     from samsara_host.vboard_play import PlayError
     time.sleep(1.0)    # the page's first look at the board before the first roll
+    word = "turn"
     try:
-        n, over = play.run(turns)
-    except (PlayError, ValueError) as e:
+        if isinstance(play, vboard_games_play.GamesPlay):
+            word = "round" if play.game == "samas" else "turn"
+            n, over = play.run()
+        else:
+            n, over = play.run(turns)
+    except (PlayError, vboard_games_play.PlayError, ValueError) as e:
         print("play stopped: %s" % e, flush=True)
         return
-    print("played: %d turn%s%s" % (n, "" if n == 1 else "s", ", game over" if over else ""),
-          flush=True)
+    print("played: %d %s%s%s" % (n, word, "" if n == 1 else "s",
+                                 ", game over" if over else ""), flush=True)

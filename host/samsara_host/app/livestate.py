@@ -100,10 +100,17 @@ class LiveModel(Model):
         self.winner = None      # "A"/"B": the winner of a finished game (`status`)
         self.how = None         # how it ended ("centre", "moksha"; `status`)
         self.ended = None       # the finished game's number while its end is shown
+        self.other = None       # a Samas or Schaska board's game (livegames.GameLiveModel),
+                                # None on a Samsara board
+        self.note = ""          # the app's --game differs from the board's: said here
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
-        """Fold one event; returns True when position/status should be asked."""
+        """Fold one event; returns True when position/status should be asked (never
+        on a Samas or Schaska board: its events go to `other`)."""
+        if self.other is not None:
+            self.other.event(ev)
+            return False
         try:
             ask = Model.event(self, ev)
             self._event(ev)
@@ -439,7 +446,11 @@ class LiveModel(Model):
         words), vs_board, level, arrows, board_move, hint, board_words, hint_words,
         headline, can, restartable, hands, names ([A's, B's] or None), start (the
         game's start position from its log header, or None), og (its rule option code,
-        or None)."""
+        or None); kind ("samsara").  On a Samas or Schaska board (`other`) the
+        shell's fields (connected, banner, busy, hello, restartable, hands, note) and
+        that game's (livegames.GameLiveModel.snapshot) instead."""
+        if self.other is not None:
+            return self.other_snapshot()
         pos = self.drawn_position()
         occ = [position_name(p) for p in svg.occupied_positions(pos)]
         scene = self.scene()
@@ -472,8 +483,20 @@ class LiveModel(Model):
             "names": list(self.names) if self.names else None, "start": self.start,
             "og": self.og,
             "restartable": bool(self.restartable and self.banner),
-            "hands": bool(self.hands),
+            "hands": bool(self.hands), "kind": "samsara", "note": self.note,
         }
+
+    def other_snapshot(self):
+        """The snapshot of a Samas or Schaska board (snapshot)."""
+        out = self.other.snapshot()
+        out.update({
+            "connected": self.connected and not self.banner,
+            "banner": self.banner, "busy": self.busy,
+            "hello": {k: self.hello.get(k) for k in ("board", "fw", "hash", "proto")},
+            "restartable": bool(self.restartable and self.banner),
+            "hands": False, "note": self.note, "can": {},
+        })
+        return out
 
     def can(self):
         """{"roll", "undo", "hint"}: which of the live page's buttons make sense now

@@ -30,6 +30,15 @@ function show(s) {
   const busy = document.getElementById("busy");
   busy.textContent = s.busy || "";
   busy.classList.toggle("hidden", !s.busy);
+  const note = document.getElementById("note");
+  note.textContent = s.note || "";
+  note.classList.toggle("hidden", !s.note);
+  const other = !!s.kind && s.kind !== "samsara";
+  // Samsara's own parts (the buttons, dice, score, turn links) are hidden for another game
+  ["controls", "samsaracard", "recordkeys"].forEach(id =>
+    document.getElementById(id).classList.toggle("hidden", other));
+  document.getElementById("gamecard").classList.toggle("hidden", !other);
+  if (other) { showGame(s); return; }
   if (!viewing) drawBoard(s);
   document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
   const g = document.getElementById("guide");
@@ -76,6 +85,49 @@ function show(s) {
     `<div>${diceText(w)}</div>`).join("");
 }
 
+// A Samas or Schaska board (s.kind): its board drawn by gamesvg.js from s.play, the
+// headline, each player's pieces, the rounds or turns so far and what happened.
+const GAME_TITLE = {samas: "Samas", schaska: "Schaska"};
+function showGame(s) {
+  document.title = "Samsara: live board (" + GAME_TITLE[s.kind] + ")";
+  const p = s.play;
+  if (!viewing) document.getElementById("board").innerHTML = !p ? "" :
+    (s.kind === "samas" ? samasSVG(p) : schaskaSVG(p));
+  const g = document.getElementById("guide");
+  g.textContent = s.connected ? s.headline : (s.banner ? "Waiting for the board ..." : s.headline);
+  g.classList.remove("bad");
+  document.getElementById("boardsays").classList.add("hidden");
+  const refused = document.getElementById("grefused");
+  refused.textContent = s.refused || "";
+  refused.classList.toggle("hidden", !s.refused);
+  for (const side of ["A", "B"]) {
+    const box = document.getElementById("gs" + side), q = p ? p.position[side] : null;
+    let t = "";
+    if (q && s.kind === "samas") {
+      t = `hollow ${q.hole}; ${q.stones} stone${q.stones === 1 ? "" : "s"}, ` +
+        `${q.jokers} joker${q.jokers === 1 ? "" : "s"}` + (s.ready[side] && !s.over ? "; ready" : "");
+    } else if (q) {
+      t = `start ${q.start}, on the track ${q.fields.length}, home ${q.home}`;
+    }
+    box.textContent = t;
+    const tomove = !s.over && p && (s.kind === "samas" ? !s.ready[side] :
+                                    p.position.turn === side);
+    document.getElementById("g" + side).classList.toggle("tomove", !!tomove);
+  }
+  const rec = document.getElementById("record");
+  const html = s.record.length ? s.record.map(([n, t]) =>
+    `<div class="turnline" data-n="${n}">${n}. ${esc(t)}</div>`).join("") +
+    (s.over ? `<div class="turnline"><b>${esc(s.over)}</b></div>` : "") :
+    "<i>no " + (s.kind === "samas" ? "rounds" : "turns") + " yet</i>";
+  if (html !== recordHTML) {
+    recordHTML = html;
+    rec.innerHTML = html;
+    rec.scrollTop = rec.scrollHeight;
+  }
+  document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
+    `<div>${esc(w)}</div>`).join("");
+}
+
 // New game is off while an online game is on (the Online page's bridge plays the
 // board's game), Undo and Hint while it is the far player's turn: the reasons under
 // the buttons; asked every two seconds.
@@ -103,6 +155,7 @@ async function checkOnline() {
 // The app's own virtual board has no hands: a click lifts the marble in a hole, or
 // puts the marble in the hand into an empty one (/api/live/hand).
 async function drawBoard(s) {
+  if (s.kind && s.kind !== "samsara") { showGame(s); return; }
   const box = document.getElementById("board");
   if (!s.hands) { box.innerHTML = s.svg; return; }
   const h = await holes();

@@ -1,85 +1,8 @@
 // The Play page's Samas and Schaska games (docs/app.md "Play"): the board drawn from the
 // server's state object, the choices (Samas) or legal moves (Schaska) as buttons.  The
 // rules run on the server (app/playsamas.py, app/playschaska.py); this file only draws
-// and sends the players' picks through play.js's act().
+// and sends the players' picks through play.js's act(); the drawings are gamesvg.js's.
 "use strict";
-const COL = {A: "#3a78e0", B: "#d9443a"};
-const WOOD = "#c9a06a", HOLLOW = "#8a6236";
-
-function samasSVG(s) {
-  const pos = s.position, w = 480;
-  let out = `<svg viewBox="0 0 ${w} 210" role="img" aria-label="the Samas board">` +
-    `<rect x="4" y="36" width="${w - 8}" height="72" rx="30" fill="${WOOD}" stroke="${HOLLOW}" stroke-width="2"/>`;
-  const x = h => 40 + (h - 1) * 50;
-  for (let h = 1; h <= 9; h++) {
-    out += `<text x="${x(h)}" y="26" text-anchor="middle" font-size="15" fill="#555">${h}</text>` +
-      `<circle class="hollow" data-hole="${h}" cx="${x(h)}" cy="72" r="21" fill="${HOLLOW}"/>`;
-  }
-  const same = pos.A.hole === pos.B.hole;
-  for (const p of ["A", "B"]) {
-    const dx = same ? (p === "A" ? -8 : 8) : 0;
-    out += `<circle class="sama" data-player="${p}" data-hole="${pos[p].hole}" cx="${x(pos[p].hole) + dx}" ` +
-      `cy="72" r="14" fill="${COL[p]}" stroke="#fff" stroke-width="3"/>`;
-  }
-  out += `<text x="8" y="126" font-size="13" fill="${COL.A}">A races to 9 \u2192</text>` +
-    `<text x="${w - 8}" y="126" font-size="13" fill="${COL.B}" text-anchor="end">\u2190 B races to 1</text>`;
-  ["A", "B"].forEach((p, i) => {
-    const y = 152 + i * 36;
-    out += `<text x="8" y="${y + 5}" font-size="15" font-weight="bold" fill="${COL[p]}">${p}</text>`;
-    for (let k = 0; k < 13; k++) {
-      const held = k < pos[p].stones;
-      out += `<circle class="${held ? "stone" : "gone"}" data-player="${p}" cx="${36 + k * 24}" cy="${y}" r="9" ` +
-        `fill="${held ? COL[p] : "none"}" stroke="${held ? "#333" : "#bbb"}" stroke-width="1.5"/>`;
-    }
-    for (let k = 0; k < 2; k++) {
-      const held = k < pos[p].jokers;
-      out += `<g class="${held ? "joker" : "gone"}" data-player="${p}"><circle cx="${372 + k * 30}" cy="${y}" r="12" ` +
-        `fill="${held ? "#e6b422" : "none"}" stroke="${held ? "#333" : "#bbb"}" stroke-width="1.5"/>` +
-        `<text x="${372 + k * 30}" y="${y + 5}" text-anchor="middle" font-size="13" font-weight="bold" ` +
-        `fill="${held ? "#222" : "#bbb"}">J</text></g>`;
-    }
-  });
-  return out + "</svg>";
-}
-
-const VALUE_FILL = v => v === 8 ? "#e6b422" : v > 0 ? "#2e8b46" : "#c0392b";
-const ROW = 8;
-
-function schaskaSVG(s) {
-  const n = s.layout.length, rows = Math.ceil(n / ROW), pos = s.position;
-  const h = 60 + rows * 78 + 60, w = 96 + ROW * 54;
-  const at = f => [48 + ((f - 1) % ROW) * 54 + 27, 50 + Math.floor((f - 1) / ROW) * 78 + 30];
-  const owner = {};
-  for (const p of ["A", "B"]) pos[p].fields.forEach(f => owner[f] = p);
-  const last = s.last || {};
-  let out = `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="the Schaska track">`;
-  const ends = (y, words) => words.map(([t, c], i) =>
-    `<text x="${w / 2 + (i ? 8 : -8)}" y="${y}" font-size="15" font-weight="bold" fill="${c}" ` +
-    `text-anchor="${i ? "start" : "end"}">${esc(t)}</text>`).join("");
-  out += ends(24, [[`A start: ${pos.A.start}`, COL.A], [`B home: ${pos.B.home}`, COL.B]]);
-  out += `<text x="${w / 2}" y="42" font-size="12" fill="#555" text-anchor="middle">before field 1</text>`;
-  for (let f = 1; f <= n; f++) {
-    const [cx, cy] = at(f), v = s.layout[f - 1];
-    const mark = f === last.from || f === last.to;
-    out += `<g class="field" data-field="${f}" data-value="${v}">` +
-      `<rect x="${cx - 25}" y="${cy - 25}" width="50" height="50" rx="7" fill="${VALUE_FILL(v)}" ` +
-      `stroke="${mark ? "#ffd400" : "#5c3b1e"}" stroke-width="${mark ? 5 : 1.5}"/>` +
-      `<text x="${cx}" y="${cy - 8}" text-anchor="middle" font-size="15" font-weight="bold" fill="#fff">` +
-      `${v === 8 ? "8" : (v > 0 ? "+" : "") + v}</text>` +
-      `<text x="${cx}" y="${cy + 40}" text-anchor="middle" font-size="11" fill="#555">${f}</text></g>`;
-    if (owner[f]) {
-      out += `<circle class="figure" data-player="${owner[f]}" data-field="${f}" cx="${cx}" cy="${cy + 9}" ` +
-        `r="11" fill="${COL[owner[f]]}" stroke="#fff" stroke-width="2.5"/>`;
-    }
-  }
-  const yb = h - 30;
-  out += `<text x="${w / 2}" y="${yb - 16}" font-size="12" fill="#555" text-anchor="middle">after field ${n}</text>`;
-  out += ends(yb, [[`A home: ${pos.A.home}`, COL.A], [`B start: ${pos.B.start}`, COL.B]]);
-  out += `<text x="${w / 2}" y="${h - 8}" font-size="12" fill="#555" text-anchor="middle">` +
-    `A moves toward field ${n}, B toward field 1; progress A ${s.totals[0]}, B ${s.totals[1]}</text>`;
-  return out + "</svg>";
-}
-
 const CHOICE_WORDS = {"0": "No stones", "1": "1 stone", "2": "2 stones", "3": "3 stones", "J": "Joker"};
 
 function samasControls(s) {

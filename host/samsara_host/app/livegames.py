@@ -1,0 +1,266 @@
+"""What the live page shows of a Samas or Schaska board (docs/app.md "Live board: Samas
+and Schaska"): the board's events (samas.controller, schaska.controller: game_start,
+ready, unready, reject, round, cleared, turn, game_over) and its running game's log
+(read at connect, games_log.jsonl_lines) folded into the game's JSON lines, and those
+into the page's snapshot: the game drawn by the Play page's drawings (static/gamesvg.js,
+from `play`: the same fields as the Play page's state), the headline in a player's
+words, what happened, and the rounds or turns so far.  Its one job is that fold; the
+port is BoardWatch's.
+
+    m = GameLiveModel("samas")
+    m.from_lines(lines)            # the running game's JSON lines (its log on the board)
+    m.event({"ev": "round", ...})  # every event the board sends
+    m.snapshot()                   # the page's fields for this game
+
+Events with bad fields are ignored, never raised.
+"""
+from samsara_host import samas_lines, schaska_lines
+
+GAMES = ("samas", "schaska")
+"""The games this model follows (Samsara's board is LiveModel's)."""
+
+CHOICE_WORDS = {"0": "no stones", "1": "1 stone", "2": "2 stones", "3": "3 stones",
+                "J": "a joker"}
+"""A Samas choice in words (the Play page's words, lower case)."""
+
+SAMAS_HOW = {"far end": "a Sama-stone reached its far end",
+             "run-out": "a player ran out of stones and jokers",
+             "limit": "the round limit"}
+SCHASKA_BY = {"home": "all figures home", "block": "a player could not move",
+              "limit": "the turn limit"}
+
+TOLD = 12
+"""How many of the last events "What happened" keeps."""
+
+
+def game_words(game):
+    """The game's name as a player writes it ("Samsara", "Samas", "Schaska")."""
+    return {"samsara": "Samsara", "samas": "Samas", "schaska": "Schaska"}.get(game, game)
+
+
+class GameLiveModel:
+    """A Samas or Schaska board's game for the live page (module docstring).
+    game: "samas" or "schaska" (ValueError otherwise).  Attributes: lines (the game's
+    JSON lines so far, as `rules play --json` writes them), ready {"A", "B"} (Samas:
+    the player pressed Ready this round), moving (Samas: a round revealed, its stones
+    not yet moved and the trays not emptied), told (what happened, in words, newest
+    last), refused (the board's last refusal in words, "" when none since)."""
+
+    def __init__(self, game):
+        if game not in GAMES:
+            raise ValueError("the live page follows Samas or Schaska here, not %r" % (game,))
+        self.game = game
+        self.lines = []
+        self.ready = {"A": False, "B": False}
+        self.moving = False
+        self.told = []
+        self.refused = ""
+
+    # -- folding -------------------------------------------------------------------
+    def from_lines(self, lines):
+        """Take the running game's JSON lines (games_log.jsonl_lines of its log on the
+        board) when they hold more of the game than the events seen so far, or another
+        game.  Lines of the other game are ignored."""
+        if not lines or lines[0].get("game") != self.game:
+            return
+        if (not self.lines or self._key(lines[0]) != self._key(self.lines[0])
+                or len(lines) > len(self.lines)):
+            self.lines = [dict(x) for x in lines]
+            self.ready = {"A": False, "B": False}
+            self.moving = False
+
+    @staticmethod
+    def _key(start):
+        return (start.get("start"), start.get("layout"))
+
+    def event(self, ev):
+        """Fold one event of the board."""
+        try:
+            self._event(ev)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+            pass
+
+    def _event(self, ev):
+        name = ev.get("ev")
+        if name == "game_start" and ev.get("game") == self.game:
+            self.lines = [{"game": "samas", "start": ev["start"]} if self.game == "samas"
+                          else {"game": "schaska", "layout": list(ev["layout"]),
+                                "start": ev["start"]}]
+            self.ready = {"A": False, "B": False}
+            self.moving = False
+            self.refused = ""
+            self._tell("A new game of %s has started" % game_words(self.game))
+        elif not self.lines:
+            return          # (nothing to fold into before the game is known)
+        elif name in ("ready", "unready") and ev.get("p") in ("A", "B"):
+            self.ready[ev["p"]] = name == "ready"
+            self.refused = ""
+            self._tell("%s is ready" % self.who(ev["p"]) if name == "ready" else
+                       "%s changed the tray: Ready is taken back" % self.who(ev["p"]))
+        elif name == "reject":
+            why = str(ev.get("why") or "refused")
+            p = ev.get("p")
+            self.refused = ("%s's Ready was refused: %s" % (self.who(p), why)
+                            if p in ("A", "B") else "The board refused: %s" % why)
+            self._tell(self.refused)
+        elif name == "round" and self.game == "samas":
+            k = int(ev["round"])
+            if k == self.steps() + 1 and not self.over_line():
+                line = {"round": k, "play": dict(ev["play"]), "after": ev["after"]}
+                self.lines.append(line)
+                self._tell("Round %d: %s" % (k, self.round_words(len(self.lines) - 1)))
+            self.ready = {"A": False, "B": False}
+            self.moving = True
+            self.refused = ""
+        elif name == "cleared":
+            self.moving = False
+            self.refused = ""
+        elif name == "turn" and self.game == "schaska":
+            k = int(ev["turn"])
+            if k == self.steps() + 1 and not self.over_line():
+                self.lines.append({"turn": k, "player": ev["player"], "move": dict(ev["move"]),
+                                   "after": ev["after"]})
+                self._tell("Turn %d: %s" % (k, self.move_words(self.lines[-1])))
+            self.refused = ""
+        elif name == "game_over":
+            if not self.over_line():
+                end = {"result": ev["result"], "final": ev["final"]}
+                if self.game == "schaska":
+                    end = {"result": ev["result"], "by": ev["by"], "final": ev["final"]}
+                else:
+                    end["how"] = ev.get("how")
+                self.lines.append(end)
+            self.moving = False
+            self.ready = {"A": False, "B": False}
+            self._tell(self.over_words())
+
+    def _tell(self, words):
+        if self.told and self.told[-1] == words:
+            return      # (a Ready pressed again while the tray settles: said once)
+        self.told.append(words)
+        del self.told[:-TOLD]
+
+    # -- reading the lines -----------------------------------------------------------
+    def steps(self):
+        """Rounds (Samas) or turns (Schaska) played so far."""
+        key = "round" if self.game == "samas" else "turn"
+        return sum(1 for x in self.lines if key in x)
+
+    def over_line(self):
+        """The game's result line, or None while it runs."""
+        return self.lines[-1] if self.lines and "result" in self.lines[-1] else None
+
+    def state(self):
+        """The state object now (the last line's "after", or the start's)."""
+        if not self.lines:
+            return None
+        last = self.lines[-1]
+        for key in ("final", "after", "start"):
+            if key in last:
+                return last[key]
+        return None
+
+    def who(self, side):
+        """What to call player `side` ("A"/"B")."""
+        return "Player " + side
+
+    def round_words(self, i):
+        """Round line i (index in lines) in words: both choices and what they did."""
+        line = self.lines[i]
+        before = self.lines[i - 1].get("after", self.lines[i - 1].get("start"))
+        play = line["play"]
+        return "%s chose %s, %s %s: %s" % (
+            self.who("A"), CHOICE_WORDS.get(play["A"], play["A"]), self.who("B"),
+            CHOICE_WORDS.get(play["B"], play["B"]),
+            samas_lines.round_words(before, play, line["after"]))
+
+    def move_words(self, line):
+        """A Schaska turn line in words ("Player A moves 3 to 5")."""
+        return schaska_lines.move_words(self.who(line["player"]), line["move"])
+
+    def over_words(self):
+        """The end in words, the winner named ("" while the game runs)."""
+        end = self.over_line()
+        if end is None:
+            return ""
+        n = self.steps()
+        unit = ("round" if self.game == "samas" else "turn") + ("" if n == 1 else "s")
+        if self.game == "samas":
+            how = SAMAS_HOW.get(end.get("how"), end.get("how") or "")
+        else:
+            how = SCHASKA_BY.get(end.get("by"), end.get("by") or "")
+        how = " (%s)" % how if how else ""
+        if end["result"] == "draw":
+            return "Game over: a draw after %d %s%s" % (n, unit, how)
+        return "Game over: %s wins after %d %s%s" % (self.who(end["result"]), n, unit, how)
+
+    def headline(self):
+        """Whose turn it is and what to do, in a player's words."""
+        if not self.lines:
+            return "Waiting for the board's game ..."
+        if self.over_line():
+            return self.over_words() + ": a long press of either button starts a new game"
+        s = self.state()
+        if self.game == "samas":
+            k = self.steps()
+            if self.moving and k:
+                last = self.lines[-1]
+                before = self.lines[-2].get("after", self.lines[-2].get("start"))
+                moves = ["%s's Sama-stone from %d to %d" % (self.who(p), before[p]["hole"],
+                                                            last["after"][p]["hole"])
+                         for p in ("A", "B") if before[p]["hole"] != last["after"][p]["hole"]]
+                todo = ("move " + " and ".join(moves) + ", then take" if moves else "take")
+                return "Round %d revealed: %s. Now %s the revealed stones out of both trays" % (
+                    k, self.round_words(len(self.lines) - 1), todo)
+            waiting = [p for p in ("A", "B") if not self.ready[p]]
+            if len(waiting) == 2:
+                return ("Round %d: each player puts 0 to 3 stones or a joker into the tray "
+                        "behind the screen and presses Ready" % (k + 1))
+            return ("Round %d: %s is ready; %s, choose behind your screen and press Ready"
+                    % (k + 1, self.who("AB"[1 - "AB".index(waiting[0])]), self.who(waiting[0])))
+        mover = s["turn"]
+        first = 1 if mover == "A" else len(self.lines[0]["layout"])
+        return ("%s to move: put a figure from the start on field %d, or move a figure "
+                "by its field's value (occupied fields are jumped)" % (self.who(mover), first))
+
+    def record(self):
+        """[[k, words]]: every round or turn so far."""
+        out = []
+        for i, line in enumerate(self.lines):
+            if "round" in line:
+                out.append([line["round"], self.round_words(i)])
+            elif "turn" in line:
+                out.append([line["turn"], self.move_words(line)])
+        return out
+
+    def play_view(self):
+        """The fields the Play page's drawings take (static/gamesvg.js samasSVG,
+        schaskaSVG): game, position, names, and for Schaska layout, last (the last
+        move's fields) and totals (each player's progress); None before the game is
+        known."""
+        s = self.state()
+        if s is None:
+            return None
+        out = {"game": self.game, "position": s, "names": [self.who("A"), self.who("B")]}
+        if self.game == "schaska":
+            from schaska.rules.actions import totals
+            from schaska.rules.state import State
+            layout = self.lines[0]["layout"]
+            out["layout"] = layout
+            last = [x for x in self.lines if "turn" in x]
+            out["last"] = dict(last[-1]["move"], player=last[-1]["player"]) if last else None
+            out["totals"] = list(totals(State.from_obj(s, len(layout))))
+        return out
+
+    def snapshot(self):
+        """The page's fields for this game: kind (the game), play (play_view), headline
+        and guidance (the same sentence), refused, words (what happened, newest last),
+        record [[k, words]], over (the end in words, "" while it runs), result ("A",
+        "B", "draw" or None), ready (Samas), steps."""
+        end = self.over_line()
+        head = self.headline()
+        return {"kind": self.game, "play": self.play_view(), "headline": head,
+                "guidance": head, "refused": self.refused, "words": list(self.told),
+                "record": self.record(), "over": self.over_words(),
+                "result": end["result"] if end else None, "ready": dict(self.ready),
+                "steps": self.steps()}
