@@ -6,6 +6,9 @@ stones; the track's values and figures) as the board's events describe it, with
 Samsara's buttons hidden, follows it to the end and names the winner, the drawing and
 the record equal to `rules play`'s lines, and nothing is wider than the screen.
 Without a browser these tests skip, except under CI=true, where they fail."""
+import json
+import urllib.request
+
 import pytest
 
 from appbrowser import AppProcess, js, wait_for
@@ -85,6 +88,10 @@ def test_live_page_follows_a_samas_board_to_its_end(browser, tmp_path, width):
         assert len(browser.find_elements("css selector", "#record .turnline")) == rounds + 1
         assert _drawn_samas(browser) == sorted(
             [["A", lines[-1]["final"]["A"]["hole"]], ["B", lines[-1]["final"]["B"]["hole"]]])
+        # the board page says what the board plays in the same words (no `status` there)
+        with urllib.request.urlopen(app.url + "api/board", timeout=20) as r:
+            board = json.load(r)
+        assert board["status"] is None and board["playing"] == text, board
         ok, wide, small = fits(browser, width)
         assert ok and not wide and not small, (wide, small)
     finally:

@@ -409,8 +409,11 @@ class BoardWatch(threading.Thread):
         return self.model.names
 
     def _job_status(self):
+        """The board page's facts: hello, status (None on a Samas or Schaska board,
+        which has no `status`) and the logs' listing."""
         c = self.state.client
-        return {"hello": self.model.hello, "status": c.request("status"),
+        status = None if self.model.other is not None else c.request("status")
+        return {"hello": self.model.hello, "status": status,
                 "logs": boardlink.list_logs(c)}
 
     def _job_led_test(self, ms=2000):

@@ -613,7 +613,8 @@ class AppServer:
                 out["logs"]["games"] = len(logs.get("logs", []))
                 out["logs"]["room"] = room_for_games(logs.get("free"), logs.get("need"))
                 from samsara_host.movewords import headline
-                out["playing"] = headline(got["status"], snap.get("names"))
+                out["playing"] = (headline(got["status"], snap.get("names"))
+                                  if got["status"] is not None else snap.get("headline"))
             except Exception as e:
                 out["problem"] = str(e)
         from samsara.config import Config

@@ -23,6 +23,8 @@ async function load() {
   if (d.status) {
     rows.push(["Playing now", d.playing || "-"], ["Game number", d.status.game == null ? "-" : d.status.game],
               ["Up for", Math.round((d.status.uptime_ms || 0) / 1000) + " s"]);
+  } else if (d.playing) {
+    rows.push(["Playing now", d.playing]);      // a Samas or Schaska board (no status)
   }
   if (d.logs) rows.push(["Games on the board", d.logs.games],
     ["Not yet copied to this computer", d.logs.unpulled], ["Room on the board", d.logs.room == null ? "-" :
