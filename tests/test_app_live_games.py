@@ -5,11 +5,17 @@ seeded game into `rules play`'s lines, the record and the end in words."""
 import os
 import subprocess
 import sys
+import time
+
+import pytest
 
 from samsara_host import samas_lines, schaska_lines
 from samsara_host.app.boardwatch import BoardWatch, board_game, mismatch_words
 from samsara_host.app.livegames import GameLiveModel
-from schaska.rules.layout import DEFAULT
+from samsara_host.vboard_games_play import GamesPlay
+from samsara_host.virtual_board import VirtualBoard
+from schaska.rules.layout import DEFAULT, parse_layout
+from test_app_cmd import HAVE_UPY
 
 SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
 
@@ -155,3 +161,45 @@ def test_events_with_bad_fields_are_ignored():
         assert "Samas or Schaska" in str(e)
     else:
         raise AssertionError("a Samsara board is LiveModel's")
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_an_app_that_starts_after_the_game_reads_it_from_the_boards_log(tmp_path):
+    # A Schaska board on a layout of its own plays a whole game before the app looks:
+    # the watch reads the board's newest log (not pulled) and shows the game to its end.
+    layout = parse_layout("+2,-1,8,+3,+1,-2,+1,+2,-3,+1")
+    game, lines = schaska_lines.self_play(3, layout)
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), game="schaska", layout=layout)
+    play = GamesPlay(vb, 3)
+    watch = None
+    try:
+        port = vb.start()
+        vb.wait_ready(30)
+        assert play.run()[1]
+        snaps = []
+        watch = BoardWatch(port, snaps.append)
+        watch.expect_game = "schaska"
+        watch.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (snaps and snaps[-1].get("over")):
+            time.sleep(0.1)
+        s = watch.snapshot()
+        assert s["kind"] == "schaska" and s["connected"] and s["note"] == ""
+        assert s["play"]["layout"] == list(layout)
+        assert s["steps"] == len(lines) - 2 and s["result"] == game.result
+        assert s["play"]["position"] == lines[-1]["final"]
+        assert s["headline"].startswith("Game over: ")
+        # the board page's facts: no `status` on this board, what it plays in words
+        got = watch.submit("status").result(10)
+        assert got["status"] is None and got["logs"]["logs"]
+    finally:
+        if watch is not None:
+            watch.stop()
+        vb.stop()
+
+
+def test_a_layout_is_for_the_apps_own_schaska_board(tmp_path):
+    r = _app("--game", "samas", "--virtual", "--layout", "+1,+2,+3,+1,+2,+3,+1,+2")
+    assert r.returncode == 2 and "--layout is for --game schaska --virtual" in r.stderr
+    r = _app("--game", "schaska", "--virtual", "--layout", "+1,+2,+5,8,1,1,1,1")
+    assert r.returncode == 2 and "field 3" in r.stderr

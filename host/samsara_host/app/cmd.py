@@ -31,6 +31,11 @@ def _turns(text):
     return turns(text)
 
 
+def _layout(text):
+    from samsara_host.vboard_cmd import _layout as layout
+    return layout(text)
+
+
 def add_parser(sub, name, help_text):
     """Register `samsara app` (cli.py's table)."""
     from samsara_host.logs_cmd import DEFAULT_DEST
@@ -47,6 +52,9 @@ def add_parser(sub, name, help_text):
                    help="the game the board plays (default samsara): with --virtual the "
                         "virtual board's game; with a board, a board that plays another "
                         "game is said and followed")
+    p.add_argument("--layout", type=_layout, metavar="V1,V2,...",
+                   help="with --game schaska --virtual: the track's field values "
+                        "(default: the default layout of docs/schaska.md)")
     p.add_argument("--idle", action="store_true",
                    help="with --virtual: nobody plays, the board waits for you")
     p.add_argument("--seed", type=int, default=1, help="with --virtual: the game's seed "
@@ -125,6 +133,10 @@ def cmd_app(args):
         print("samsara app: --game is the board's game: not with --no-board (the Play "
               "page offers every game)", file=sys.stderr)
         return 2
+    if getattr(args, "layout", None) is not None and (game != "schaska" or not args.virtual):
+        print("samsara app: --layout is for --game schaska --virtual (a board reads its "
+              "own layout.txt)", file=sys.stderr)
+        return 2
     broker = None
     if args.broker or args.ca:
         from samsara_host.online.cmd import broker_of
@@ -161,7 +173,8 @@ def cmd_app(args):
                     play = TablePlay(vb, args.seed, pace_s=args.pace)
             else:
                 from samsara_host.vboard_games_play import GamesPlay
-                vb = VirtualBoard(folder=folder, game=game)
+                vb = VirtualBoard(folder=folder, game=game,
+                                  layout=getattr(args, "layout", None))
                 if not args.idle:
                     play = GamesPlay(vb, args.seed, pace_s=args.pace)
             port = vb.start()
