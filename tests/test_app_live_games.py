@@ -2,20 +2,25 @@
 refused; a board whose game differs from --game is said in words and followed; the
 live model of a Samas or Schaska board (app/livegames.py) folds the board's events of a
 seeded game into `rules play`'s lines, the record and the end in words."""
+import json
 import os
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
 from samsara_host import samas_lines, schaska_lines
 from samsara_host.app.boardwatch import BoardWatch, board_game, mismatch_words
 from samsara_host.app.livegames import GameLiveModel
+from samsara_host.app.server import AppServer
 from samsara_host.vboard_games_play import GamesPlay
 from samsara_host.virtual_board import VirtualBoard
 from schaska.rules.layout import DEFAULT, parse_layout
 from test_app_cmd import HAVE_UPY
+from testports import free_port
 
 SAMSARA = os.path.join(os.path.dirname(sys.executable), "samsara")
 
@@ -171,31 +176,61 @@ def test_an_app_that_starts_after_the_game_reads_it_from_the_boards_log(tmp_path
     game, lines = schaska_lines.self_play(3, layout)
     vb = VirtualBoard(folder=str(tmp_path / "vb"), game="schaska", layout=layout)
     play = GamesPlay(vb, 3)
-    watch = None
+    srv = None
     try:
         port = vb.start()
         vb.wait_ready(30)
         assert play.run()[1]
-        snaps = []
-        watch = BoardWatch(port, snaps.append)
+        watch = BoardWatch(port, None)
         watch.expect_game = "schaska"
-        watch.start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not (snaps and snaps[-1].get("over")):
-            time.sleep(0.1)
-        s = watch.snapshot()
+        srv = AppServer(str(tmp_path / "lib"), watch)
+        url = srv.start(free_port())
+        s = _until(lambda: _get(url + "api/live"), lambda s: s.get("over"),
+                   "the game's end on the live page")
         assert s["kind"] == "schaska" and s["connected"] and s["note"] == ""
         assert s["play"]["layout"] == list(layout)
         assert s["steps"] == len(lines) - 2 and s["result"] == game.result
         assert s["play"]["position"] == lines[-1]["final"]
         assert s["headline"].startswith("Game over: ")
-        # the board page's facts: no `status` on this board, what it plays in words
-        got = watch.submit("status").result(10)
-        assert got["status"] is None and got["logs"]["logs"]
+        # the board page: no `status` on this board, what it plays in the same words
+        board = _get(url + "api/board")
+        assert board["status"] is None and board["playing"] == s["headline"]
+        assert board["logs"]["games"] >= 1
+        # Samsara's buttons and the page's hands are refused in words, nothing sent
+        for action, words in (("roll", "Roll is Samsara's: this board plays Schaska"),
+                              ("new", "New game is Samsara's: this board plays Schaska"),
+                              ("hand", "The page moves only a Samsara virtual board's")):
+            code, body = _post(url + "api/live/" + action, {"hole": "R1"})
+            assert code == 409 and body["error"].startswith(words), body
     finally:
-        if watch is not None:
-            watch.stop()
+        if srv is not None:
+            srv.stop()
         vb.stop()
+
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=20) as r:
+        return json.load(r)
+
+
+def _post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def _until(fetch, ok, what, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = fetch()
+        if ok(got):
+            return got
+        assert time.monotonic() < deadline, "waited %.0f s for %s: %r" % (timeout, what, got)
+        time.sleep(0.1)
 
 
 def test_a_layout_is_for_the_apps_own_schaska_board(tmp_path):

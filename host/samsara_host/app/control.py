@@ -59,6 +59,21 @@ def request_of(action, body):
     return ACTIONS[action], kw
 
 
+def other_game_words(game, action):
+    """The refusal of the live page's `action` (new, roll, undo, hint, hand) on a board
+    that plays `game` ("samas", "schaska"): those are Samsara's, and the game is played
+    at the board."""
+    from samsara_host.app.livegames import game_words
+    how = ("each player's tray and Ready button" if game == "samas" else
+           "its figures (a move needs no button)")
+    if action == "hand":
+        return ("The page moves only a Samsara virtual board's marbles: this board plays "
+                "%s; play it at the board, with %s." % (game_words(game), how))
+    return ("%s is Samsara's: this board plays %s, played at the board with %s." % (
+        {"new": "New game", "roll": "Roll", "undo": "Undo", "hint": "Hint"}.get(
+            action, action), game_words(game), how))
+
+
 def hand_line(snapshot, hole):
     """The feed line (samsara_host.vboard.vdrivers) of a hand's click on `hole` of the
     app's own virtual board, from the live snapshot: a lifted marble or piece is put

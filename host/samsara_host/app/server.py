@@ -410,6 +410,10 @@ class AppServer:
         # The live page's remote control: new game, roll, undo, hint (app/control.py).
         from samsara_host.app import control
         obj = await self._body(request) if request.can_read_body else {}
+        kind = self.hub.snap.get("kind") or "samsara"
+        if kind != "samsara":
+            # a Samas or Schaska board: its game is played at the board itself
+            return _error(409, control.other_game_words(kind, request.match_info["action"]))
         if request.match_info["action"] == "hand":
             vb = getattr(self.watch, "virtual", None)
             if vb is None:
