@@ -256,11 +256,12 @@ class GameLiveModel:
         """The page's fields for this game: kind (the game), play (play_view), headline
         and guidance (the same sentence), refused, words (what happened, newest last),
         record [[k, words]], over (the end in words, "" while it runs), result ("A",
-        "B", "draw" or None), ready (Samas), steps."""
+        "B", "draw" or None), ready (Samas), moving (Samas: a revealed round to carry
+        out), steps."""
         end = self.over_line()
         head = self.headline()
         return {"kind": self.game, "play": self.play_view(), "headline": head,
                 "guidance": head, "refused": self.refused, "words": list(self.told),
                 "record": self.record(), "over": self.over_words(),
                 "result": end["result"] if end else None, "ready": dict(self.ready),
-                "steps": self.steps()}
+                "moving": self.moving, "steps": self.steps()}

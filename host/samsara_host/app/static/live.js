@@ -110,7 +110,7 @@ function showGame(s) {
       t = `start ${q.start}, on the track ${q.fields.length}, home ${q.home}`;
     }
     box.textContent = t;
-    const tomove = !s.over && p && (s.kind === "samas" ? !s.ready[side] :
+    const tomove = !s.over && p && (s.kind === "samas" ? !s.ready[side] && !s.moving :
                                     p.position.turn === side);
     document.getElementById("g" + side).classList.toggle("tomove", !!tomove);
   }
