@@ -130,6 +130,10 @@ def test_a_samas_boards_events_give_rules_plays_game_and_its_end_in_words():
     assert late.steps() == 4 and late.state() == lines[4]["after"]
     late.event(evs[5 * 4 + 4])      # round 5's event goes on from there
     assert late.steps() == 5
+    # the board's newest log another game (a new one begun while the app was away)
+    late.from_lines(lines[:5], log_game=7)
+    late.from_lines(lines[:1], log_game=8)
+    assert late.steps() == 0 and late.state() == lines[0]["start"]
 
 
 def test_a_schaska_boards_events_give_rules_plays_game_and_its_end_in_words():

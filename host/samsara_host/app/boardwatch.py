@@ -249,7 +249,7 @@ class BoardWatch(threading.Thread):
             lines = games_log.jsonl_lines(read_log(c, game, MAX_LOG_BYTES))
         except (games_log.LogError, boardlink.BoardError, ValueError, TypeError):
             return
-        self.model.other.from_lines(lines)
+        self.model.other.from_lines(lines, game)
 
     def _refresh(self):
         c = self.state.client

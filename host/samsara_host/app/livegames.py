@@ -55,15 +55,20 @@ class GameLiveModel:
         self.moving = False
         self.told = []
         self.refused = ""
+        self.log_game = None    # the number of the board's log the lines were read from
 
     # -- folding -------------------------------------------------------------------
-    def from_lines(self, lines):
+    def from_lines(self, lines, log_game=None):
         """Take the running game's JSON lines (games_log.jsonl_lines of its log on the
-        board) when they hold more of the game than the events seen so far, or another
-        game.  Lines of the other game are ignored."""
+        board; log_game: that log's game number) when they hold more of the game than
+        the events seen so far, or another game.  Lines of the other game are
+        ignored."""
         if not lines or lines[0].get("game") != self.game:
             return
-        if (not self.lines or self._key(lines[0]) != self._key(self.lines[0])
+        other = log_game is not None and log_game != self.log_game
+        if other:
+            self.log_game = log_game
+        if (other or not self.lines or self._key(lines[0]) != self._key(self.lines[0])
                 or len(lines) > len(self.lines)):
             self.lines = [dict(x) for x in lines]
             self.ready = {"A": False, "B": False}
