@@ -488,11 +488,16 @@ class Loop:
             if deb.busy:
                 # a settle time ends before the next scan: scan at its end (a
                 # placement is answered at settle_place after the scan that saw it,
-                # not up to a period later); the schedule goes on from there
+                # not up to a period later), or at once when it ended while this
+                # iteration ran; the schedule goes on from there
                 d = ticks_diff(deb.due, t)
-                if 0 < d < wait:
-                    wait = d
-                    due = deb.due
+                if d < wait:
+                    if d > 0:
+                        wait = d
+                        due = deb.due
+                    else:
+                        wait = 0
+                        due = t
             if wait > 0:
                 sleep_ms(wait)
             elif wait < 0:

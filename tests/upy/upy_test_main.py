@@ -201,6 +201,56 @@ def test_watchdog_resets_a_stalled_loop():
 
 
 
+def test_a_settle_time_that_ends_during_an_iteration_is_scanned_at_once():
+    # An iteration that runs past the end of a pending settle time (on the Pico an
+    # iteration takes 1.5-6 ms of a 4 ms period) is followed at once by the scan that
+    # commits the change, not by a wait for the next period (mainloop.Loop.run).
+    res = simgame.boot(seed=2)
+    try:
+        loop = res.loop
+        loop.run(25)
+        cfg = res.board.config
+        deb = res.board.debounce
+        settle = (cfg.settle_place_ms // cfg.scan_ms) * cfg.scan_ms + cfg.scan_ms // 2
+        deb.settle_place = settle
+        start = from_position(Position())
+        p = 0
+        while (start[p >> 3] >> (p & 7)) & 1:
+            p += 1
+        clock = res.rig.clock
+        seen = []
+        once = loop.once
+        settled = deb.settled
+        long_ms = cfg.scan_ms - 1      # an iteration this long, as a busy one on the Pico
+        slow = []
+
+        def timed(now):
+            got = once(now)
+            seen.append((now, (settled[p >> 3] >> (p & 7)) & 1))
+            if deb.busy and not slow:
+                left = clock.ticks_diff(deb.due, now)
+                if 0 < left <= long_ms - 1:
+                    # this iteration lasts past the settle time's end
+                    slow.append(now)
+                    clock.now += long_ms
+            return got
+
+        loop.once = timed
+        world = res.rig.world
+        t_put = clock.now + 1 + cfg.scan_ms // 2
+        clock.at(t_put, lambda now: world.put(p))
+        loop.run(settle // cfg.scan_ms + 10)
+        assert slow, seen
+        t_seen = [t for t, _ in seen if t >= t_put][0]
+        committed = [t for t, on in seen if on]
+        assert committed, seen
+        # the scan right after the long iteration, at its end, commits the placement
+        assert committed[0] == slow[0] + long_ms, (t_seen, slow, committed[0], seen[-12:])
+        assert committed[0] - t_seen < settle + cfg.scan_ms // 2 + long_ms
+    finally:
+        res.restore()
+
+
 def test_a_placement_is_scanned_when_its_settle_time_ends():
     # The loop scans every scan_ms, and once more at the end of a pending settle time
     # (mainloop.Loop.run): a marble put on a hole between two scans commits exactly
