@@ -201,22 +201,30 @@ def test_watchdog_resets_a_stalled_loop():
 
 
 
+def _settle_setup(res):
+    # A booted game's loop after 25 iterations, a placement settle time that is no
+    # multiple of the period (as 150 ms at the Pico's 4 ms), and the first empty hole of
+    # the start position: (loop, config, debounce, settle ms, hole).
+    loop = res.loop
+    loop.run(25)
+    cfg = res.board.config
+    deb = res.board.debounce
+    settle = (cfg.settle_place_ms // cfg.scan_ms) * cfg.scan_ms + cfg.scan_ms // 2
+    deb.settle_place = settle
+    start = from_position(Position())
+    p = 0
+    while (start[p >> 3] >> (p & 7)) & 1:
+        p += 1
+    return loop, cfg, deb, settle, p
+
+
 def test_a_settle_time_that_ends_during_an_iteration_is_scanned_at_once():
     # An iteration that runs past the end of a pending settle time (on the Pico an
     # iteration takes 1.5-6 ms of a 4 ms period) is followed at once by the scan that
     # commits the change, not by a wait for the next period (mainloop.Loop.run).
     res = simgame.boot(seed=2)
     try:
-        loop = res.loop
-        loop.run(25)
-        cfg = res.board.config
-        deb = res.board.debounce
-        settle = (cfg.settle_place_ms // cfg.scan_ms) * cfg.scan_ms + cfg.scan_ms // 2
-        deb.settle_place = settle
-        start = from_position(Position())
-        p = 0
-        while (start[p >> 3] >> (p & 7)) & 1:
-            p += 1
+        loop, cfg, deb, settle, p = _settle_setup(res)
         clock = res.rig.clock
         seen = []
         once = loop.once
@@ -257,17 +265,7 @@ def test_a_placement_is_scanned_when_its_settle_time_ends():
     # settle_place_ms after the scan that saw it, not up to a period later.
     res = simgame.boot(seed=2)
     try:
-        loop = res.loop
-        loop.run(25)
-        cfg = res.board.config
-        deb = res.board.debounce
-        # a settle time that is no multiple of the period, as 150 ms at the Pico's 4 ms
-        settle = (cfg.settle_place_ms // cfg.scan_ms) * cfg.scan_ms + cfg.scan_ms // 2
-        deb.settle_place = settle
-        start = from_position(Position())
-        p = 0
-        while (start[p >> 3] >> (p & 7)) & 1:
-            p += 1          # the first empty hole of the start position
+        loop, cfg, deb, settle, p = _settle_setup(res)
         seen = []           # (time of the iteration, the hole's settled bit after it)
         once = loop.once
         settled = deb.settled
