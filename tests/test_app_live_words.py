@@ -13,6 +13,7 @@ import pytest
 
 from appbrowser import AppProcess, click, drawn_marbles, js, wait_for
 from samsara.rules.geometry import position_index
+from samsara.rules.position import Position
 from samsara_host import cli, svg
 from samsara_host.virtual_board import VirtualBoard, find_micropython
 
@@ -200,3 +201,88 @@ def test_a_finished_game_names_its_winner_in_status_and_the_app(browser, tmp_pat
         if app is not None:
             app.stop()
         vb.stop()
+
+
+def _goal_turn(position, d1, d2):
+    # (notation, moves, goal): the first legal turn of `position` with dice d1, d2
+    # that scores a goal, else the first legal turn (goal False); None when none is
+    from samsara.rules.game import Game
+    from samsara.rules.notation import read_turn
+    p = Position.parse(position)
+    game = Game(p)
+    legal = game.legal_turns(d1, d2)
+    first = None
+    for t in legal:
+        _dice, moves, _key = read_turn(p.r, p.s, p.a, p.b, p.mover, t[0], game.og)
+        if first is None:
+            first = (t[0], moves, False)
+        if any((m[6], m[7]) != (p.a, p.b) for m in moves):
+            return t[0], moves, True
+    return first
+
+
+def test_a_goal_is_played_by_clicks_on_the_apps_own_board(browser, tmp_path):
+    # A game for two named players on the app's own virtual board, every marble moved
+    # by clicks on the live board (no feed line written by the test): the first turn
+    # that can score does, the marble is lifted out of the goal by a click on it and
+    # put on its reinsertion field, the scoring piece moved on by clicks, and the
+    # score counts the goal.  The goal's headline names the scorer and the score by
+    # names.
+    from samsara.rules.geometry import position_name
+    from samsara_host.sim.player import hand_moves
+    app = AppProcess(["--virtual", "--idle"], tmp_path / "logs")
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(app.url)
+        wait_for(lambda: js(browser, "window.samsaraLive && samsaraLive.connected && "
+                                     "samsaraLive.state == 'waiting'"), "the board")
+        click(browser, "newgame")
+        browser.execute_script("document.getElementById('opponent').value = ''")
+        browser.find_element("id", "nameA").send_keys("Anna")
+        browser.find_element("id", "nameB").send_keys("Ben")
+        click(browser, "start")
+        wait_for(lambda: js(browser, "samsaraLive.names && samsaraLive.state == 'waiting'"
+                                     " && !document.getElementById('roll').disabled"),
+                 "the new game")
+        scored = None
+        for _turn in range(30):
+            wait_for(lambda: not js(browser, "document.getElementById('roll').disabled"),
+                     "Roll")
+            click(browser, "roll")
+            snap = wait_for(lambda: js(browser, "samsaraLive.dice.length == 2 && "
+                                                "samsaraLive.state == 'moving' && "
+                                                "samsaraLive"), "the roll")
+            picked = _goal_turn(snap["position"], *snap["dice"])
+            assert picked, "no turn with %s: pick the first goal otherwise" % snap["dice"]
+            _note, moves, goal = picked
+            p = Position.parse(snap["position"])
+            a, b = p.a, p.b
+            for m in moves:
+                steps = hand_moves(m, a, b)
+                for i, (frm, to) in enumerate(steps):
+                    frm, to = position_name(frm), position_name(to)
+                    if i == 1:       # the marble in the goal: the headline says so
+                        guide = browser.find_element("id", "guide").text
+                        side = "AB"[p.mover]
+                        name = ("Anna", "Ben")[p.mover]
+                        score = "Anna %d, Ben %d" % (m[6], m[7])
+                        assert guide == ("Goal! %s scores (%s). Take the marble out of "
+                                         "%s and put it on %s" % (name, score, frm, to)), \
+                            (guide, side)
+                    _hand(browser, frm, "samsaraLive.lifted.indexOf('%s') >= 0" % frm,
+                          frm + " lifted")
+                    _hand(browser, to, "samsaraLive.lifted.length == 0", to + " placed")
+                a, b = m[6], m[7]
+                if (a, b) != (p.a, p.b):
+                    scored = [a, b]
+                    break
+            if scored:
+                break
+        assert scored, "no goal in 30 turns"
+        snap = wait_for(lambda: js(browser, "samsaraLive.score[0] + samsaraLive.score[1]"
+                                            " == 1 && samsaraLive"), "the score")
+        assert snap["score"] == scored
+        assert snap["state"] != "repair", snap["guidance"]
+        assert not snap["guidance"].startswith("Goal!"), snap["guidance"]
+    finally:
+        app.stop()

@@ -17,7 +17,7 @@ from samsara.storage import logrecord as LR
 from samsara.link import protocol as P
 from samsara.rules import moves as rules
 from samsara.frame import from_position, to_hex as _hex
-from samsara.rules.geometry import position_name, GS, GR
+from samsara.rules.geometry import position_index, position_name, GS, GR
 from samsara.rules.position import Position
 from samsara_host.boardlink import BoardClient, BoardError
 from samsara_host.sim.player import goal_steps
@@ -338,3 +338,41 @@ def test_sigterm_stops_the_launcher_like_ctrl_c(tmp_path):
             p.wait(5)
         if folder:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_sensed_is_what_the_board_reads_from_the_feed(vboard):
+    # VirtualBoard.sensed (the app's hand decides lift or place from it) replays the
+    # feed file over the start set up: a goal, a scoring track field and a whole frame
+    # too, a half-written line left for later; it names what the board's own sensors
+    # report (the `sensors` command's settled `on` list).
+    start = {position_name(p) for p in range(64)
+             if from_position(Position())[p >> 3] >> (p & 7) & 1}
+    assert vboard.sensed() == start
+    vboard.feed({"pos": "R1", "on": False}, {"pos": "GS", "on": True},
+                {"pos": "GR", "on": True}, {"pos": "A0", "on": False},
+                {"pos": "A1", "on": True}, {"button": "roll"})
+    want = (start - {"R1", "A0"}) | {"GS", "GR", "A1"}
+    assert vboard.sensed() == want
+    with open(vboard.feed_path, "a") as f:
+        f.write('{"pos": "R2", "on": fal')          # being written: not read yet
+    assert vboard.sensed() == want
+    with open(vboard.feed_path, "a") as f:
+        f.write('se}\n')
+    want -= {"R2"}
+    assert vboard.sensed() == want
+    client = _client(vboard)
+    try:
+        deadline = time.monotonic() + 5
+        while True:
+            on = set(client.request("sensors")["on"])
+            if on == want or time.monotonic() > deadline:
+                break
+            time.sleep(WAIT)
+        assert on == want
+        frame = bytearray(8)
+        for p in (0, 24, position_index("A2"), position_index("B3")):
+            frame[p >> 3] |= 1 << (p & 7)
+        vboard.feed({"frame": _hex(frame)})
+        assert vboard.sensed() == {"R1", "S1", "A2", "B3"}
+    finally:
+        client.close()

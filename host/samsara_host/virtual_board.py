@@ -44,6 +44,20 @@ FIRMWARE = os.path.join(REPO, "firmware")
 VBOARD = os.path.join(HERE, "vboard")
 
 
+def _start_frame(game):
+    # The sensors of a virtual board of `game` before any feed line (8 bytes), as its
+    # firmware starts them (vboard/vboard_main.py _start_frame): the game's start set up.
+    if game == "samas":
+        from samas.controller import frame_of
+        from samas.rules.state import START as SAMAS_START
+        return frame_of(SAMAS_START)
+    if game == "schaska":
+        return bytearray(8)
+    from samsara.frame import from_position
+    from samsara.rules.position import START
+    return from_position(START)
+
+
 def find_micropython():
     """The `micropython` command: next to this Python (the project's venv), else on PATH."""
     cand = os.path.join(os.path.dirname(sys.executable), "micropython")
@@ -414,6 +428,36 @@ class VirtualBoard:
             for obj in lines:
                 f.write(json.dumps(obj) + "\n")
             f.flush()
+
+    def sensed(self):
+        """The names of the positions whose sensors are on now, as the board reads them
+        once it has taken in the feed: the game's start set up (the sensors before any
+        feed line, vboard_main._start_frame) with every sensor line and frame line of
+        the feed file applied in order (a half-written or bad line skipped, as the
+        board does).  Button lines change nothing.  A set of position names ("R1",
+        "GS", "A0", ...)."""
+        from samsara.rules.geometry import position_index, position_name
+        frame = bytearray(_start_frame(self.game))
+        try:
+            with open(self.feed_path) as f:
+                lines = f.read().split("\n")[:-1]     # the last one: "" or unfinished
+        except OSError:
+            lines = []
+        for line in lines:
+            try:
+                obj = json.loads(line)
+                if "pos" in obj:
+                    p = position_index(obj["pos"])
+                    if obj.get("on"):
+                        frame[p >> 3] |= 1 << (p & 7)
+                    else:
+                        frame[p >> 3] &= ~(1 << (p & 7)) & 0xFF
+                elif "frame" in obj:
+                    h = obj["frame"]
+                    frame[:] = bytes(int(h[2 * i:2 * i + 2], 16) for i in range(8))
+            except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+                pass
+        return {position_name(p) for p in range(64) if frame[p >> 3] >> (p & 7) & 1}
 
     def output_tail(self):
         """The last few KB the board wrote (for messages when a test fails)."""

@@ -74,16 +74,21 @@ def other_game_words(game, action):
             action, action), game_words(game), how))
 
 
-def hand_line(snapshot, hole):
+def hand_line(snapshot, hole, sensed=None):
     """The feed line (samsara_host.vboard.vdrivers) of a hand's click on `hole` of the
-    app's own virtual board, from the live snapshot: a lifted marble or piece is put
-    back, one in its hole is lifted, an empty hole gets the marble in the hand.
-    Raises BadRequest for a name that is no hole."""
+    app's own virtual board: a marble or piece in the hole is lifted, an empty hole
+    gets the marble in the hand.  sensed: the names of the holes whose sensors are on
+    (VirtualBoard.sensed: every sensed hole, the goals GS and GR and the scoring
+    tracks too), which decides; None: decided from the live snapshot (its lifted and
+    occupied lists, which know neither goal).  Raises BadRequest for a name that is
+    no hole."""
     from samsara.rules.geometry import position_index
     try:
         position_index(hole)
     except (TypeError, ValueError):
         raise BadRequest("no hole %r on the board" % (hole,))
+    if sensed is not None:
+        return {"pos": hole, "on": hole not in sensed}
     if hole in snapshot.get("lifted", ()):
         return {"pos": hole, "on": True}
     if hole in snapshot.get("occupied", ()):

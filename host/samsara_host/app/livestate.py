@@ -79,7 +79,7 @@ class LiveModel(Model):
         self.repair = ""
         self.over = ""          # the end of the game in words
         self.moksha = False
-        self.goal = ""          # the goal in progress in words
+        self.goal = ""          # the goal in progress (its event; goal_words says it)
         self.told = []          # the last events a player reads (words: in words)
         self.record_full = []   # the turn record, all turns seen (first ones may be
         self.first_turn = 1     # before the page started: first_turn is record_full[0]'s)
@@ -143,9 +143,7 @@ class LiveModel(Model):
             self.moksha = False
             self.reject = ""
         elif name == "goal":
-            self.goal = "Goal! %s scores (%s). Take the marble out of %s and put it on %s" % (
-                self.who(ev.get("player")), score_words(ev.get("score", "")), ev.get("goal"),
-                ev.get("ins"))
+            self.goal = dict(ev)
         elif name == "reinsert":
             self.goal = ""
         elif name == "repair":
@@ -244,6 +242,20 @@ class LiveModel(Model):
         who = self.who(side)
         return "Game over: %s wins! %s" % (who[:1].upper() + who[1:],
                                            self.over.split("wins! ", 1)[1])
+
+    def goal_words(self):
+        """The goal in progress in words: who scored, the score (by the players'
+        names when known, as `who` calls them, else by side letters) and what to do.
+        "" when no goal is in progress."""
+        ev = self.goal
+        if not ev:
+            return ""
+        known = self.vs_board or (self.names and any(self.names))
+        return "Goal! %s scores (%s). Take the marble out of %s and put it on %s" % (
+            self.who(ev.get("player")),
+            score_words(ev.get("score", ""), (self.who("A"), self.who("B")) if known
+                        else ("A", "B")),
+            ev.get("goal"), ev.get("ins"))
 
     def who(self, side):
         """What to call player `side` ("A"/"B") in a sentence: "the board" when it
@@ -393,7 +405,7 @@ class LiveModel(Model):
         if self.lifted and self.lifted[0] >= 48:
             return "Move the scoring piece one field on, towards the centre"
         if self.goal:
-            return self.goal
+            return self.goal_words()
         if self.lifted:
             t = self.targets()
             if not t:

@@ -420,7 +420,8 @@ class AppServer:
                 return _error(409, "Only the app's own virtual board is moved from here: "
                                    "at a real board, move the marble with your hand.")
             try:
-                line = control.hand_line(self.hub.snap, obj.get("hole"))
+                sensed = await asyncio.to_thread(vb.sensed)
+                line = control.hand_line(self.hub.snap, obj.get("hole"), sensed)
             except control.BadRequest as e:
                 return _error(400, str(e))
             await asyncio.to_thread(vb.feed, line)
