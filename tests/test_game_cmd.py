@@ -355,3 +355,49 @@ def test_turns_so_far_count_the_turn_just_finished(tmp_path, capsys):
         assert "Turns so far: 1." in out and "Last turn: %s" % s["record"][-1] in out
     finally:
         vb.stop()
+
+
+def _status_until(capsys, ok, timeout=10.0):
+    # `game status --json` until ok(status) (the board's debounce takes a moment)
+    deadline = time.monotonic() + timeout
+    while True:
+        code, s, out = _json(capsys, ["game", "status", "--json"])
+        assert code == 0, out.err
+        if ok(s) or time.monotonic() > deadline:
+            return s
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_repair_names_the_holes_to_fix_in_new_and_status(tmp_path, capsys):
+    # `game new` on a board whose marbles are not at the start: the words and the
+    # JSON name the holes (missing, extra), the goal GS too, worked out from the
+    # board's sensors; once put right, nothing is listed
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), board_id="table-8")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        vb.feed({"pos": "R1", "on": False}, {"pos": "R2", "on": False},
+                {"pos": "R7", "on": True}, {"pos": "GS", "on": True})
+        time.sleep(0.3)
+        code, s, out = _json(capsys, ["game", "new", "--json"])
+        assert code == 0, out.err
+        assert s["state"] == "repair"
+        assert s["missing"] == ["R1", "R2"] and s["extra"] == ["R7", "GS"]
+        words = ("Set up the start position for the new game: put a marble on R1, R2; "
+                 "take the marbles off R7, GS")
+        assert s["headline"] == words
+        assert cli.main(["game", "new"]) == 0
+        assert capsys.readouterr().out.splitlines()[1] == words + "."
+        assert cli.main(["game", "status"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(words + ".\n") and "lit holes" not in out
+        vb.feed({"pos": "R1", "on": True}, {"pos": "GS", "on": False})
+        s = _status_until(capsys, lambda s: s["missing"] == ["R2"])
+        assert s["missing"] == ["R2"] and s["extra"] == ["R7"]
+        assert s["headline"].endswith(": put a marble on R2; take the marble off R7")
+        vb.feed({"pos": "R2", "on": True}, {"pos": "R7", "on": False})
+        s = _status_until(capsys, lambda s: s["state"] == "waiting")
+        assert s["state"] == "waiting" and s["missing"] == [] and s["extra"] == []
+    finally:
+        vb.stop()

@@ -20,6 +20,11 @@ HINT_WAIT_S = 20.0
 """How long `game hint` waits for the board's `hint` event (it thinks in slices: a
 second or two on a Pico, less on a virtual board)."""
 
+REPAIR_WAIT_S = 2.0
+"""How long `game new` waits for the board's repair when its sensors differ from the
+new game's start (the board looks again once its debounce has settled: a fraction of
+a second)."""
+
 LEVELS = (1, 2, 3)
 
 
@@ -129,13 +134,40 @@ def game_status(client):
            "position": pos.get("position"), "record": record,
            "board_move": st.get("board_move"), "hint": st.get("hint"), "names": names,
            "winner": st.get("winner") if st.get("winner") in ("A", "B") else None,
-           "how": st.get("how")}
+           "how": st.get("how"), "missing": [], "extra": []}
+    if out["state"] == "repair":
+        out["missing"], out["extra"] = holes_to_fix(client, out["position"])
     out["headline"] = headline(out, names)
     return out
 
 
+def holes_to_fix(client, position):
+    """([missing], [extra]): the names of the holes to put right in a repair, in the
+    board's order: where the position (text, with its scores) has a marble or scoring
+    piece the sensors do not see, and where the sensors see one it has none.  From
+    the board's `sensors` reply (its settled `on`) against the frame of `position`
+    (samsara.frame.from_position: marbles, each scoring piece on the field of its
+    score, goals empty): what the board lights in its repair, worked out here since
+    `status` does not list them.  ([], []) when the board does not answer `sensors`
+    or the position is unreadable.  Raises boardlink.LinkError."""
+    from samsara.frame import from_position
+    from samsara.rules.geometry import position_index, position_name
+    from samsara.rules.position import Position, PositionError
+    try:
+        frame = from_position(Position.parse(str(position)))
+        on = client.request("sensors").get("on")
+    except (PositionError, ValueError, boardlink.BoardError):
+        return [], []
+    want = {position_name(p) for p in range(64) if frame[p >> 3] >> (p & 7) & 1}
+    seen = set(n for n in on if isinstance(n, str)) if isinstance(on, list) else set()
+    order = sorted(want ^ seen, key=position_index)
+    return [n for n in order if n in want], [n for n in order if n in seen]
+
+
 def _words(s):
     lines = [s["headline"] + "."]
+    if s.get("state") == "repair" and not (s.get("missing") or s.get("extra")):
+        lines.append("The lit holes show what is missing or extra.")
     if s.get("board_move") and s["board_move"] not in s["headline"]:
         lines.append("The board plays %s: %s." % (s["board_move"],
                                                   sub_move_words(s["board_move"])))
@@ -222,6 +254,13 @@ def run(args):
                         kw[key] = name
             r = client.request("new_game", timeout=10.0, **kw)
             s = game_status(client)
+            deadline = time.monotonic() + REPAIR_WAIT_S
+            while s["state"] != "repair" and time.monotonic() < deadline and any(
+                    holes_to_fix(client, s["position"])):
+                # the sensors differ from the new game's start: the board sees it once
+                # its debounce has settled them again, and asks for a repair
+                time.sleep(0.1)
+                s = game_status(client)
             s["game"] = r.get("game")
             who = ("against the board (it plays %s, level %d; you play %s)" % (
                 args.vs_board, kw["level"], "B" if args.vs_board == "A" else "A")

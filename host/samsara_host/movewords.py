@@ -256,6 +256,18 @@ def refusal_words(action, reason, status=None):
     return "The board says no: %s" % reason if reason else "The board says no"
 
 
+def fix_words(missing, extra):
+    """The holes to fix in words: 'put a marble on S6; take the marbles off S11, GS'
+    (missing, extra: lists of hole names); "" when both are empty."""
+    fix = []
+    if missing:
+        fix.append("put a marble on %s" % ", ".join(missing))
+    if extra:
+        fix.append("take the marble%s off %s" % ("s" if len(extra) > 1 else "",
+                                                 ", ".join(extra)))
+    return "; ".join(fix)
+
+
 def repair_words(reason, missing, extra, new_game=False):
     """What to do in a repair, naming the holes: 'put a marble on S6; take the marble
     off S11'.  reason: the board's words for the repair; new_game: True when no turn
@@ -264,13 +276,7 @@ def repair_words(reason, missing, extra, new_game=False):
     a finished game (the board's reason 'set up the board for the new game') and for a
     new game over a half-played board the words ask to set up the start position; in
     the middle of a game they ask to put the board right."""
-    fix = []
-    if missing:
-        fix.append("put a marble on %s" % ", ".join(missing))
-    if extra:
-        fix.append("take the marble%s off %s" % ("s" if len(extra) > 1 else "",
-                                                 ", ".join(extra)))
-    what = "; ".join(fix)
+    what = fix_words(missing, extra)
     reason = str(reason or "")
     if reason.startswith("set up the board for the new game"):
         head = "Set up the board for the new game (the last one is over)"
@@ -285,7 +291,9 @@ def headline(status, names=None):
     """Whose turn it is and what to do, in one sentence, from a `status` reply (dict
     with state, mover, dice, remaining, vs_board).  As in the board's `status`, the
     mover of a `turn_complete` is the next player (the one to roll; the turn just
-    finished is the other player's: docs/controller.md, Controller.position)."""
+    finished is the other player's: docs/controller.md, Controller.position).  In a
+    repair the holes to fix are named from status["missing"] and status["extra"]
+    (names; `samsara game status` works them out from the sensors) when given."""
     st = status.get("state")
     side = status.get("mover") or "A"
     vs = status.get("vs_board")
@@ -297,7 +305,13 @@ def headline(status, names=None):
     if st == "moksha":
         return "Moksha: the roll had no complete turn; the game is drawn"
     if st == "repair":
-        return "Put the board right: the lit holes show what is missing or extra"
+        missing, extra = status.get("missing") or [], status.get("extra") or []
+        if not (missing or extra):
+            return "Put the board right: the lit holes show what is missing or extra"
+        fix = fix_words(missing, extra)
+        if not status.get("turns") and not dice:
+            return "Set up the start position for the new game: " + fix
+        return "Put the board right: " + fix
     if st == "goal_pending":
         return "%s scored: move the scoring piece on and put the marble back in" % (
             "The board" if board else who)
