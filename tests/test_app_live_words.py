@@ -238,6 +238,12 @@ def test_a_goal_is_played_by_clicks_on_the_apps_own_board(browser, tmp_path):
                                      "samsaraLive.state == 'waiting'"), "the board")
         click(browser, "newgame")
         browser.execute_script("document.getElementById('opponent').value = ''")
+        # a name of spaces only is refused, as `samsara game new --names` refuses it
+        browser.find_element("id", "nameA").send_keys("   ")
+        click(browser, "start")
+        wait_for(lambda: "player A's name is empty" in browser.find_element(
+            "id", "said").text, "the blank name refused")
+        browser.find_element("id", "nameA").clear()
         browser.find_element("id", "nameA").send_keys("Anna")
         browser.find_element("id", "nameB").send_keys("Ben")
         click(browser, "start")
@@ -245,13 +251,23 @@ def test_a_goal_is_played_by_clicks_on_the_apps_own_board(browser, tmp_path):
                                      " && !document.getElementById('roll').disabled"),
                  "the new game")
         scored = None
-        for _turn in range(30):
+        for turn in range(30):
             wait_for(lambda: not js(browser, "document.getElementById('roll').disabled"),
                      "Roll")
             click(browser, "roll")
             snap = wait_for(lambda: js(browser, "samsaraLive.dice.length == 2 && "
                                                 "samsaraLive.state == 'moving' && "
                                                 "samsaraLive"), "the roll")
+            if turn == 0:
+                # a hint: the words under the buttons while the board thinks go once
+                # the hint is drawn and named
+                wait_for(lambda: not js(browser, "document.getElementById('hint')"
+                                                 ".disabled"), "Hint")
+                click(browser, "hint")
+                wait_for(lambda: js(browser, "samsaraLive.hint"), "the hint")
+                wait_for(lambda: browser.find_element("id", "said").text == "",
+                         "the board's thinking words gone")
+                assert browser.find_element("id", "boardsays").text.startswith("Hint: ")
             picked = _goal_turn(snap["position"], *snap["dice"])
             assert picked, "no turn with %s: pick the first goal otherwise" % snap["dice"]
             _note, moves, goal = picked

@@ -206,9 +206,37 @@ def test_one_name_or_two_for_game_new():
     assert game_cmd.names_of(["Anna"], vs_board="B") == ["Anna", ""]
     assert game_cmd.names_of(["Anna"], vs_board="A") == ["", "Anna"]
     for bad, word in ((["a", "b", "c"], "one name or two"), ([" "], "empty"),
-                      (["x" * 41], "at most 40")):
+                      (["x" * 41], "at most 40"), (["   ", "Bob"], "empty")):
         with pytest.raises(ValueError, match=word):
             game_cmd.names_of(bad)
+
+
+def test_a_blank_name_is_refused_alike_in_the_terminal_and_the_app():
+    # one rule (docs/host-tool.md "game"): a name of spaces only is refused, in the
+    # terminal and in the app's name boxes; an app box left empty is no name
+    from samsara_host.app import control
+    with pytest.raises(ValueError, match="player A's name is empty"):
+        game_cmd.names_of(["   ", "Bob"])
+    with pytest.raises(control.BadRequest, match="player A's name is empty"):
+        control.request_of("new", {"names": ["   ", "Bob"]})
+    assert control.request_of("new", {"names": ["", "Bob"]})[1]["name_b"] == "Bob"
+    assert "name_a" not in control.request_of("new", {"names": ["", "Bob"]})[1]
+
+
+def test_terminal_words_name_the_roll_command_and_the_room_in_games():
+    from samsara_host.logs_cmd import room_words
+    st = {"state": "waiting", "mover": "A", "dice": []}
+    assert movewords.headline(st, ["Anna", "Ben"]) == "Anna to roll: press the roll button"
+    assert movewords.headline(st, ["Anna", "Ben"], terminal=True) == \
+        "Anna to roll: press the roll button or run `samsara game roll`"
+    st = {"state": "turn_complete", "mover": "B", "dice": [5, 3]}
+    assert movewords.headline(st, ["Anna", "Ben"], terminal=True) == (
+        "Anna finished the turn: Ben, roll the dice (the roll button or `samsara game "
+        "roll`)")
+    assert room_words(589824, 184320) == "Room for 3 more games."
+    assert room_words(200000, 184320) == "Room for 1 more game."
+    assert room_words(None, None) == "Room for more games: the board does not say how many."
+    assert room_words(0, 184320, full=True).startswith("FULL: pull the logs")
 
 
 def test_game_options_are_checked_before_the_port():
@@ -233,9 +261,15 @@ def test_game_new_takes_the_players_names_and_status_says_them(tmp_path, capsys)
         assert "started for Anna (A) and Ben (B)" in out and "Anna to roll" in out
         code, s, _ = _json(capsys, ["game", "status", "--json"])
         assert code == 0 and s["names"] == ["Anna", "Ben"]
-        assert s["headline"] == "Anna to roll: press the roll button"
+        assert s["headline"] == ("Anna to roll: press the roll button or run "
+                                 "`samsara game roll`")
         assert cli.main(["game", "status"]) == 0
         assert "Score: Anna (A) 0, Ben (B) 0." in capsys.readouterr().out
+        # the hint names the player
+        assert cli.main(["game", "roll"]) == 0
+        capsys.readouterr()
+        assert cli.main(["game", "hint"]) == 0
+        assert capsys.readouterr().out.startswith("Hint for Anna: ")
         state = boardlink.State(vb.port)
         try:
             state.hello()
@@ -318,9 +352,11 @@ def test_the_headline_after_a_complete_turn_names_who_played_and_who_rolls(tmp_p
             state.close()
         code, s, _ = _json(capsys, ["game", "status", "--json"])
         assert code == 0 and s["state"] == "turn_complete" and s["mover"] == "B"
-        assert s["headline"] == "Anna finished the turn: Ben, roll the dice"
+        assert s["headline"] == ("Anna finished the turn: Ben, roll the dice (the roll "
+                                 "button or `samsara game roll`)")
         assert cli.main(["game", "status"]) == 0
-        assert "Anna finished the turn: Ben, roll the dice." in capsys.readouterr().out
+        assert "Anna finished the turn: Ben, roll the dice (the roll button or `samsara " \
+            "game roll`)." in capsys.readouterr().out
     finally:
         vb.stop()
 

@@ -135,19 +135,33 @@ def test_what_happened_reads_in_words_without_notation_or_state_names():
     assert "Player A moved a marble from R1 to S18 (the 5)" in words
     assert "Player A finished the turn: R1 to S18, R2 to S17" in words
     assert any(w.startswith("The board plays: move the marble from S1 to S7") for w in words)
-    assert words[-1] == "Game over: Player A wins (A 6, B 2)"
+    assert words[-1] == "Game over: Player A wins (Player A 6, the board 2)"
     assert m.snapshot()["over"].startswith("Game over: Player A wins!")
     # names learned later (the library's tags) name the earlier lines and the end too
     m.names = ["Anna", "Ben"]
     assert "Anna rolls 5 3" in m.words and "Player A rolls 5 3" not in m.words
     assert m.snapshot()["over"].startswith("Game over: Anna wins!")
+    # the goal's line and the end score by the names
+    assert "Goal in the goal space (GS): Anna scores (Anna 1, the board 0); the marble " \
+        "goes back in on S7" in m.words, m.words
+    assert m.words[-1] == "Game over: Anna wins (Anna 6, the board 2)"
+    # a new game without names: the last game's lines keep theirs; its set-up repair
+    # says what to set up, the holes named
+    m.event({"ev": "game_start", "t": 12, "match": False})
+    m.names = None
+    m.event({"ev": "repair", "t": 13, "reason": "the board changed before the roll",
+             "missing": ["R1"], "extra": ["R7", "GS"]})
+    assert "Anna moved a marble from R1 to S18 (the 5)" in m.words
+    assert not [w for w in m.words if "Player A" in w], m.words
+    assert m.words[-1] == ("Set up the start position for the new game: put a marble on "
+                           "R1; take the marbles off R7, GS")
     # with names and the board as B, the board is "the board", never its letter
     m2 = LiveModel()
     m2.names = ["Anna", ""]
     m2.event({"ev": "game_start", "t": 0, "vs": "B", "level": 1})
     m2.event({"ev": "game_over", "t": 1, "winner": "B", "how": "centre", "score": "2-6",
               "points": "0-4"})
-    assert m2.words[-1] == "Game over: the board wins (A 2, B 6)"
+    assert m2.words[-1] == "Game over: the board wins (Anna 2, the board 6)"
     assert m2.snapshot()["over"].startswith("Game over: The board wins!")
 
 

@@ -13,8 +13,8 @@ import time
 
 from samsara_host import boardlink
 from samsara_host.argtypes import port_arg
-from samsara_host.movewords import (arrows, dice_words, headline, refusal_words,
-                                    sub_move_words, turn_words)
+from samsara_host.movewords import (arrows, dice_words, headline, player_name,
+                                    refusal_words, sub_move_words, turn_words)
 
 HINT_WAIT_S = 20.0
 """How long `game hint` waits for the board's `hint` event (it thinks in slices: a
@@ -137,7 +137,7 @@ def game_status(client):
            "how": st.get("how"), "missing": [], "extra": []}
     if out["state"] == "repair":
         out["missing"], out["extra"] = holes_to_fix(client, out["position"])
-    out["headline"] = headline(out, names)
+    out["headline"] = headline(out, names, terminal=True)
     return out
 
 
@@ -309,8 +309,12 @@ def _hint(args, client):
                 turn = ev.get("turn", "")
                 s = {"hint": turn, "player": ev.get("player"), "arrows": arrows(turn),
                      "words": turn_words(turn)}
+                who = ev.get("player")
+                if who in ("A", "B"):      # by name when the game's log has the names
+                    st = game_status(client)
+                    who = player_name(who, st.get("names"), st.get("vs_board"))
                 _say(args, s, "Hint for %s: %s\n%s.\nIt is lit on the board: the marble "
-                              "to move blinks." % (ev.get("player"), turn, s["words"]))
+                              "to move blinks." % (who, turn, s["words"]))
                 return 0
             if ev.get("ev") == "reject" and ev.get("what") == "hint":
                 print("samsara game hint: %s." % refusal_words(

@@ -139,11 +139,22 @@ def cmd_list(args):
     for e in logs:
         print("  %4d  %-8s %6d  %s  %s" % (e["game"], e["state"], e["size"],
                                           e.get("crc") or "----", e["here"] or "-"))
-    print("Free %s bytes; a new game reserves %s%s" % (
-        listing.get("free"), listing.get("need"),
-        ". FULL: pull the logs (`samsara logs pull`) before the next game."
-        if listing.get("full") else "."))
+    print(room_words(listing.get("free"), listing.get("need"), listing.get("full")))
     return 0
+
+
+def room_words(free, need, full=False):
+    """The log area's room in games, as the app's Board page says it: 'Room for 3 more
+    games.' (free // need: bytes free, bytes a new game reserves; the bytes are in
+    `--json` only); with `full` what to do first.  'Room for more games: the board
+    does not say how many.' when it gave no figures."""
+    if full:
+        return "FULL: pull the logs (`samsara logs pull`) before the next game."
+    if not isinstance(free, int) or not isinstance(need, int) or need <= 0 \
+            or isinstance(free, bool) or isinstance(need, bool):
+        return "Room for more games: the board does not say how many."
+    n = max(0, free // need)
+    return "Room for %d more game%s." % (n, "" if n == 1 else "s")
 
 
 # ---- pull ----------------------------------------------------------------------------

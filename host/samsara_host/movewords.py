@@ -137,9 +137,15 @@ def turn_summary(text):
     return ", ".join(parts)
 
 
-def _score(text):
+def _score(text, who=None):
+    # 'A 1, B 0'; by the players' names when who(side) knows them ('Ben 1, the board 0')
     a, _, b = str(text).partition("-")
-    return "A %s, B %s" % (a, b) if b else str(text)
+    if not b:
+        return str(text)
+    na, nb = (who("A"), who("B")) if who else ("Player A", "Player B")
+    if (na, nb) == ("Player A", "Player B"):
+        na, nb = "A", "B"
+    return "%s %s, %s %s" % (na, a, nb, b)
 
 
 def event_words(ev, who=None):
@@ -158,13 +164,16 @@ def event_words(ev, who=None):
         return "%s moved %s" % (_cap(name), _moved(ev.get("move")))
     if k == "goal":
         return "Goal in %s: %s scores (%s); the marble goes back in on %s" % (
-            _hole(ev.get("goal")), name, _score(ev.get("score")), ev.get("ins"))
+            _hole(ev.get("goal")), name, _score(ev.get("score"), who), ev.get("ins"))
     if k == "reinsert":
         return "The marble is back in on %s" % ev.get("pos")
     if k == "reject":
         return ev.get("said") or "Not taken: %s" % ev.get("reason", "")
     if k == "repair":
-        return "Put the board right: %s" % ev.get("reason", "")
+        # what to set up or put right, the holes named (repair_words); new_game: the
+        # live page marks a repair before any turn or roll of the game
+        return repair_words(ev.get("reason", ""), ev.get("missing") or [],
+                            ev.get("extra") or [], new_game=bool(ev.get("new_game")))
     if k == "repair_end":
         return "The board is right again: play goes on"
     if k == "undo":
@@ -177,8 +186,8 @@ def event_words(ev, who=None):
     if k == "game_over":
         w = ev.get("winner")
         if w in ("A", "B"):
-            return "Game over: %s wins (%s)" % (who(w), _score(ev.get("score")))
-        return "Game over: a draw by %s (%s)" % (ev.get("how"), _score(ev.get("score")))
+            return "Game over: %s wins (%s)" % (who(w), _score(ev.get("score"), who))
+        return "Game over: a draw by %s (%s)" % (ev.get("how"), _score(ev.get("score"), who))
     if k == "board_move":
         return "The board plays: %s; carry it out on the lit holes" % sub_move_words(
             ev.get("move"))
@@ -287,11 +296,13 @@ def repair_words(reason, missing, extra, new_game=False):
     return head + (": " + what if what else "")
 
 
-def headline(status, names=None):
+def headline(status, names=None, terminal=False):
     """Whose turn it is and what to do, in one sentence, from a `status` reply (dict
     with state, mover, dice, remaining, vs_board).  As in the board's `status`, the
     mover of a `turn_complete` is the next player (the one to roll; the turn just
-    finished is the other player's: docs/controller.md, Controller.position).  In a
+    finished is the other player's: docs/controller.md, Controller.position).
+    terminal: the words of `samsara game`, which name the command beside the roll
+    button ("press the roll button or run `samsara game roll`").  In a
     repair the holes to fix are named from status["missing"] and status["extra"]
     (names; `samsara game status` works them out from the sensors) when given."""
     st = status.get("state")
@@ -319,7 +330,8 @@ def headline(status, names=None):
         done = player_name("B" if side == "A" else "A", names, vs)
         if board:
             return "%s finished the turn: the board rolls next" % _cap(done)
-        return "%s finished the turn: %s, roll the dice" % (_cap(done), who)
+        return "%s finished the turn: %s, roll the dice%s" % (
+            _cap(done), who, " (the roll button or `samsara game roll`)" if terminal else "")
     if st == "moving" and dice:
         if board:
             if status.get("board_move"):
@@ -330,4 +342,5 @@ def headline(status, names=None):
         return "%s rolled %s: move a marble" % (who, dice_words(dice, status.get("remaining")))
     if board:
         return "The board's turn: it rolls by itself"
-    return "%s to roll: press the roll button" % who
+    return "%s to roll: press the roll button%s" % (
+        who, " or run `samsara game roll`" if terminal else "")

@@ -50,8 +50,9 @@ def request_of(action, body):
         if not isinstance(names, list) or len(names) != 2:
             raise BadRequest("give the names as a list of two: A's and B's")
         for key, side, n in zip(("name_a", "name_b"), "AB", names):
-            if n is None or (isinstance(n, str) and not n.strip()):
-                continue                  # a name not given
+            if n is None or n == "":
+                continue                  # a name box left empty: no name
+            # (a name of spaces only is refused, as `game new --names` refuses it)
             try:
                 kw[key] = gametags.check_text(n, "player %s's name" % side)
             except gametags.TagError as e:

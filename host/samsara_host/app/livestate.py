@@ -120,6 +120,11 @@ class LiveModel(Model):
 
     def _event(self, ev):
         name = ev.get("ev")
+        if name == "game_start":
+            # the last game's lines keep the names they were said with and who played
+            # which side (the new game's names come later, from its log's header)
+            self.told = [dict(e, said_as=movewords.event_words(e, self.who))
+                         if "said_as" not in e else e for e in self.told]
         if self.repair and name in ("lift", "place"):
             self._repair_change(ev.get("pos"), name == "place")
         elif name == "lift":
@@ -186,6 +191,8 @@ class LiveModel(Model):
             if name == "game_start":
                 self.record_full = []
                 self.first_turn = 1
+                self.dice = []          # a new game: no roll, no turn yet
+                self.turns = self.committed = 0
                 vs = ev.get("vs")
                 self.vs_board = vs if vs in ("A", "B") else None
             self.turn_subs = []
@@ -193,6 +200,9 @@ class LiveModel(Model):
             self.hint = None
             self.over = ""
             self.moksha = False
+        if name == "repair":
+            # a repair before any turn or roll of the game: its start position to set up
+            ev = dict(ev, new_game=not self.record_full and not self.dice and not self.turns)
         if movewords.event_words(ev, self.who):
             self.told.append(dict(ev))
             del self.told[:-12]
@@ -228,7 +238,8 @@ class LiveModel(Model):
         """The last events in a player's words, newest last (movewords.event_words),
         said with the names as known now: names learned later (the library's tags)
         name the earlier lines too."""
-        return [w for w in (movewords.event_words(e, self.who) for e in self.told) if w]
+        return [w for w in (e.get("said_as") or movewords.event_words(e, self.who)
+                            for e in self.told) if w]
 
     def over_words(self):
         """The end of the game in words ("" while it goes on), the winner called as

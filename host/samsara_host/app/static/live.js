@@ -9,6 +9,8 @@ let viewing = 0;          // the turn shown instead of the live board (0: the li
 let recordHTML = "";      // the move list as drawn last
 let newBlocked = null;    // why New game is off (an online game is on), or null
 let farBlocked = null;    // why Undo and Hint are off (the far player's turn), or null
+let saidFor = null;       // the turn the words under the buttons were said in (Roll,
+                          // Undo, Hint): they go once it moves on or the hint is shown
 
 // What to call a side: the board, the player's name when known, else "You" against the
 // board or "Player A".
@@ -41,6 +43,11 @@ function show(s) {
   if (other) { showGame(s); return; }
   if (!viewing) drawBoard(s);
   document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
+  if (saidFor && (s.game !== saidFor.game || s.mover !== saidFor.mover ||
+                  s.record.length !== saidFor.turns || (saidFor.action === "hint" && s.hint))) {
+    document.getElementById("said").textContent = "";
+    saidFor = null;
+  }
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.guidance : (s.banner ? "Waiting for the board ..." : s.guidance);
   g.classList.toggle("bad", !!(s.wrong || s.missing.length || s.extra.length));
@@ -174,9 +181,16 @@ async function act(action, body) {
   const said = document.getElementById("said");
   said.classList.remove("bad");
   said.textContent = "...";
+  const before = last;
   const r = await api("/api/live/" + action, {method: "POST", body: body || {}});
   said.textContent = r.error || r.words || "";
   said.classList.toggle("bad", !!r.error);
+  saidFor = null;
+  if (!r.error && before && action !== "new") {
+    saidFor = {action: action, game: before.game, mover: before.mover,
+               turns: before.record.length};
+    if (action === "hint" && last && last.hint) { said.textContent = ""; saidFor = null; }
+  }
   if (!r.error && action === "new") document.getElementById("newgame").open = false;
 }
 
@@ -192,8 +206,8 @@ document.getElementById("hint").onclick = () => act("hint");
 document.getElementById("start").onclick = () => {
   const vs = document.getElementById("opponent").value;
   act("new", {vs_board: vs || null, level: parseInt(document.getElementById("level").value, 10),
-              starter: "A", names: [document.getElementById("nameA").value.trim(),
-                                    document.getElementById("nameB").value.trim()]});
+              starter: "A", names: [document.getElementById("nameA").value,
+                                    document.getElementById("nameB").value]});
 };
 
 // One turn of the game instead of the live board (the move list's links, #turn-N).
