@@ -300,5 +300,12 @@ def test_a_goal_is_played_by_clicks_on_the_apps_own_board(browser, tmp_path):
         assert snap["score"] == scored
         assert snap["state"] != "repair", snap["guidance"]
         assert not snap["guidance"].startswith("Goal!"), snap["guidance"]
+        # a marble put into GS where none belongs: the repair names it, and a click
+        # on GS takes it off again
+        _hand(browser, "GS", "samsaraLive.extra.indexOf('GS') >= 0", "GS seen")
+        assert "take the marble off GS" in browser.find_element("id", "guide").text
+        snap = _hand(browser, "GS", "samsaraLive.extra.indexOf('GS') < 0 && "
+                     "samsaraLive.state != 'repair'", "GS off")
+        assert snap["missing"] == [] and snap["extra"] == []
     finally:
         app.stop()
