@@ -162,6 +162,9 @@ def relay_lines(bind, port, url):
 def cmd_relay(args):
     """relay: Mosquitto with the project's configuration until Ctrl-C."""
     from samsara_host.online.relay import Relay, RelayError
+    if not 1 <= args.port <= 65535:
+        print("samsara relay: --port is 1..65535", file=sys.stderr)
+        return 2                  # (before anything is made: no folder left behind)
     signal.signal(signal.SIGTERM, _interrupt)
     r = None
     try:
