@@ -236,3 +236,23 @@ def test_the_one_who_joins_logs_each_message_it_drops_on_any_topic_of_the_game(t
         assert sum(x.endswith("(on %s)" % t) for x in drops) == 4
     long = [x for x in drops if "too long" in x]
     assert len(long) == 3 and all(x.count("samsara/v1/7K3M/") == 1 for x in long), long
+
+
+def test_a_kept_game_the_board_left_says_how_to_start_a_new_one(tmp_path):
+    gid, _s = sealer()
+    st = pr.new_state(gid, "A", "Anna")
+    st.update(code=CODE, role="host", board_game=5)
+    st["names"]["B"] = "Ben"
+    pr.save_state(str(tmp_path / ("game-%s.json" % gid)), st)
+    assert br.kept_game(str(tmp_path), "A") == CODE and br.kept_game(str(tmp_path), "B") is None
+    said = []
+    b = br.Bridge(None, lambda subs: FakeConn(), CODE, side="A", folder=str(tmp_path),
+                  say=said.append, log=said.append, clock=Clock())
+    b._start_peer(br.WAIT_HOST_S)
+    assert said[0] == "resuming game 7K3M as A at turn 1"
+    b.bs = {"state": "moving", "game": 9, "mover": "A", "dice": [], "turn": "",
+            "turns": 0, "record": [], "position": ""}
+    with pytest.raises(br.BridgeError) as e:
+        b.reconcile()
+    assert "not in game 7K3M any more (its game is 9)" in str(e.value)
+    assert "`samsara online host --new ...` starts a new game" in str(e.value)

@@ -327,7 +327,10 @@ class Bridge:
                 return                   # the other side first: its name goes in the log
             if st["turns"] or st["board_game"] is not None:
                 raise BridgeError("the board is not in game %s any more (its game is %s): "
-                                  "the game cannot go on there" % (self.gid, bs["game"]))
+                                  "the game cannot go on there; %s" % (
+                                      self.gid, bs["game"],
+                                      "`samsara online host --new ...` starts a new game"
+                                      if self.host else "ask the host for a new game"))
             self._new_game()
             return
         nb = bs["turns"]
