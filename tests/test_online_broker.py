@@ -369,3 +369,16 @@ def test_the_broadcast_list_follows_the_broker_the_page_names(tmp_path):
             srv.stop()
             w.publish(wire.live_topic("K7Q2"), b"", retain=True)
             w.stop()
+
+
+@pytest.mark.parametrize("port", ["99999", "-5", "70000", "0"])
+def test_relay_refuses_a_port_out_of_range_in_one_line_and_leaves_nothing(tmp_path, port):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    r = _samsara("relay", "--port=" + port, env={"TMPDIR": str(tmp)}, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == "samsara relay: --port is 1..65535\n" and r.stdout == ""
+    assert list(tmp.iterdir()) == []
+    with pytest.raises(RelayError, match="1..65535"):
+        Relay(port=70000, folder=str(tmp_path / "never"))
+    assert not (tmp_path / "never").exists()

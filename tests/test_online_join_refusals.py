@@ -191,3 +191,68 @@ def test_the_host_announces_its_second_player_and_refuses_a_third():
     assert len(bus.logs["B"]) == nb          # nothing resent to B: no "replayed" burst
     _play(bus, 2, random.Random(2))          # the two go on
     assert a.st["turns"] == b.st["turns"] and len(a.st["turns"]) == 8
+
+
+def test_a_wrong_secret_with_the_games_file_is_refused_before_connecting(tmp_path):
+    # (the file of game 7K3M joined with the right code; the same id, another secret)
+    b, said, conn = joiner(tmp_path, [announcement()])
+    b._start_peer(br.WAIT_HOST_S)
+    path = tmp_path / "game-7K3M.json"
+    kept = path.read_bytes()
+    assert pr.load_state(str(path))["code"] == CODE
+    connected = []
+    with pytest.raises(br.BridgeError) as e:
+        br.Bridge(None, connected.append, WRONG, name="Ben", folder=str(tmp_path),
+                  say=said.append, log=said.append, clock=Clock())
+    assert "the secret (the last 8 characters) is wrong" in str(e.value)
+    assert "ask the host to read the code again" in str(e.value)
+    assert not connected and path.read_bytes() == kept
+    assert not any(x.startswith("resuming") for x in said[2:])
+    with pytest.raises(br.BridgeError) as e:           # the host's --code too
+        br.Bridge(None, connected.append, WRONG, side="B", folder=str(tmp_path))
+    assert "is wrong" in str(e.value) and not connected
+
+
+def test_the_one_who_joins_logs_each_message_it_drops_on_any_topic_of_the_game(tmp_path):
+    gid, _s = sealer()
+    _g, stranger = sealer(WRONG)
+    ta, tb, th = (wire.topic(gid, w) for w in ("A", "B", "host"))
+    junk = [stranger.seal(ta, 3, {"k": "turn"}), b"\x00\xff\x10", b'{"v":2}']
+    # while it waits for the host (a stranger's retained junk on the host's side's topic)
+    b, said, conn = joiner(tmp_path, [(ta, p) for p in junk] + [announcement()])
+    b._start_peer(br.WAIT_HOST_S)
+    drops = [x for x in said if x.startswith("dropped: ")]
+    assert len(drops) == 3 and all(x.endswith("(on %s)" % ta) for x in drops), said
+    # in the game: on the host's side's topic, the announcement's and its own
+    del said[:]
+    for t in (ta, th, tb):
+        for p in junk + [b"x" * 20000]:
+            conn.inbox.put((t, p))
+    conn.inbox.put((tb, b.sealer.seal(tb, 0, {"k": "hello"})))    # its own
+    b._messages()
+    drops = [x for x in said if x.startswith("dropped: ")]
+    assert len(drops) == 12, said
+    for t in (ta, th, tb):
+        assert sum(x.endswith("(on %s)" % t) for x in drops) == 4
+    long = [x for x in drops if "too long" in x]
+    assert len(long) == 3 and all(x.count("samsara/v1/7K3M/") == 1 for x in long), long
+
+
+def test_a_kept_game_the_board_left_says_how_to_start_a_new_one(tmp_path):
+    gid, _s = sealer()
+    st = pr.new_state(gid, "A", "Anna")
+    st.update(code=CODE, role="host", board_game=5)
+    st["names"]["B"] = "Ben"
+    pr.save_state(str(tmp_path / ("game-%s.json" % gid)), st)
+    assert br.kept_game(str(tmp_path), "A") == CODE and br.kept_game(str(tmp_path), "B") is None
+    said = []
+    b = br.Bridge(None, lambda subs: FakeConn(), CODE, side="A", folder=str(tmp_path),
+                  say=said.append, log=said.append, clock=Clock())
+    b._start_peer(br.WAIT_HOST_S)
+    assert said[0] == "resuming game 7K3M as A at turn 1"
+    b.bs = {"state": "moving", "game": 9, "mover": "A", "dice": [], "turn": "",
+            "turns": 0, "record": [], "position": ""}
+    with pytest.raises(br.BridgeError) as e:
+        b.reconcile()
+    assert "not in game 7K3M any more (its game is 9)" in str(e.value)
+    assert "`samsara online host --new ...` starts a new game" in str(e.value)

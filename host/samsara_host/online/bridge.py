@@ -100,7 +100,12 @@ class Bridge:
         self.say = say
         self.log = log or say
         self.clock = clock
+        self.code = "%s-%s-%s" % (self.gid, secret[:4], secret[4:])
         self.path = os.path.join(state_dir(folder), "game-%s.json" % self.gid)
+        kept = pr.load_state(self.path)       # (checked before anything is sent)
+        if kept is not None and kept.get("game") == self.gid and kept.get("code") and \
+                parse_code(kept["code"])[1] != secret:
+            raise BridgeError(kept_code_words(self.gid, self.path, self.host))
         self.conn = connect([wire.topic(self.gid, "+")])
         self.peer = None
         self.progress = {"game": self.gid, "side": side, "names": {}, "turns": 0,
@@ -141,6 +146,12 @@ class Bridge:
         self._announced = body.get("guest_id")
         self.conn.publish(t, self.sealer.seal(t, 0, body), True, RETAIN_S)
 
+    def check_broker(self):
+        """Raise BridgeError when the broker refused the connection (a wrong login, a
+        TLS certificate not trusted); say once in the log why it cannot be reached now
+        (it is tried again)."""
+        self._refused()
+
     def _refused(self):
         # The broker refused the connection (a wrong login, a TLS certificate not
         # trusted): no use waiting.  A broker not reachable now is said once (in the
@@ -162,15 +173,16 @@ class Bridge:
                 raise BridgeError("this game's file says you play %s, not %s (%s)"
                                   % (st["side"], self.side, self.path))
             g = pr.Peer(self.sealer, st, lambda *a: None).game
-            last = st["turns"][-1] if st["turns"] else None
-            left = last is not None and last["player"] != st["side"] and \
-                st.get("done_sent", 0) < last["turn"]      # the board's last far turn
-            if st.get("ended") or (g.over() and not left):
+            if ended(st, g):
                 raise BridgeError(
                     "game %s is over (%d turns, %d-%d; its record is in %s): there is "
                     "nothing to go on with; start a new game with `samsara online host`"
                     % (self.gid, len(st["turns"]), g.pos.a, g.pos.b, self.path))
             self.side = st["side"]
+            if not st.get("code"):         # (a file kept before the code was)
+                st["code"] = self.code
+                st.setdefault("role", "host" if self.host else "join")
+                self._save(st)
             self.say("resuming game %s as %s at turn %d" % (self.gid, self.side,
                                                             len(st["turns"]) + 1))
         else:
@@ -180,6 +192,8 @@ class Bridge:
                     return False
                 self.side = pr.other(host_side)
             st = pr.new_state(self.gid, self.side, self.name)
+            st["code"] = self.code
+            st["role"] = "host" if self.host else "join"
             self._save(st)
         self.peer = pr.Peer(self.sealer, st, self._publish, self.log, self._save)
         if self.host:
@@ -214,6 +228,8 @@ class Bridge:
             except Exception:
                 continue
             if tpc not in (t, rec) or not payload:
+                if payload and tpc.startswith(wire.topic(self.gid, "")):
+                    self._check_side_topic(tpc, payload)   # (a stranger's junk: said)
                 continue
             try:
                 _s, body = self.sealer.open(tpc, payload)
@@ -311,7 +327,10 @@ class Bridge:
                 return                   # the other side first: its name goes in the log
             if st["turns"] or st["board_game"] is not None:
                 raise BridgeError("the board is not in game %s any more (its game is %s): "
-                                  "the game cannot go on there" % (self.gid, bs["game"]))
+                                  "the game cannot go on there; %s" % (
+                                      self.gid, bs["game"],
+                                      "`samsara online host --new ...` starts a new game"
+                                      if self.host else "ask the host for a new game"))
             self._new_game()
             return
         nb = bs["turns"]
@@ -460,6 +479,10 @@ class Bridge:
             if what == "rec" or (what == "host" and self.host):
                 self._check_retained(tpc, what, payload)
                 continue
+            if what == "host" or what == self.side:
+                if payload:               # (empty: a retained announcement cleared)
+                    self._check_side_topic(tpc, payload)
+                continue
             if pe.handle(tpc, payload):
                 moved = True
         if self.host and pe.st.get("far_id") and pe.st["far_id"] != getattr(
@@ -469,6 +492,18 @@ class Bridge:
         return moved
 
     # -- the retained messages ------------------------------------------------------------
+
+    def _check_side_topic(self, tpc, payload):
+        # A message on a topic of the game this side does not take messages from (its
+        # own side's, where its own come back; for the one who joins, the host's
+        # announcement; any while it waits for the host): one that does not open is
+        # dropped with one line, as the other side's topic's are (peer.Peer.handle).
+        try:
+            self.sealer.open(tpc, payload)
+        except wire.Unreadable as e:
+            if self.peer is not None:
+                self.peer.dropped += 1
+            self.log("dropped: %s (on %s)" % (e, tpc))
 
     def _check_retained(self, tpc, what, payload):
         # A message on the record's topic (or, for the host, the announcement's): ours
@@ -567,6 +602,51 @@ class Bridge:
                     self._clear_retained()
                     return len(pe.st["turns"])
                 pe.ask_sync()
+
+
+def ended(st, game):
+    """True when the game of saved state `st` (its record played as `game`, a
+    samsara.rules.game.Game) has nothing left to go on with: marked ended, or over in
+    its record with the board's last far turn carried out."""
+    last = st["turns"][-1] if st["turns"] else None
+    left = last is not None and last["player"] != st["side"] and \
+        st.get("done_sent", 0) < last["turn"]      # the board's last far turn
+    return bool(st.get("ended")) or (game.over() and not left)
+
+
+def kept_code_words(gid, path, host):
+    """What a bridge says when its code's secret is not the one game `gid` was kept
+    with in `path` (the game is refused before anything is sent)."""
+    return ("game %s is kept in %s with another code: the secret (the last 8 characters) "
+            "is wrong; %s" % (gid, path, "give the code the game was hosted with to --code "
+                              "(or leave --code out: the same --dir and --side resume "
+                              "it)" if host else "ask the host to read the code again"))
+
+
+def kept_game(folder, side):
+    """The code of the unfinished game `samsara online host --side SIDE` hosted and
+    kept in `folder` (the bridges' folder, state_dir), the most recent one's when there
+    are several, or None (docs/online.md "Stopping and going on")."""
+    from samsara.rules.game import Game
+    d = state_dir(folder)
+    found = []
+    for n in os.listdir(d):
+        if not (n.startswith("game-") and n.endswith(".json")):
+            continue
+        path = os.path.join(d, n)
+        try:
+            st = pr.load_state(path)
+            if not isinstance(st, dict) or st.get("role") != "host" or \
+                    st.get("side") != side or not st.get("code"):
+                continue
+            g = Game()
+            for t in st["turns"]:
+                g.play_notation(t["move"])
+            if not ended(st, g):
+                found.append((os.path.getmtime(path), st["code"]))
+        except Exception:             # (not a game's file, or one with a broken record)
+            continue
+    return max(found)[1] if found else None
 
 
 def open_board(port):

@@ -69,28 +69,39 @@ def _say(text):
 def cmd_bridge(args):
     """host / join: bridge the board and the broker until the game ends.  Returns 0 at
     the game's end, 1 when the board, the broker or the game fails, 130 on Ctrl-C, 143
-    on SIGTERM (the game's file stays: the same command resumes it)."""
+    on SIGTERM (the game's file stays: the same command resumes it).  `host` without
+    --code resumes the unfinished game it hosted with the same --dir and --side
+    (bridge.kept_game; --new: a new game); it prints the code once the board answered
+    and the broker took the connection (docs/online.md "Stopping and going on")."""
     from samsara_host.boardlink import LinkError
-    from samsara_host.online.bridge import Bridge, BridgeError, open_board
+    from samsara_host.online.bridge import Bridge, BridgeError, kept_game, open_board
     from samsara_host.online.code import new_code
     broker = broker_of(args)
     if broker is None:
         return 2
     signal.signal(signal.SIGTERM, _interrupt)
-    code = args.code if getattr(args, "code", None) else new_code()
-    if args.role == "host":
-        _say("code: %s" % code)
+    host = args.role == "host"
+    code = args.code if getattr(args, "code", None) else None
+    if host and code is None and not args.new:
+        code = kept_game(args.dir, args.side)
+    code = code or new_code()
+    bridge = None
+    board = None
     try:
         board = open_board(args.port)
-    except LinkError as e:
-        print("samsara online: %s" % e, file=sys.stderr)
-        return 1
-    bridge = None
-    try:
         bridge = Bridge(board, connect_factory(broker, "samsara-bridge"), code,
-                        side=args.side if args.role == "host" else None,
+                        side=args.side if host else None,
                         name=args.name, folder=args.dir, public=getattr(args, "public", False),
                         say=_say, log=_log)
+        if host:
+            t0, said = time.monotonic(), False
+            while not bridge.conn.connected.wait(0.2):
+                if not said and (bridge.conn.trouble or time.monotonic() - t0 >= 2.0):
+                    said = True
+                    _log("no connection to the broker %s yet: the code is shown once it "
+                         "answers" % broker.url())
+                bridge.check_broker()   # (says why not, once; a refusal ends it)
+            _say("code: %s" % code)
         n = bridge.run()
         _say("played: %d turns, game over" % n)
         return 0
@@ -99,13 +110,21 @@ def cmd_bridge(args):
         return 1
     except KeyboardInterrupt as e:
         how, rc = _stopped_by(e)
-        print("samsara online: stopped (%s); the game is kept: run the same command "
-              "again to go on" % how, file=sys.stderr)
+        if bridge is None or bridge.peer is None:
+            print("samsara online: stopped (%s) before the game began" % how,
+                  file=sys.stderr)
+        elif host and getattr(args, "new", False):
+            print("samsara online: stopped (%s); the game is kept: run the same command "
+                  "again without --new to go on" % how, file=sys.stderr)
+        else:
+            print("samsara online: stopped (%s); the game is kept: run the same command "
+                  "again to go on" % how, file=sys.stderr)
         return rc
     finally:
         if bridge is not None:
             bridge.conn.stop()
-        board.close()
+        if board is not None:
+            board.close()
 
 
 def cmd_watch(args):
@@ -162,6 +181,9 @@ def relay_lines(bind, port, url):
 def cmd_relay(args):
     """relay: Mosquitto with the project's configuration until Ctrl-C."""
     from samsara_host.online.relay import Relay, RelayError
+    if not 1 <= args.port <= 65535:
+        print("samsara relay: --port is 1..65535", file=sys.stderr)
+        return 2                  # (before anything is made: no folder left behind)
     signal.signal(signal.SIGTERM, _interrupt)
     r = None
     try:
@@ -214,7 +236,10 @@ def add_parser(sub, name, help_text):
     h.add_argument("--side", choices=("A", "B"), required=True,
                    help="the side you play: A or B")
     h.add_argument("--code", type=_code, help="go on with the game of this code (after a "
-                   "stop), or use it for a new game")
+                   "stop), or use it for a new game (default: the unfinished game "
+                   "hosted with the same --dir and --side, else a new code)")
+    h.add_argument("--new", action="store_true", help="a new game even when an "
+                   "unfinished one is kept in --dir")
     h.add_argument("--public", action="store_true", help="show the game's board on the "
                    "broker's broadcast page (anyone on the broker sees it)")
     bridge_opts(h)

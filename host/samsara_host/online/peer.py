@@ -429,7 +429,8 @@ def load_state(path):
 def save_state(path, st):
     """Write a side's state to `path` whole (a new file renamed over the old)."""
     tmp = path + ".tmp"
-    with open(tmp, "w") as f:
+    # (only its owner reads it: it holds the game's code and the secret bytes of the dice)
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         json.dump(st, f)
         f.flush()
         os.fsync(f.fileno())

@@ -126,6 +126,8 @@ class Relay:
         self.exe = find_mosquitto()
         self.bind = bind
         self.port = port or free_port(bind if bind != "0.0.0.0" else "127.0.0.1")
+        if not 1 <= self.port <= 65535:
+            raise RelayError("the port is 1..65535, not %d" % self.port)
         self._own = folder is None
         self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-relay-"))
         os.makedirs(self.folder, exist_ok=True)

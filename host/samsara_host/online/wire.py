@@ -82,8 +82,8 @@ class Sealer:
         the same message sealed again (a resend: a fresh nonce).  Raises Unreadable."""
         limit = max_payload(tpc)
         if len(payload) > limit:
-            raise Unreadable("too long: %d bytes, at most %d are opened on %s"
-                             % (len(payload), limit, tpc))
+            raise Unreadable("too long: %d bytes, at most %d are opened on this topic"
+                             % (len(payload), limit))
         try:
             env = json.loads(payload)
             seq = env["s"]
