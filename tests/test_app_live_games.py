@@ -75,7 +75,7 @@ def test_a_board_of_another_game_is_said_and_its_game_followed():
 
 def test_a_board_of_the_game_asked_for_says_nothing():
     w, said = _watch("schaska", {"board": "t", "game": "schaska"})
-    assert said == [] and w.model.note == ""
+    assert said == [] and w.model.game_note == ""
     assert mismatch_words("samsara", "samsara") == ""
     assert mismatch_words(None, "samas") == ""
 

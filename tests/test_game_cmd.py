@@ -103,6 +103,12 @@ def test_refusals_and_the_end_of_a_game_in_a_players_words():
         "Game over: the board (B) won 6-4 in 31 turns"
     assert movewords.headline(dict(over, winner=None, how="centre", score="6-6")) == \
         "Game over: a draw at 6-6 after 31 turns: start a new game"
+    # a goal in A's turn may score for B (a marble in the opponent's goal scores for the
+    # goal's owner): the words name whose turn it is, not who scored
+    goal = {"state": "goal_pending", "mover": "A", "dice": [3], "vs_board": "B"}
+    words = movewords.headline(goal, ["Anna", ""])
+    assert "Anna's turn" in words and "scored" not in words, words
+    assert "board's turn" in movewords.headline(dict(goal, mover="B"), ["Anna", ""])
     # repair words: a new game's set-up, after a finished game, in the middle of one
     assert movewords.repair_words("the board changed before the roll", ["S6"], ["S11"],
                                   new_game=True) == \

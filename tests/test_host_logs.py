@@ -11,6 +11,7 @@ from fakeboard import FakeBoard
 from loghelp import game_log
 from samsara_host import cli, monitor_cmd
 from samsara_host.record import GameRecord, RecordError, from_log, load
+from samsara.rules.position import Position, START_TEXT
 
 UPY = os.path.join(os.path.dirname(sys.executable), "micropython")
 
@@ -240,6 +241,20 @@ def test_monitor_model_follows_events():
     assert m.note == "last turn: 53 5:R1-S18 3:R2-S17"
     m.event({"ev": "bogus"})
     assert len(m.last) == 5
+    # a new game shows nothing of the last one's turn
+    m.event({"ev": "game_start", "position": START_TEXT})
+    assert m.note == "" and m.highlight == set() and m.position == Position()
+
+
+def test_the_live_pages_note_is_not_the_monitors_last_turn():
+    # The live page shows `note` over the board for a board whose game differs from
+    # --game; the monitor's model (which the live model extends) keeps its last turn
+    # in its own `note`: a turn must not come up as a note on the live page.
+    from samsara_host.app.livestate import LiveModel
+    m = LiveModel()
+    m.connected = True
+    m.event({"ev": "turn", "turn": "53 5:R1-S18 3:R2-S17"})
+    assert m.snapshot()["note"] == ""
 
 
 def test_monitor_plain_output(tmp_path):

@@ -202,3 +202,28 @@ def test_repair_marks_follow_the_sensors_until_the_board_is_right():
     assert "R3" not in snap["occupied"] and "S10" not in snap["occupied"]
     m.event({"ev": "repair_end", "t": 10})
     assert m.snapshot()["extra"] == []
+
+
+def test_roll_is_offered_only_with_no_marble_in_the_air():
+    # The board refuses a roll while a marble is lifted ("put the marble back first"):
+    # the live page's Roll is not offered then, and comes back once it is put back.
+    m = LiveModel()
+    m.connected = True
+    m.status_reply({"state": "waiting", "mover": "A", "remaining": [], "vs_board": None})
+    assert m.can()["roll"]
+    m.event({"ev": "lift", "t": 5, "pos": "R3"})
+    assert m.snapshot()["lifted"] == ["R3"]
+    assert not m.can()["roll"]
+    m.event({"ev": "place", "t": 6, "pos": "R3"})
+    assert m.can()["roll"]
+
+
+def test_the_end_of_a_game_against_the_board_names_the_score_by_the_players():
+    m = LiveModel()
+    m.connected = True
+    m.status_reply({"state": "moving", "mover": "B", "remaining": [3], "vs_board": "B"})
+    m.names = ["Anna", ""]
+    m.event({"ev": "game_over", "t": 9, "winner": "B", "how": "centre", "score": "2-6"})
+    words = m.over_words()
+    assert words.startswith("Game over: The board wins!"), words
+    assert "Anna 2" in words and "the board 6" in words, words

@@ -77,6 +77,14 @@ class Model:
             self.dice = []
             if isinstance(ev.get("position"), str):
                 self._set_position(ev["position"])
+        elif name == "game_start":
+            # a new game: nothing of the last one's turn is shown over it
+            self.note = ""
+            self.highlight = set()
+            self.lifted = []
+            self.dice = []
+            if isinstance(ev.get("position"), str):
+                self._set_position(ev["position"])
         elif name == "boot":
             self.hello.update({k: ev.get(k) for k in ("fw", "hash", "board", "proto")})
         return name in REFRESH

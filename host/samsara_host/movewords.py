@@ -324,8 +324,13 @@ def headline(status, names=None, terminal=False):
             return "Set up the start position for the new game: " + fix
         return "Put the board right: " + fix
     if st == "goal_pending":
-        return "%s scored: move the scoring piece on and put the marble back in" % (
-            "The board" if board else who)
+        # (the mover carries the goal out; the point may be the other player's: a
+        # marble in the opponent's goal scores for the goal's owner, docs/rules.md §3)
+        if board:
+            return ("A goal in the board's turn: move the goal owner's scoring piece on "
+                    "and put the marble back in")
+        return ("A goal in %s's turn: move the goal owner's scoring piece on and put the "
+                "marble back in" % who)
     if st == "turn_complete":
         done = player_name("B" if side == "A" else "A", names, vs)
         if board:

@@ -218,7 +218,7 @@ class BoardWatch(threading.Thread):
     def _game_of_board(self):
         """Follow the game the board's hello names: Samsara's model, or a Samas or
         Schaska one (livegames.GameLiveModel) in model.other; a --game that differs is
-        said (model.note, on_note)."""
+        said (model.game_note, on_note)."""
         from samsara_host.app.livegames import GameLiveModel
         m = self.model
         game = board_game(m.hello)
@@ -227,12 +227,12 @@ class BoardWatch(threading.Thread):
         elif m.other is None or m.other.game != game:
             m.other = GameLiveModel(game)
         note = mismatch_words(self.expect_game, game, m.hello.get("board"))
-        if note and note != m.note and self.on_note is not None:
+        if note and note != m.game_note and self.on_note is not None:
             try:
                 self.on_note(note)
             except Exception:
                 pass
-        m.note = note
+        m.game_note = note
 
     def _refresh_other(self):
         """A Samas or Schaska board: its newest game's log read (not pulled) and

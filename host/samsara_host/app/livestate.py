@@ -102,7 +102,8 @@ class LiveModel(Model):
         self.ended = None       # the finished game's number while its end is shown
         self.other = None       # a Samas or Schaska board's game (livegames.GameLiveModel),
                                 # None on a Samsara board
-        self.note = ""          # the app's --game differs from the board's: said here
+        self.game_note = ""     # the app's --game differs from the board's: said here (not
+                                # the monitor's `note`, its last turn)
 
     # -- folding -------------------------------------------------------------------
     def event(self, ev):
@@ -185,8 +186,9 @@ class LiveModel(Model):
                     ev.get("how"), score_words(ev.get("score", "")))
             else:
                 self.over_side = w if w in ("A", "B") else None
+                self.over_score = ev.get("score", "")
                 self.over = "Game over: %s wins! (%s)" % (
-                    self.over_side or w, score_words(ev.get("score", "")))
+                    self.over_side or w, score_words(self.over_score))
         elif name in ("game_start", "boot", "resume"):
             if name == "game_start":
                 self.record_full = []
@@ -251,8 +253,12 @@ class LiveModel(Model):
         if not self.over or side is None or "wins!" not in self.over:
             return self.over
         who = self.who(side)
-        return "Game over: %s wins! %s" % (who[:1].upper() + who[1:],
-                                           self.over.split("wins! ", 1)[1])
+        rest = self.over.split("wins! ", 1)[1]
+        if self.vs_board or (self.names and any(self.names)):
+            # the score by the players' names too, as the goal words say it
+            rest = "(%s)" % score_words(getattr(self, "over_score", ""),
+                                        (self.who("A"), self.who("B")))
+        return "Game over: %s wins! %s" % (who[:1].upper() + who[1:], rest)
 
     def goal_words(self):
         """The goal in progress in words: who scored, the score (by the players'
@@ -506,7 +512,7 @@ class LiveModel(Model):
             "names": list(self.names) if self.names else None, "start": self.start,
             "og": self.og,
             "restartable": bool(self.restartable and self.banner),
-            "hands": bool(self.hands), "kind": "samsara", "note": self.note,
+            "hands": bool(self.hands), "kind": "samsara", "note": self.game_note,
         }
 
     def other_snapshot(self):
@@ -517,7 +523,7 @@ class LiveModel(Model):
             "banner": self.banner, "busy": self.busy,
             "hello": {k: self.hello.get(k) for k in ("board", "fw", "hash", "proto")},
             "restartable": bool(self.restartable and self.banner),
-            "hands": False, "note": self.note, "can": {},
+            "hands": False, "note": self.game_note, "can": {},
         })
         return out
 
@@ -529,7 +535,8 @@ class LiveModel(Model):
         # the player to roll: the board's mover, in turn_complete too (its status then
         # names the next player, Controller.position)
         mover = self.mover or "AB"[self.position.mover]
-        return {"roll": on and st in ("waiting", "turn_complete") and mover != self.vs_board,
+        return {"roll": on and st in ("waiting", "turn_complete") and mover != self.vs_board
+                and not self.lifted,        # (the board refuses a roll with a marble up)
                 "undo": on and (bool(self.turn_subs) or st in ("turn_complete",
                                                               "goal_pending")),
                 "hint": on and st == "moving" and bool(self.remaining)

@@ -44,7 +44,9 @@ function show(s) {
   if (!viewing) drawBoard(s);
   document.getElementById("handsnote").classList.toggle("hidden", !s.hands || !s.connected);
   if (saidFor && (s.game !== saidFor.game || s.mover !== saidFor.mover ||
-                  s.record.length !== saidFor.turns || (saidFor.action === "hint" && s.hint))) {
+                  s.record.length !== saidFor.turns || (saidFor.action === "hint" && s.hint) ||
+                  (saidFor.refused && (s.state !== saidFor.state ||
+                                       (s.lifted || []).join() !== saidFor.lifted)))) {
     document.getElementById("said").textContent = "";
     saidFor = null;
   }
@@ -186,6 +188,12 @@ async function act(action, body) {
   said.textContent = r.error || r.words || "";
   said.classList.toggle("bad", !!r.error);
   saidFor = null;
+  if (r.error && before) {
+    // a refusal's words stay until the board changes (the marble put back, the turn on)
+    saidFor = {action: action, game: before.game, mover: before.mover, refused: true,
+               turns: before.record.length, state: before.state,
+               lifted: (before.lifted || []).join()};
+  }
   if (!r.error && before && action !== "new") {
     saidFor = {action: action, game: before.game, mover: before.mover,
                turns: before.record.length};
