@@ -23,21 +23,16 @@ from appbrowser import AppProcess, NoBrowser, chromium
 from testports import free_port
 from test_app_board_control import fits, js, wait_for
 
+from brokerhelp import needs_mosquitto
 from samsara_host.online.code import parse_code
-from samsara_host.online.relay import Relay, RelayError, find_mosquitto
+from samsara_host.online.relay import Relay
 from samsara_host.online import wire
 
 CODE = re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$")
 GAME_S = 300
 
 
-def _needs():
-    try:
-        find_mosquitto()
-    except RelayError as e:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(str(e))
+_needs = needs_mosquitto
 
 
 @pytest.fixture(scope="module")

@@ -18,20 +18,15 @@ import pytest
 import onlinekit as K
 from testports import free_port
 
+from brokerhelp import needs_mosquitto
 from samsara_host.online import bridge, wire
 from samsara_host.online.broadcast import LiveGames
 from samsara_host.online.code import parse_code
 from samsara_host.online.mqtt import BrokerError, Connection, parse_broker
-from samsara_host.online.relay import Relay, RelayError, find_mosquitto
+from samsara_host.online.relay import Relay, RelayError
 
 
-def _needs():
-    try:
-        find_mosquitto()
-    except RelayError as e:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(str(e))
+_needs = needs_mosquitto
 
 
 def _samsara(*args, env=None, timeout=120):

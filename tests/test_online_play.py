@@ -13,9 +13,10 @@ import time
 import paho.mqtt.client as paho
 import pytest
 
+from brokerhelp import needs_mosquitto
 from samsara_host.online import wire
 from samsara_host.online.code import game_key, new_code, parse_code
-from samsara_host.online.relay import Relay, find_mosquitto, RelayError
+from samsara_host.online.relay import Relay
 
 import onlinekit as K
 from testports import free_port
@@ -23,13 +24,7 @@ from testports import free_port
 GAME_S = 240
 
 
-def _mosquitto():
-    try:
-        find_mosquitto()
-    except RelayError as e:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(str(e))
+_mosquitto = needs_mosquitto
 
 
 class Stranger:

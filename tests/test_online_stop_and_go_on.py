@@ -14,17 +14,12 @@ import pytest
 import onlinekit as K
 from testports import free_port
 
+from brokerhelp import needs_mosquitto
 from samsara_host.online.code import parse_code
-from samsara_host.online.relay import Relay, RelayError, find_mosquitto
+from samsara_host.online.relay import Relay
 
 
-def _mosquitto():
-    try:
-        find_mosquitto()
-    except RelayError as e:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(str(e))
+_mosquitto = needs_mosquitto
 
 
 def _until(cond, seconds):
