@@ -152,7 +152,7 @@ def cmd_virtual_board(args):
                 print("samsara virtual-board: %s" % e, file=sys.stderr)
                 return 1
         if play is not None:
-            threading.Thread(target=_play, args=(play, args.turns), daemon=True).start()
+            threading.Thread(target=play_and_say, args=(play, args.turns), daemon=True).start()
         while True:
             if not vb.alive():
                 rc = vb.proc.returncode if vb.proc is not None else None
@@ -176,7 +176,11 @@ def cmd_virtual_board(args):
     return code
 
 
-def _play(play, turns):
+def play_and_say(play, turns):
+    """Carry out `play` (vboard_play's seeded Samsara players, or
+    vboard_games_play.GamesPlay for Samas and Schaska) on a virtual board, `turns` turns
+    at most (Samsara; None: to the end), and print the line that ends it: "played: N
+    turns|rounds[, game over]", or "play stopped: REASON" when the players gave up."""
     from samsara_host.vboard_play import PlayError
     from samsara_host import vboard_games_play
     word = "turn"

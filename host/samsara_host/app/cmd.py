@@ -241,18 +241,6 @@ def _say_note(words):
 
 
 def _play(play, turns):
-    from samsara_host import vboard_games_play
-    from samsara_host.vboard_play import PlayError
     time.sleep(1.0)    # the page's first look at the board before the first roll
-    word = "turn"
-    try:
-        if isinstance(play, vboard_games_play.GamesPlay):
-            word = "round" if play.game == "samas" else "turn"
-            n, over = play.run()
-        else:
-            n, over = play.run(turns)
-    except (PlayError, vboard_games_play.PlayError, ValueError) as e:
-        print("play stopped: %s" % e, flush=True)
-        return
-    print("played: %d %s%s%s" % (n, word, "" if n == 1 else "s",
-                                 ", game over" if over else ""), flush=True)
+    from samsara_host.vboard_cmd import play_and_say
+    play_and_say(play, turns)
