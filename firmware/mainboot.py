@@ -33,12 +33,12 @@ from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
 from samsara.config import Config
 from samsara.core import Board
-from samsara.flight import Flight
-from samsara.link.hostlink import StdioStream
+from boardcore.flight import Flight
+from boardcore.link.hostlink import StdioStream
 from samsara.scene import N_LEDS
-from samsara.storage.gamelog import GameLog
-from samsara.storage.osfs import OsFs
-from samsara.storage.recorder import Recorder
+from boardcore.storage.gamelog import GameLog
+from boardcore.storage.osfs import OsFs
+from samsara.recorder import Recorder
 
 MAX_SCAN_MS = 5        # the loop period never exceeds this (docs/firmware.md)
 PICO_SCAN_MS = 4       # the Pico's loop period: an idle iteration takes about 1.5 ms there

@@ -26,11 +26,8 @@ import gc
 import sys
 import time
 
-from samsara import flightsave
-from samsara import intents
-from samsara.controller import Refused
-from samsara.ticks import ticks_diff
-from samsara.states import TURN_COMPLETE, WAITING, ENDED, GOAL_PENDING
+from boardcore import flightsave
+from boardcore.ticks import ticks_diff
 
 try:
     from micropython import const
@@ -78,11 +75,12 @@ BUDGET = sys.platform == "rp2"   # elsewhere (the fakes, the virtual board) ever
 
 class Services:
     """What the loop serves besides the board: the game recorder
-    (samsara.storage.recorder.Recorder or None), the flight recorder (samsara.flight.
+    (samsara.recorder.Recorder or None), the flight recorder (boardcore.flight.
     Flight or None) and what the host link is built from: its stream
-    (samsara.link.hostlink.StdioStream or a test's), the drivers' hooks
+    (boardcore.link.hostlink.StdioStream or a test's), the drivers' hooks
     (board.linkhooks.LinkHooks or None) and the board id.  The Loop builds the link
-    from these (mainboot.open_services makes them)."""
+    from these and the board (its game's host commands: HOST_COMMANDS); mainboot.
+    open_services makes them for Samsara's board, gameboard.boot for the other games'."""
 
     def __init__(self, recorder=None, flight=None, stream=None, hooks=None, board_id=""):
         self.recorder = recorder
@@ -94,15 +92,15 @@ class Services:
 
 class Inputs:
     """The loop's door to the board: every input from the buttons and from the host
-    goes through here, so the flight recorder notes it (samsara.flight: presses and
-    hints) and a new game starts its log.  The host link's commands call it
-    (samsara.link.cmd_game); the loop's buttons too (press).  Requests return what the
-    board's request returns and raise samsara.controller.Refused when refused."""
+    goes through here, so the flight recorder notes it (boardcore.flight: presses and
+    hints) and a new game starts its log.  The host link's commands call it (the
+    game's: samsara.commands); the loop's buttons too (press).  Requests return what
+    the board's request returns and raise the game controller's Refused when refused
+    (samsara.controller.Refused)."""
 
     def __init__(self, loop):
         self.loop = loop
         self.board = loop.board
-        self.own_presses = getattr(loop.board, "own_presses", False)   # another game's
 
     def _note(self, now_ms, what, long=False):
         fl = self.loop.flight
@@ -110,27 +108,20 @@ class Inputs:
             fl.press(now_ms, what, long)
 
     def press(self, now_ms, button, long=False):
-        """A button press (samsara.intents): a roll, an undo, a hint, or the gesture
-        that starts a game against the board (through new_game, so its log starts).
-        A refused request is a `reject` event.  A board with `own_presses` set (the
-        other games' boards) takes the press as it is (its press())."""
+        """A button press, noted, then the board's (its press(): Samsara's a roll, an
+        undo, a hint, or the gesture that starts a game against the board, which starts
+        through new_game here so that its log starts; another game's its own meaning).
+        A refused request is the board's `reject` event."""
         self._note(now_ms, button, long)
-        board = self.board
-        if self.own_presses:
-            # another game's board (samas.core, schaska.core): its buttons are its own
-            board.press(now_ms, button, long)
-            return
-        kind, side = intents.of_press(board.controller, button, long)
-        if kind == intents.VS_GAME:
-            try:
-                self.new_game(now_ms, vs=side if side >= 0 else None)
-            except Exception as e:  # the log is full: the recorder announced it
-                board.emit({"ev": "error", "msg": str(e)[:80]})
-            return
+        self.board.press(now_ms, button, long, self._vs_game)
+
+    def _vs_game(self, now_ms, vs):
+        # The long-press gesture's game against the board (vs: its side, None for a
+        # normal game), through new_game so that its log starts.
         try:
-            board.act(now_ms, kind, long)
-        except Refused:
-            pass
+            self.new_game(now_ms, vs=vs)
+        except Exception as e:  # the log is full: the recorder announced it
+            self.board.emit({"ev": "error", "msg": str(e)[:80]})
 
     def roll(self, now_ms):
         """The host's roll: the dice, or None.  Raises Refused."""
@@ -166,7 +157,7 @@ class Inputs:
         engine's best, samsara.rules.engine.LEVEL_BEST); far: vs is a far player's (an
         online game); tags: {key: text} for the log's header (an online game's "online"
         and "players").  Returns the game number (None
-        without a recorder).  Raises samsara.storage.gamelog.LogFull (announced) when
+        without a recorder).  Raises boardcore.storage.gamelog.LogFull (announced) when
         the log cannot take the game, samsara.rules.position.PositionError."""
         board = self.board
         loop = self.loop
@@ -207,11 +198,12 @@ class Stats:
 class Loop:
     """The scan loop of one board: once() is one iteration, run() repeats it on the
     fixed period.  Everything once() needs is made here, in __init__: the host link
-    (samsara.link.hostlink.HostLink, from `services`), the door to the board (Inputs)
+    (boardcore.link.hostlink.HostLink, from `services`), the door to the board (Inputs)
     and the sinks of the events (the recorder, the link, the flight recorder, then
     `watch`: a callable given every event, for tests and tools).
 
-    board: samsara.core.Board; hw: the drivers (board.hw.Hardware); clock: ticks_ms,
+    board: a game's board core (samsara.core.Board, gameboard.core.GameBoard: the
+    queries and requests of docs/core-api.md "What the scan loop asks of a board"); hw: the drivers (board.hw.Hardware); clock: ticks_ms,
     sleep_ms; services: Services or None (no log, no link)."""
 
     def __init__(self, board, hw, clock, services=None, stats=None, watch=None):
@@ -242,7 +234,7 @@ class Loop:
         if self.recorder is not None:
             sinks.append(self.recorder.on_event)
         if s is not None and s.stream is not None:
-            from samsara.link.hostlink import HostLink
+            from boardcore.link.hostlink import HostLink
             self.link = HostLink(s.stream, board, self.inputs, self.recorder, self.flight,
                                  s.hooks, s.board_id, self.period)
             sinks.append(self.link.on_event)
@@ -390,11 +382,10 @@ class Loop:
         quiet = board.quiet_ms(now)
         if quiet < QUIET_MS + _QUIET_MARGIN or board.lifted():
             return
-        st = board.state
-        if st == GOAL_PENDING and quiet < WRITE_MS and board.in_hand():
-            return      # the goal's marble or scoring piece is in the air
+        if quiet < WRITE_MS and board.mid_move():
+            return      # a piece is in the air in the middle of a move (a goal's)
         if self.unwritten:
-            if quiet >= WRITE_MS or _at_rest(st):
+            if quiet >= WRITE_MS or board.at_rest():
                 if self.garbage and _UPY:
                     # the turn's garbage collected first, the write in the next
                     # iteration: the lowest free heap is not the two piled up
@@ -465,7 +456,7 @@ class Loop:
     def run(self, max_ticks=-1, until=None):
         """Iterate every `period` ms: max_ticks iterations (-1: forever) or until
         `until(board)` is true (checked after iterations that produced an event).
-        When a pending sensor change's settle time (samsara.debounce) ends before the
+        When a pending sensor change's settle time (boardcore.debounce) ends before the
         next period, the next scan comes at that end instead.  A late iteration counts
         as an overrun; far behind, the schedule restarts
         from now instead of hurrying to catch up.  Returns the Stats."""
@@ -505,12 +496,6 @@ class Loop:
                 if wait < -period:
                     due = ticks_ms()
         return stats
-
-
-def _at_rest(st):
-    # Controller state `st` is one where nobody waits for an answer (the turn complete,
-    # before the roll, the game over): the game log's waiting records are written then.
-    return st == TURN_COMPLETE or st == WAITING or st in ENDED
 
 
 def _zero():

@@ -1,7 +1,7 @@
 """A small in-process board speaking docs/protocol.md over a pseudo-terminal, for host
 tool tests that need fine control (unplugging mid-transfer, damaged chunks).
 
-It parses with the firmware's own `samsara.link.commands.parse_command`, so host lines are
+It parses with the firmware's own `boardcore.link.commands.parse_command`, so host lines are
 held to the real grammar; it answers the commands the host tool uses.  The port name
 is a symlink (like socat's `link=`) that `plug()` points at a fresh pseudo-terminal,
 so a host that reopens the same name after `unplug()` finds the board again, as with
@@ -11,8 +11,8 @@ import os
 import select
 import threading
 
-from samsara.link import protocol
-from samsara.link.commands import COMMAND_NAMES, parse_command
+from boardcore.link import protocol
+from boardcore.link.commands import COMMAND_NAMES, parse_command
 from samsara.rules.position import START_TEXT
 from samsara_host import ptyport
 

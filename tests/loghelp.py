@@ -1,8 +1,8 @@
 """Game logs for tests: a seeded self-play game written through the firmware's own log
-store (samsara.storage.gamelog over an in-memory file system), and the board a
-samsara.storage.recorder.Recorder needs."""
+store (boardcore.storage.gamelog over an in-memory file system), and the board a
+samsara.recorder.Recorder needs."""
 from fakes.memfs import MemFs
-from samsara.storage.gamelog import GameLog
+from boardcore.storage.gamelog import GameLog
 from samsara_host.selfplay import play_game
 
 

@@ -292,7 +292,7 @@ def test_two_tabs_both_follow_the_board(tmp_path):
     # Two pages open on the live board (two tabs, or two people's phones): both streams
     # get every change; closing one leaves the other working.
     from fakeboard import FakeBoard
-    from samsara.link import protocol
+    from boardcore.link import protocol
 
     fb = FakeBoard(str(tmp_path))
     srv, url = serve_board(tmp_path, fb)
@@ -360,7 +360,7 @@ def test_lifted_marble_targets_in_dice_colours():
 
 def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
     from fakeboard import FakeBoard
-    from samsara.link import protocol
+    from boardcore.link import protocol
 
     class Noisy(FakeBoard):
         def handle(self, line):
@@ -420,7 +420,7 @@ def test_board_watch_survives_garbage_and_reports_a_busy_port(tmp_path):
 
 def test_board_page_sensor_map_self_test_and_the_rule_from_the_game_log(tmp_path):
     from fakeboard import FakeBoard
-    from samsara.storage.logrecord import encode_record
+    from boardcore.storage.logrecord import encode_record
 
     header = {"fmt": 1, "game": 5, "start": "x", "match": False, "starter": "A",
               "og": "forbidden"}

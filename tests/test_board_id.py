@@ -10,10 +10,10 @@ for p in (os.path.join(ROOT, "firmware"), os.path.join(HERE, "fakes")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from samsara.storage import logrecord  # noqa: E402
-from samsara.storage.gamelog import GameLog  # noqa: E402
-from samsara.storage.osfs import OsFs  # noqa: E402
-from samsara.storage.recorder import Recorder  # noqa: E402
+from boardcore.storage import logrecord  # noqa: E402
+from boardcore.storage.gamelog import GameLog  # noqa: E402
+from boardcore.storage.osfs import OsFs  # noqa: E402
+from samsara.recorder import Recorder  # noqa: E402
 from loghelp import RecorderBoard  # noqa: E402
 
 

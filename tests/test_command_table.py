@@ -1,4 +1,4 @@
-"""The command table (samsara.link.commands.COMMANDS) is the one definition the parser,
+"""The command table (boardcore.link.commands.COMMANDS) is the one definition the parser,
 the dispatcher, `hello`'s list and docs/protocol.md follow: the docs' command table
 lists the same commands in the same order with the same arguments, every handler is a
 function of one of the cmd_* modules (hello's list is the table's: tests/upy/
@@ -6,7 +6,7 @@ upy_test_usblink.py asks a real link)."""
 import os
 import re
 
-from samsara.link import commands as C
+from boardcore.link import commands as C
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,5 +39,5 @@ def test_the_docs_name_every_argument_of_every_command():
 def test_every_handler_is_a_command_module_function_named_after_its_command():
     for name, handler, args in C.COMMANDS:
         assert handler.__name__ == name, name
-        assert handler.__module__.startswith("samsara.link.cmd_"), (name, handler.__module__)
+        assert handler.__module__.startswith("boardcore.link.cmd_"), (name, handler.__module__)
         assert len(set(a[0] for a in args)) == len(args), name

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from samsara.debounce import Debounce, TICKS_PERIOD
-from samsara.ticks import ticks_diff
+from boardcore.debounce import Debounce, TICKS_PERIOD
+from boardcore.ticks import ticks_diff
 
 P = 5          # position under test (R6)
 

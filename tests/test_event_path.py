@@ -12,9 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FW = os.path.join(ROOT, "firmware")
 
-from samsara.link import protocol as P
+from boardcore.link import protocol as P
 from samsara_host import hostproto as H# noqa: E402
-from samsara.storage import logrecord# noqa: E402
+from boardcore.storage import logrecord# noqa: E402
 
 
 def test_core_package_imports_no_hardware_module():
@@ -98,7 +98,7 @@ def test_every_line_of_the_link_and_recorder_is_in_the_table():
     from samsara.core import Board
     from samsara.config import Config
     from fakes.memfs import MemFs
-    from samsara.storage.gamelog import GameLog
+    from boardcore.storage.gamelog import GameLog
     board = Board(Config(dice="host"))
     st = FakeStream()
     svc = services(st, board, GameLog(MemFs(), capacity=2 * 4096, max_turns=2,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from samsara.events import EventQueue
+from boardcore.events import EventQueue
 from samsara import frame as fr
 from samsara.config import Config
 from samsara.rules.position import Position

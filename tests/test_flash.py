@@ -70,7 +70,7 @@ def test_image_facts_read_the_stamped_tag_and_refuse_a_cut_file(tmp_path):
 
 
 def test_stamp_sets_hash_kind_and_tag_together():
-    src = open(os.path.join(ROOT, "firmware", "samsara", "version.py")).read()
+    src = open(os.path.join(ROOT, "firmware", "boardcore", "version.py")).read()
     out = fwstamp.stamp(src, "abcdef012345", "image")
     assert 'HASH = "abcdef012345"' in out and 'KIND = "image"' in out
     assert 'TAG = "samsara-image 0.1.0 abcdef012345"' in out

@@ -12,7 +12,7 @@ import pytest
 import serial
 
 from samsara.core import Board
-from samsara import flight as F
+from boardcore import flight as F
 from samsara_host.flightpull import decode, to_trace
 from samsara_host.trace import replay, parse, dumps, TraceError
 from samsara_host.boardlink import BoardClient
@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 
 
 def _snap(fl, now=0):
-    from samsara.flightsave import snapshot
+    from boardcore.flightsave import snapshot
     return snapshot(fl, now)
 
 

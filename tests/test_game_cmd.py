@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from samsara.link import commands as C
-from samsara.link.protocol import ProtocolError
+from boardcore.link import commands as C
+from boardcore.link.protocol import ProtocolError
 from samsara.rules import engine
 from samsara_host import boardlink, cli, game_cmd, movewords
 from samsara_host.virtual_board import VirtualBoard, find_micropython, running_boards

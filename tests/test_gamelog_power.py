@@ -14,14 +14,14 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "upy"))
 
 from linkkit import FakeStream, CleanPlayer, services  # noqa: E402
-from samsara.storage import gamelog as G
-from samsara.storage import logrecord as LR# noqa: E402
-from samsara.link import protocol as P# noqa: E402
+from boardcore.storage import gamelog as G
+from boardcore.storage import logrecord as LR# noqa: E402
+from boardcore.link import protocol as P# noqa: E402
 from samsara import states  # noqa: E402
 from samsara.core import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from samsara.frame import from_position  # noqa: E402
-from samsara.storage.osfs import OsFs  # noqa: E402
+from boardcore.storage.osfs import OsFs  # noqa: E402
 from fakes.memfs import MemFs, CutFs, PowerCut  # noqa: E402
 
 CUTS = int(os.environ.get("SAMSARA_POWER_CUTS", "100"))

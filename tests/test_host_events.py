@@ -3,7 +3,7 @@ event_table(), docs/protocol.md "Events"): the monitor's refresh list follows fr
 table, and the host's readers of the event stream (the monitor's model, the terminal
 view's event lines) take a sample of every event in the table, built from the fields
 the table gives it, without tripping over a field."""
-from samsara.link import protocol as P
+from boardcore.link import protocol as P
 from samsara_host import hostproto as H
 from samsara.rules.position import START_TEXT
 from samsara_host import live, monitor_cmd

@@ -6,7 +6,7 @@ import pytest
 
 from fakeboard import FakeBoard
 from loghelp import game_log
-from samsara.link import protocol
+from boardcore.link import protocol
 from samsara_host import boardlink, logpull
 
 

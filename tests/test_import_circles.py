@@ -159,7 +159,7 @@ def test_the_import_reader_sees_every_kind_of_import(tmp_path):
 def test_the_reader_covers_the_whole_firmware_tree():
     graph = _graph()
     for name in ("main", "mainboot", "mainloop", "board.hall", "samsara.controller",
-                 "samsara.rules.engine", "samsara.storage.gamelog", "samsara.link.commands"):
+                 "samsara.rules.engine", "boardcore.storage.gamelog", "boardcore.link.commands"):
         assert name in graph, name
     assert "samsara.rules.moves" in graph["samsara.rules.engine"]
     assert "mainloop" in graph["mainboot"]

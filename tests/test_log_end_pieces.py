@@ -13,16 +13,16 @@ for p in (os.path.join(ROOT, "firmware"), os.path.join(HERE, "fakes")):
         sys.path.insert(0, p)
 
 from memfs import MemFs  # noqa: E402
-from samsara.storage import logrecord  # noqa: E402
-from samsara.storage.gamelog import GameLog  # noqa: E402
-from samsara.storage.recorder import Recorder  # noqa: E402
+from boardcore.storage import logrecord  # noqa: E402
+from boardcore.storage.gamelog import GameLog  # noqa: E402
+from samsara.recorder import Recorder  # noqa: E402
 from loghelp import RecorderBoard  # noqa: E402
 
 START = "oooooo................../oooooo.................. 0-0 A"
 LAST = "ooooo.................../oooooo...............o.. 5-0 A"
 
 # The last turn of a game as the controller emits it (its lift/place/turn_complete
-# lines are not logged: samsara.link.protocol.NOT_LOGGED).
+# lines are not logged: boardcore.link.protocol.NOT_LOGGED).
 TURN = [
     {"ev": "game_start", "position": LAST, "match": False, "t": 0},
     {"ev": "roll", "dice": [1, 3], "player": "A", "source": "host", "t": 10},

@@ -18,11 +18,11 @@ RULES = os.path.join("firmware", "samsara", "rules") + os.sep
 
 NOT_MOVES = {
     "firmware/samsara/frame.py": "the 8 bytes of a frame",
-    "firmware/samsara/flight.py": "the flight ring's header and marks",
-    "firmware/samsara/flight_py.py": "the flight ring's marks",
-    "firmware/samsara/flight_viper.py": "the flight ring's marks and slots",
-    "firmware/samsara/flightsave.py": "the saved ring's header bytes",
-    "firmware/samsara/storage/osfs.py": "os.stat's fields",
+    "firmware/boardcore/flight.py": "the flight ring's header and marks",
+    "firmware/boardcore/flight_py.py": "the flight ring's marks",
+    "firmware/boardcore/flight_viper.py": "the flight ring's marks and slots",
+    "firmware/boardcore/flightsave.py": "the saved ring's header bytes",
+    "firmware/boardcore/storage/osfs.py": "os.stat's fields",
     "host/samsara_host/flightpull.py": "the pulled ring's header bytes and entries",
 }
 """Modules whose subscripts by 4..7 index no sub-move, with what they index."""

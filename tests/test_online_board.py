@@ -19,8 +19,8 @@ from samsara.rules import moves as rules  # noqa: E402
 from samsara.rules.notation import format_sub_move  # noqa: E402
 from samsara.rules.position import START  # noqa: E402
 from samsara.states import MOVING, TURN_COMPLETE, ENDED  # noqa: E402
-from samsara.storage import logrecord  # noqa: E402
-from samsara.storage.gamelog import GameLog  # noqa: E402
+from boardcore.storage import logrecord  # noqa: E402
+from boardcore.storage.gamelog import GameLog  # noqa: E402
 
 from samsara_host.sim.player import choose_greedy, hand_actions, hand_moves, random_pick  # noqa: E402
 from samsara_host.sim.vsgame import STEP_MS as STEP, HandAtBoard  # noqa: E402

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from samsara.power import PowerLimiter, estimate_ma
+from boardcore.power import PowerLimiter, estimate_ma
 from samsara.config import DEFAULT_BUDGET_MA
 
 

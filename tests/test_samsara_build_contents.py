@@ -1,8 +1,10 @@
-"""Samsara's firmware bundle and image hold Samsara's firmware only: the other games'
-packages under firmware/ (tools/build_firmware.OTHER_GAMES: firmware/samas/,
+"""Each game's firmware holds that game's module only.  Samsara's bundle and image: the
+other games' packages under firmware/ (tools/build_firmware.OTHER_GAMES: firmware/samas/,
 firmware/schaska/) and what only they share (GAMES_SHARED: firmware/gameboard/) are
 left out of the bundle's sources, the image's frozen tree and the
-firmware benchmark's import list, while the compile check still covers every file."""
+firmware benchmark's import list, while the compile check still covers every file.  A
+game's bundle (Samas, Schaska): the board core every game shares (firmware/boardcore/),
+the scan loop, the drivers and its own package, nothing of firmware/samsara/."""
 import os
 
 from tools import build_firmware, build_image, bench_firmware
@@ -52,10 +54,14 @@ def test_a_game_bundle_holds_its_own_game_and_not_the_other():
         for other in build_firmware.OTHER_GAMES:
             if other != game:
                 assert not [r for r in rels if r.startswith(other + "/")], (game, other)
-        # Samsara's own boot, board core and log policy are not a game's
-        for r in ("mainboot.py", "samsara/core.py", "samsara/storage/recorder.py",
-                  "samsara/storage/logresume.py"):
-            assert r not in rels, (game, r)
+        # nothing of Samsara's game module: its boot, board core, rules, log policy,
+        # host commands; the board core every game shares is there
+        assert "mainboot.py" not in rels, game
+        assert not [r for r in rels if r.split("/")[0] == "samsara"], game
+        for r in ("boardcore/debounce.py", "boardcore/link/hostlink.py",
+                  "boardcore/link/commands.py", "boardcore/storage/gamelog.py",
+                  "boardcore/frame.py"):
+            assert r in rels, (game, r)
         main = build_firmware.GAME_MAIN % (game.capitalize(), game, game)
         assert "from %s.boot import main" % game in main
         compile(main, "main.py", "exec")

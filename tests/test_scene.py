@@ -78,7 +78,7 @@ def test_scene_version_changes_only_with_the_scene():
 
 
 def test_whole_scene_is_within_the_default_budget_in_a_busy_state():
-    from samsara.power import estimate_ma
+    from boardcore.power import estimate_ma
     b = Script()
     b.roll(5, 3)
     b.raw_set("R5", False)

@@ -12,9 +12,9 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "upy"))
 
 from linkkit import FakeStream, services  # noqa: E402
-from samsara.storage import gamelog as G# noqa: E402
-from samsara.link import protocol as P# noqa: E402
-from samsara.link.commands import COMMAND_NAMES  # noqa: E402
+from boardcore.storage import gamelog as G# noqa: E402
+from boardcore.link import protocol as P# noqa: E402
+from boardcore.link.commands import COMMAND_NAMES  # noqa: E402
 from samsara.core import Board  # noqa: E402
 from samsara.config import Config  # noqa: E402
 from fakes.memfs import MemFs  # noqa: E402

@@ -11,10 +11,10 @@ import time
 import pytest
 import serial
 
-from samsara.storage import gamelog as G
+from boardcore.storage import gamelog as G
 from samsara import states
-from samsara.storage import logrecord as LR
-from samsara.link import protocol as P
+from boardcore.storage import logrecord as LR
+from boardcore.link import protocol as P
 from samsara.rules import moves as rules
 from samsara.frame import from_position, to_hex as _hex
 from samsara.rules.geometry import position_index, position_name, GS, GR
@@ -262,7 +262,7 @@ def test_idle_stdio_poll_allocates_nothing_on_micropython(tmp_path):
     script = tmp_path / "idle.py"
     script.write_text(
         "import micropython\n"
-        "from samsara.link.hostlink import StdioStream\n"
+        "from boardcore.link.hostlink import StdioStream\n"
         "s = StdioStream()\n"
         "buf = bytearray(300)\n"
         "n = 0\n"

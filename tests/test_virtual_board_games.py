@@ -122,7 +122,7 @@ def test_a_samas_log_exports_only_as_jsonl_and_a_samsara_log_not_as_jsonl(tmp_pa
     assert cli.main(["logs", "export", ended[0]]) == 0       # jsonl by default
     assert [json.loads(x) for x in capsys.readouterr().out.splitlines()] == lines
     # a Samsara log (a header without "rules") is no Samas or Schaska game
-    from samsara.storage.logwrite import encode_record, dumps, T_HEADER
+    from boardcore.storage.logwrite import encode_record, dumps, T_HEADER
     samsara_log = str(tmp_path / "samsara.log")
     with open(samsara_log, "wb") as f:
         f.write(encode_record(T_HEADER, dumps({"fmt": 1, "game": 1, "start": "x"}).encode()))
@@ -144,7 +144,7 @@ def test_a_virtual_board_refuses_an_unknown_game_and_a_layout_for_samas(tmp_path
 
 def test_a_schaska_log_replays_under_its_layout():
     # the logbook's records, built by hand: a move the rules do not allow is an error
-    from samsara.storage.logwrite import encode_record, dumps, T_HEADER, T_END
+    from boardcore.storage.logwrite import encode_record, dumps, T_HEADER, T_END
     layout = [1, 2, -1, 3, 2, -2, 8, 1]
     start = {"A": {"start": 7, "fields": [], "home": 0},
              "B": {"start": 7, "fields": [], "home": 0}, "turn": "A"}

@@ -19,8 +19,8 @@ from samsara.rules import engine  # noqa: E402
 from samsara.rules import moves as rules  # noqa: E402
 from samsara.rules.notation import format_turn, format_sub_move  # noqa: E402
 from samsara.states import MOVING, ENDED, WAITING  # noqa: E402
-from samsara.storage import logrecord  # noqa: E402
-from samsara.storage.gamelog import GameLog  # noqa: E402
+from boardcore.storage import logrecord  # noqa: E402
+from boardcore.storage.gamelog import GameLog  # noqa: E402
 from samsara.intents import gesture_side  # noqa: E402
 
 from samsara_host.record import from_log  # noqa: E402
@@ -242,8 +242,8 @@ def test_the_board_player_asks_the_engine_for_its_fast_evaluation():
 
 
 def test_a_game_against_the_board_resumes_against_the_board():
-    from samsara.storage.logrecord import Replay
-    from samsara.storage.logresume import resume_board
+    from boardcore.storage.logrecord import Replay
+    from samsara.logresume import resume_board
     from samsara.rules.position import START_TEXT
     rp = Replay()
     rp.header = {"start": START_TEXT, "match": False, "vs_board": "B"}
@@ -258,8 +258,8 @@ def test_a_game_against_the_board_resumes_against_the_board():
 def test_the_boards_level_is_in_the_header_and_a_resumed_game_keeps_it():
     # new_game with level 2: the header and game_start say so; resuming from that
     # log plays at level 2 again (not the default 3); a log without it resumes at 3.
-    from samsara.storage.logrecord import Replay, record_event
-    from samsara.storage.logresume import resume_board
+    from boardcore.storage.logrecord import Replay, record_event
+    from samsara.logresume import resume_board
     from samsara.rules.position import START_TEXT
     board = Board(Config(dice="host"))
     st = FakeStream()

@@ -77,8 +77,8 @@ def _worst_running_game(lg):
 
 def measure(folder=None):
     """The figures as a dict (us, bytes); folder: a scratch folder for the os adapter."""
-    from samsara.storage import gamelog as G
-    from samsara.storage.osfs import OsFs
+    from boardcore.storage import gamelog as G
+    from boardcore.storage.osfs import OsFs
     from memfs import MemFs  # tests/fakes (test-only, outside the bundle)
     res = {}
 

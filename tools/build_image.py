@@ -14,7 +14,7 @@ Steps, each printed as it runs:
    so the compiler of the frozen code and of anything still compiled outside the image
    (`make firmware`'s bundle) cannot drift from the MicroPython the board runs.
 3. **Frozen tree.** Every firmware module except `main.py` and `boot.py` is copied to
-   `build/image/frozen/`, and `samsara/version.py` is stamped with `HASH` = the image id
+   `build/image/frozen/`, and `boardcore/version.py` is stamped with `HASH` = the image id
    (`image_id`: 12 hex digits of SHA-256 over the frozen files, the manifest, the kit's
    version and this script's build settings) and `KIND = "image"`; the image's `hello`
    names both, so `samsara flash` can check that a board runs the image it copied.
@@ -88,11 +88,11 @@ def kit_dir():
 
 
 def version():
-    """The firmware version of samsara/version.py (`VERSION = "x.y.z"`)."""
-    with open(os.path.join(SRC, "samsara", "version.py")) as f:
+    """The firmware version of boardcore/version.py (`VERSION = "x.y.z"`)."""
+    with open(os.path.join(SRC, "boardcore", "version.py")) as f:
         m = re.search(r'(?m)^VERSION = "([^"]+)"', f.read())
     if not m:
-        raise RuntimeError("firmware/samsara/version.py has no VERSION line")
+        raise RuntimeError("firmware/boardcore/version.py has no VERSION line")
     return m.group(1)
 
 
@@ -150,7 +150,7 @@ def stage(src=SRC, stage_dir=STAGE):
     for rel in rels:
         with open(os.path.join(src, rel), "rb") as f:
             data = f.read()
-        if rel != "samsara/version.py":
+        if rel != "boardcore/version.py":
             h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
         if rel in NATIVE:
             dst = os.path.join(stage_dir, "native-src", *rel.split("/"))
@@ -159,7 +159,7 @@ def stage(src=SRC, stage_dir=STAGE):
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         with open(dst, "wb") as f:
             f.write(data)
-    with open(os.path.join(src, "samsara", "version.py")) as f:
+    with open(os.path.join(src, "boardcore", "version.py")) as f:
         vtext = f.read()
     h.update(b"version.py\0" + hashlib.sha256(vtext.encode()).digest())
     native = os.path.join(stage_dir, "native")
@@ -168,7 +168,7 @@ def stage(src=SRC, stage_dir=STAGE):
     h.update(manifest.replace(frozen, "FROZEN").replace(native, "NATIVE").encode())
     image_id = h.hexdigest()[:12]
     vtext = fwstamp.stamp(vtext, image_id, "image")
-    with open(os.path.join(frozen, "samsara", "version.py"), "w") as f:
+    with open(os.path.join(frozen, "boardcore", "version.py"), "w") as f:
         f.write(vtext)
     with open(os.path.join(stage_dir, "manifest.py"), "w") as f:
         f.write(manifest)

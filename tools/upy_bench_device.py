@@ -342,7 +342,7 @@ def bench_moves(cycles):
 
 def bench_flight(count):
     """The flight recorder (issue 13): heap of a ring + health counters and of the
-    modules' code (samsara.flight and its viper write path samsara.flight_viper, or the
+    modules' code (boardcore.flight and its viper write path boardcore.flight_viper, or the
     bytecode one where the VM has no viper), the us of recording one raw change
     (Flight.changes, the health count included), and the idle iteration with and
     without the recorder's hook."""
@@ -351,14 +351,14 @@ def bench_flight(count):
     if fl is None:
         out("flight_change", -1, -1, -1, 0)
         return
-    from samsara.flight import Flight
+    from boardcore.flight import Flight
     gc.collect()
     f0 = gc.mem_free()
     x = Flight(board)
     gc.collect()
     out("flight_object_heap_bytes", f0 - gc.mem_free())
     x = None
-    names = [n for n in ("samsara.flight_viper", "samsara.flight_py", "samsara.flight")
+    names = [n for n in ("boardcore.flight_viper", "boardcore.flight_py", "boardcore.flight")
              if n in sys.modules]
     mods = [sys.modules.pop(n) for n in names]
     for name in names:

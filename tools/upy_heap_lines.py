@@ -117,7 +117,7 @@ try:
         loop.recorder.flush()
         quiet()
         print("HEAP floor free=%d" % gc.mem_free())
-        measure("import commands", lambda: __import__("samsara.link.commands"))
+        measure("import commands", lambda: __import__("boardcore.link.commands"))
         measure("set_dice line", line('{"cmd": "set_dice", "id": ID, "dice": [2, 2]}'))
         measure("roll line", line('{"cmd": "roll", "id": ID}'))
         measure("position line", line('{"cmd": "position", "id": ID}'))
@@ -154,7 +154,7 @@ try:
     finally:
         gc.enable()
     print("HEAP state", board.controller.state, "pending", len(loop.recorder.pending))
-    measure("import logrecord", lambda: __import__("samsara.storage.logrecord"))
+    measure("import logrecord", lambda: __import__("boardcore.storage.logrecord"))
     measure("status line", line('{"cmd": "status", "id": ID}'))
     # The final turn again at a hand's pace (lift, 300 ms, place, 400 ms), tick by tick
     # with the automatic collections off: each tick that moved the free heap by more

@@ -14,7 +14,7 @@ tick arithmetic).  The result tuples are built once in __init__: a poll allocate
 nothing.
 """
 
-from samsara.ticks import ticks_diff
+from boardcore.ticks import ticks_diff
 
 
 class Buttons:

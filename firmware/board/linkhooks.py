@@ -9,8 +9,8 @@ hardware module); it lives with the drivers.
     board_id(hw)                     # "e6614103e7..." (hex of the flash chip's id)
 """
 
-from samsara.link import protocol as P
-from samsara.link.protocol import CmdError
+from boardcore.link import protocol as P
+from boardcore.link.protocol import CmdError
 
 
 class LinkHooks:

@@ -20,8 +20,8 @@ import mainloop
 from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
 from gameboard.core import Settings
-from samsara.link.hostlink import StdioStream
-from samsara.storage.osfs import OsFs
+from boardcore.link.hostlink import StdioStream
+from boardcore.storage.osfs import OsFs
 
 _PICO = sys.platform == "rp2"
 SCAN_MS = 4 if _PICO else 5   # the scan period (ms): mainboot's, 4 ms on the Pico

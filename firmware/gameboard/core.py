@@ -1,7 +1,7 @@
 """The game board core that the other games' boards subclass (docs/architecture.md
-"firmware/gameboard/", docs/core-api.md): the shared debounce (samsara.debounce), the
+"firmware/gameboard/", docs/core-api.md): the shared debounce (boardcore.debounce), the
 game's controller, a scene painter over the controller's marks, the shared power limiter
-(samsara.power) and event queue (samsara.events) in one object, driven as Samsara's
+(boardcore.power) and event queue (boardcore.events) in one object, driven as Samsara's
 board core is:
 
     board = SamasBoard()                   # a subclass of GameBoard
@@ -11,22 +11,24 @@ board core is:
     ev = board.poll_event()                # event dicts, None when empty
 
 It has the queries the scan loop (mainloop.Loop) reads of a board (frames, quiet_ms,
-lifted, in_hand, thinking, still, state, scene_version, foresaw, the pacing), so the
-same loop runs every game; `own_presses` tells the loop's door to hand button presses
-to press() as they are.  A tick with no raw change allocates nothing.
+lifted, in_hand, mid_move, at_rest, thinking, still, state, scene_version, foresaw,
+the pacing) and what the host link reads (place_name, place_index, HOST_COMMANDS: none
+of Samsara's game commands), so the same loop and link serve every game.  A tick with
+no raw change allocates nothing.
 
 A game's board sets the class attributes GAME (its name), N_LEDS, COLOURS (R, G, B
 bytes per mark code of its controller), BUTTONS (button name -> side), BUTTON_HELP (the
 names a ValueError suggests), REFUSED (its controller's Refused), and defines
 new_game() (ending in start()) and on_press(); lifted() and in_hand() where the game
-has a piece in the air or a move to wait for.
+has a piece in the air or a move to wait for; place_name() and place_index() for its
+sensed places' names.
 """
 
-from samsara.debounce import Debounce
-from samsara.events import EventQueue
-from samsara.pacing import Pacing
-from samsara.power import PowerLimiter
-from samsara.ticks import ticks_diff
+from boardcore.debounce import Debounce
+from boardcore.events import EventQueue
+from boardcore.pacing import Pacing
+from boardcore.power import PowerLimiter
+from boardcore.ticks import ticks_diff
 
 
 class Settings:
@@ -62,7 +64,7 @@ class GameBoard:
     BUTTONS = {}
     BUTTON_HELP = "roll or undo"
     REFUSED = Exception
-    own_presses = True
+    HOST_COMMANDS = ()
 
     def __init__(self, make_controller, config=None):
         if config is None:
@@ -102,10 +104,11 @@ class GameBoard:
         if self.controller.version != self.drawn:
             self.redraw()
 
-    def press(self, now_ms, button, long=False):
+    def press(self, now_ms, button, long=False, start=None):
         """A button press (one of BUTTONS; long: a long press), handed to on_press with
         the button's side.  A press the controller refuses (REFUSED) is its `reject`
-        event.  ValueError for another button name."""
+        event.  ValueError for another button name.  (start: the scan loop's way to
+        start a game against the board, Samsara's gesture; unused here.)"""
         if button not in self.BUTTONS:
             raise ValueError("unknown button %r (use %s)" % (button, self.BUTTON_HELP))
         try:
@@ -181,6 +184,31 @@ class GameBoard:
     def in_hand(self):
         """True while the board waits for a move in hand; False here."""
         return False
+
+    def mid_move(self):
+        """True while a piece is in the air in the middle of a move the log write should
+        wait for; False here."""
+        return False
+
+    def at_rest(self):
+        """True when nobody waits for an answer (the log's waiting records are written
+        at once); False here: they wait for the scan loop's WRITE_MS of stillness."""
+        return False
+
+    def place_name(self, p):
+        """The name of sensor position p (0..63): "P0".."P63" here; a game's board
+        names its places.  ValueError outside 0..63."""
+        if not 0 <= p < 64:
+            raise ValueError("position %r is not 0..63" % (p,))
+        return "P%d" % p
+
+    def place_index(self, name):
+        """The sensor position of a place's name (place_name's inverse); ValueError for
+        another name."""
+        for p in range(64):
+            if self.place_name(p) == name:
+                return p
+        raise ValueError("%r is not a place of this board" % (name,))
 
     def still(self):
         """True when nothing may move now: the game is over (the controller's state

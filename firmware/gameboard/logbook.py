@@ -1,6 +1,6 @@
 """The game log policy that the other games' logbooks subclass (docs/gamelog.md
 "Records", the Samas and Schaska boards): a sink of the scan loop's one event path, as
-Samsara's recorder is, over the same store (samsara.storage.gamelog: one append-only
+Samsara's recorder is, over the same store (boardcore.storage.gamelog: one append-only
 file per game, the same record format, pulled by the host with the same commands).
 
 What a game's log holds (the subclass gives the parts in <>):
@@ -12,7 +12,7 @@ What a game's log holds (the subclass gives the parts in <>):
 A game left unfinished (a power cut) is closed as abandoned at the next boot.
 """
 
-from samsara.storage import gamelog
+from boardcore.storage import gamelog
 
 FLUSH_PIECE = 16
 """Records at most per flush(piece=True)."""
@@ -22,7 +22,7 @@ _KEPT = ("game_start", "round", "turn", "game_over")
 
 
 class Logbook:
-    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with
+    """The log policy over `log` (boardcore.storage.gamelog.GameLog, made with
     open_log) for a game's `board` (a gameboard.core.GameBoard).  board_id: written
     into each header as "board" ("" writes none).  The members the scan loop and the
     host link's logs commands use: log, on_event, flush, after_pull, space, pending
@@ -140,6 +140,6 @@ class Logbook:
 
 
 def open_log(fs, budget):
-    """The GameLog of a game's board on file-system adapter `fs` (samsara.storage.osfs):
+    """The GameLog of a game's board on file-system adapter `fs` (boardcore.storage.osfs):
     no turn index (max_turns=0), one window of `budget` bytes for a game's records."""
     return gamelog.GameLog(fs, max_turns=0, turn_budget=budget)

@@ -27,7 +27,7 @@ hollow read as one.  The board compares the hollows with the set of hollows the 
 state puts a stone on, so a move off a shared hollow shows only where the stone lands.
 
 Events are small dicts {"ev": NAME, "t": now_ms, ...}, pushed on the board's event
-queue (samsara.events.EventQueue): game_start (start: the state object), ready and
+queue (boardcore.events.EventQueue): game_start (start: the state object), ready and
 unready (p), reject (p, why), round (round, play, after: as the JSON lines of
 docs/samas.md), cleared (round: its stones moved and trays emptied, the next round
 may be chosen), game_over (result, how, final).  No event tells what lies in a tray

@@ -14,6 +14,7 @@ A tick with no raw change allocates nothing.
 """
 
 from gameboard.core import GameBoard
+from samas import places
 from samas.controller import SamasController, Refused, N_LEDS, MOVE, tray_mask
 from samas.rules.state import START
 
@@ -72,3 +73,13 @@ class SamasBoard(GameBoard):
     def in_hand(self):
         """True while the board waits for the round's Sama-stone move and empty trays."""
         return self.controller.state == MOVE
+
+    def place_name(self, p):
+        """The name of sensor position p: "H1".."H9", "A1".."A3", "AJ", "B1".."B3", "BJ"
+        (samas.places); ValueError for a position the Samas board does not use."""
+        return places.place_name(p)
+
+    def place_index(self, name):
+        """The sensor position of a place's name (samas.places.place_index); ValueError
+        for another name."""
+        return places.place_index(name)

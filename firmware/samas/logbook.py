@@ -23,7 +23,7 @@ game): ROUND_LIMIT rounds of at most 31 bytes each fit."""
 
 
 class Logbook(logbook.Logbook):
-    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with open_log)
+    """The log policy over `log` (boardcore.storage.gamelog.GameLog, made with open_log)
     for a Samas `board` (samas.core.SamasBoard).  board_id: written into each header
     as "board" ("" writes none).  The members the scan loop and the host link's logs
     commands use, and the deferred writing with `defer`, are gameboard.logbook.
@@ -47,5 +47,5 @@ class Logbook(logbook.Logbook):
 
 
 def open_log(fs):
-    """The GameLog of a Samas board on file-system adapter `fs` (samsara.storage.osfs)."""
+    """The GameLog of a Samas board on file-system adapter `fs` (boardcore.storage.osfs)."""
     return logbook.open_log(fs, BUDGET)

@@ -1,6 +1,7 @@
-"""The board's hardware-free code (docs/architecture.md): the board core in this package
-(frames, debounce, reading, turn, controller, scene, power limiter, events, one object
-samsara.core.Board), the rules engine in `rules`, the game log in `storage` and the
-host link in `link`.  Imports no hardware module; runs unchanged on MicroPython (rp2)
-and CPython.
+"""Samsara's game module (docs/architecture.md): its board core in this package (frames,
+reading, turn, controller, scene, one object samsara.core.Board), the rules engine in
+`rules`, its game recorder (`recorder`, `logresume`) and its host commands (`commands`),
+built on the board core every game shares (boardcore: debounce, events, power limiter,
+game log store, flight recorder, host link).  Imports no hardware module; runs
+unchanged on MicroPython (rp2) and CPython.
 """

@@ -35,7 +35,7 @@ sends the `hint` event) and the turn is lit without being forced.
 from samsara.rules import engine
 from samsara.rules.notation import format_sub_move
 from samsara.rules.moves import M_DIE, M_FROM, M_TO, M_INS
-from samsara.ticks import ticks_diff
+from boardcore.ticks import ticks_diff
 from samsara.states import WAITING, MOVING, TURN_COMPLETE, GOAL_PENDING, \
     GAME_OVER, MOKSHA
 from samsara import reading as rd

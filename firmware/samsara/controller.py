@@ -12,7 +12,7 @@ from samsara.core.Board.  Its parts, one job each:
     view    samsara.display.View: the display model drawn by samsara.scene
     player  samsara.boardplayer.BoardPlayer: the board's side in a game against it, or
             a hint (None otherwise); it advises, the controller acts
-    pacing  samsara.pacing.Pacing: what is left for later on the Pico
+    pacing  boardcore.pacing.Pacing: what is left for later on the Pico
 
 Every change of state is a method here: the frame side (on_frame, on_settled, commit,
 game_over) and the requests (roll, undo, hint, next_game, new_game, restore).  A
@@ -37,7 +37,7 @@ from samsara.boardplayer import BoardPlayer, P_ROLL, P_MOVE, P_HINT, P_NOHINT, P
     P_BLINK
 from samsara.dice_entry import DiceEntry
 from samsara.display import View
-from samsara.pacing import Pacing
+from boardcore.pacing import Pacing
 from samsara.turn import Turn, PLAYER
 from samsara.states import WAITING, MOVING, GOAL_PENDING, TURN_COMPLETE, REPAIR, \
     GAME_OVER, MOKSHA
@@ -57,7 +57,7 @@ class Refused(Exception):
 
 class Controller:
     """State machine of one board.  config: samsara.config.Config; events: a
-    samsara.events.EventQueue; pacing: samsara.pacing.Pacing (default: nothing
+    boardcore.events.EventQueue; pacing: boardcore.pacing.Pacing (default: nothing
     deferred).  See the module docstring and docs/controller.md.
 
     Public: state (a name of samsara.states), game, match, turn, view, dice, player,
@@ -170,7 +170,7 @@ class Controller:
 
     def restore(self, game, roll=None, played=(), now_ms=0):
         """Bring the controller to a game in progress (the log resume,
-        samsara.storage.logresume): `game` (samsara.rules.game.Game with its record and
+        samsara.logresume): `game` (samsara.rules.game.Game with its record and
         position as logged; in a match, the match's current game) and, when roll is
         (d1, d2), that roll made and the sub-moves `played` (notation strings, in order)
         accepted.  The events raised on the way are the caller's to drop.  The board is
@@ -574,7 +574,7 @@ class Controller:
             pc = self.pacing
             if pc.defer_game_end:
                 # the turn's record and the game's end come at the loop's next quiet
-                # moment (samsara.pacing): not within 300 ms of the last placement
+                # moment (boardcore.pacing): not within 300 ms of the last placement
                 pc.end_due = True
                 pc.end_due_ms = now_ms
                 return

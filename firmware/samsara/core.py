@@ -18,28 +18,34 @@ A tick in which no raw bit changes and no settle time expires allocates nothing
 (with or without an overlay running).
 """
 
+from boardcore.debounce import Debounce
+from boardcore.events import EventQueue
+from boardcore.pacing import Pacing
+from boardcore.power import PowerLimiter
+from boardcore.ticks import ticks_diff
 from samsara import intents
+from samsara.commands import HANDLERS
 from samsara.config import Config
 from samsara.controller import Controller, Refused
-from samsara.debounce import Debounce
-from samsara.ticks import ticks_diff
-from samsara.events import EventQueue
 from samsara.frame import from_position
-from samsara.pacing import Pacing
-from samsara.power import PowerLimiter
-from samsara.states import ENDED
+from samsara.rules.geometry import position_name, position_index
+from samsara.states import ENDED, GOAL_PENDING, TURN_COMPLETE, WAITING
 from samsara.scene import Painter, draw_overlay, SCENE_BYTES, N_LEDS, LED_TEST, LOG_FULL, \
     HINT_MS
 
 
 class Board:
-    """One board core.  Attributes: config, debounce (samsara.debounce.Debounce),
-    controller (samsara.controller.Controller), events (samsara.events.EventQueue),
-    limiter (samsara.power.PowerLimiter), pacing (samsara.pacing.Pacing: what the
+    """One board core.  Attributes: config, debounce (boardcore.debounce.Debounce),
+    controller (samsara.controller.Controller), events (boardcore.events.EventQueue),
+    limiter (boardcore.power.PowerLimiter), pacing (boardcore.pacing.Pacing: what the
     Pico's loop defers; nothing by default), scene (bytearray(240), logical LED order),
     scene_version (int, bumped whenever the scene changes), scene_sum (sum of the
     scene's channel values, kept up to date by the redraw; set it to -1 after writing
-    the scene by hand), drawn (the controller version the scene shows)."""
+    the scene by hand), drawn (the controller version the scene shows).  HOST_COMMANDS:
+    the game's host commands (samsara.commands.HANDLERS, for the host link)."""
+
+    GAME = None                         # Samsara's board: its `hello` names no game
+    HOST_COMMANDS = HANDLERS
 
     def __init__(self, config=None, pacing=None):
         if config is None:
@@ -129,14 +135,19 @@ class Board:
         self.controller.on_frame(now_ms, deb.settled, deb.changed,
                                  deb.last if n == 1 else -1)
 
-    def press(self, now_ms, button, long=False):
+    def press(self, now_ms, button, long=False, start=None):
         """A button press: 'roll' or 'undo' (long=True: a long press), as
         samsara.intents maps it: a roll, an undo, a hint, or a game against the board
-        (the long-undo gesture).  A refused request is a `reject` event.  Returns the
-        intent (samsara.intents)."""
+        (the long-undo gesture: start(now_ms, vs) starts it, vs the board's side or None
+        for a normal game; without `start` new_game does).  A refused request is a
+        `reject` event.  Returns the intent (samsara.intents)."""
         kind, side = intents.of_press(self.controller, button, long)
         if kind == intents.VS_GAME:
-            self.new_game(now_ms=now_ms, vs=side if side >= 0 else None)
+            vs = side if side >= 0 else None
+            if start is None:
+                self.new_game(now_ms=now_ms, vs=vs)
+            else:
+                start(now_ms, vs)
             return kind
         try:
             self.act(now_ms, kind, long)
@@ -174,7 +185,7 @@ class Board:
 
     def restore(self, game, roll=None, played=(), now_ms=0, frame=None):
         """Bring the board to a game in progress (the log resume,
-        samsara.storage.logresume): the controller's restore (game, roll, played: see
+        samsara.logresume): the controller's restore (game, roll, played: see
         samsara.controller.Controller.restore), the debounce settled on `frame`
         (bytearray(8); None: the position the turn expects), the scene redrawn.
         ValueError when a sub-move does not replay under the rules."""
@@ -335,6 +346,27 @@ class Board:
     def lifted(self):
         """True while a marble of the turn is in the air."""
         return bool(self.controller.view.lifted)
+
+    def mid_move(self):
+        """True while a goal's marble or scoring piece is in the air (the scan loop's
+        log write waits for it to be placed)."""
+        return self.controller.state == GOAL_PENDING and self.controller.in_hand()
+
+    def at_rest(self):
+        """True when nobody waits for an answer: the turn complete, before the roll, the
+        game over (the scan loop writes the game log's waiting records then)."""
+        st = self.controller.state
+        return st == TURN_COMPLETE or st == WAITING or st in ENDED
+
+    def place_name(self, p):
+        """The name of sensor position p (0..63): "R1", "GS", "A0", ... (samsara.rules.
+        geometry, docs/rules.md §6).  ValueError outside 0..63."""
+        return position_name(p)
+
+    def place_index(self, name):
+        """The sensor position (0..63) of a hole's name (place_name's inverse).
+        ValueError for another name."""
+        return position_index(name)
 
     def thinking(self):
         """True while the board's engine thinks (Controller.thinking)."""

@@ -10,36 +10,14 @@ of byte p >> 3; a set bit means "a marble or scoring piece is in the hole".  So
 
 Every helper here works on small integers only (masks of at most 24 bits), so reading a
 frame never allocates on the Pico.  Helpers that build names or new frames allocate and
-are meant for events, tests and tools, not for the scan loop.
+are meant for events, tests and tools, not for the scan loop.  The helpers of any
+game's frames (new_frame, get, put, equal, copy_into, to_hex, from_hex) are
+boardcore.frame's, importable from here too; this module adds Samsara's layout.
 """
 
+from boardcore.frame import new_frame, get, put, equal, copy_into, to_hex, from_hex  # noqa: F401
+from boardcore.frame import names as _names
 from samsara.rules.geometry import position_name, position_index, GS, A_TRACK, B_TRACK
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(__x):
-        return __x
-
-_FRAME_BYTES = const(8)
-
-
-def new_frame():
-    """A cleared frame: bytearray(8), every position off."""
-    return bytearray(_FRAME_BYTES)
-
-
-def get(f, p):
-    """1 when position p (0..63) is on in frame f, else 0."""
-    return (f[p >> 3] >> (p & 7)) & 1
-
-
-def put(f, p, on):
-    """Set position p (0..63) of frame f on (truthy `on`) or off, in place."""
-    if on:
-        f[p >> 3] |= 1 << (p & 7)
-    else:
-        f[p >> 3] &= ~(1 << (p & 7)) & 0xFF
 
 
 def r_mask(f):
@@ -98,42 +76,6 @@ def from_names(names):
 
 
 def names(f):
-    """Names of the positions that are on in frame f, in index order."""
-    out = []
-    for p in range(64):
-        if (f[p >> 3] >> (p & 7)) & 1:
-            out.append(position_name(p))
-    return out
-
-
-def equal(f, g):
-    """True when frames f and g have the same bits.  Allocates nothing."""
-    i = 0
-    while i < _FRAME_BYTES:
-        if f[i] != g[i]:
-            return False
-        i += 1
-    return True
-
-
-def copy_into(dst, src):
-    """Copy frame src into frame dst in place.  Allocates nothing."""
-    i = 0
-    while i < _FRAME_BYTES:
-        dst[i] = src[i]
-        i += 1
-
-
-def to_hex(f):
-    """16 hex digits, byte 0 first (the `sensors` reply of docs/protocol.md)."""
-    return "".join(["%02x" % f[i] for i in range(_FRAME_BYTES)])
-
-
-def from_hex(text):
-    """Inverse of to_hex.  Raises ValueError for text that is not 16 hex digits."""
-    if len(text) != 2 * _FRAME_BYTES:
-        raise ValueError("a frame is 16 hex digits, got %r" % (text,))
-    f = new_frame()
-    for i in range(_FRAME_BYTES):
-        f[i] = int(text[2 * i:2 * i + 2], 16)
-    return f
+    """Names of the positions that are on in frame f, in index order (Samsara's: "R1",
+    "GS", "A0", ...)."""
+    return _names(f, position_name)

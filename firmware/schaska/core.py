@@ -13,6 +13,7 @@ A tick with no raw change allocates nothing.
 """
 
 from gameboard.core import GameBoard
+from schaska import places
 from schaska.controller import SchaskaController, Refused, N_LEDS
 from schaska.rules.layout import DEFAULT
 
@@ -74,3 +75,16 @@ class SchaskaBoard(GameBoard):
     def in_hand(self):
         """True while a figure of the mover is in the air."""
         return bool(self.controller.view.lifted)
+
+    def place_name(self, p):
+        """The name of sensor position p: "F1".."F30", field p + 1 (schaska.places);
+        ValueError for a position the Schaska board does not use."""
+        return "F%d" % (places.field_pos(p + 1) + 1)
+
+    def place_index(self, name):
+        """The sensor position of a field's name ("F1".."F30"); ValueError for another
+        name."""
+        if name[:1] == "F" and name[1:].isdigit():
+            return places.field_pos(int(name[1:]))
+        raise ValueError("%r is not a field of the Schaska board (F1..F%d)"
+                         % (name, places.MAX_FIELDS))

@@ -39,7 +39,7 @@ def _position(n, p, obj):
 
 
 class Logbook(logbook.Logbook):
-    """The log policy over `log` (samsara.storage.gamelog.GameLog, made with open_log)
+    """The log policy over `log` (boardcore.storage.gamelog.GameLog, made with open_log)
     for a Schaska `board` (schaska.core.SchaskaBoard); board_id: written into each
     header as "board".  The members the scan loop and the logs commands use, and the
     deferred writing with `defer`, are gameboard.logbook.Logbook's."""

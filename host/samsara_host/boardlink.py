@@ -456,7 +456,7 @@ def list_logs(client, timeout=2.0):
 def check_hello(reply):
     """Raise LinkError unless a hello reply is the Samsara firmware with our
     protocol version; returns the reply."""
-    from samsara.link import protocol
+    from boardcore.link import protocol
     if reply.get("name") != "samsara":
         raise LinkError("the board answered hello but is not a Samsara board: %r"
                         % reply.get("name"))

@@ -55,8 +55,8 @@ def build_parser():
 
 def _version():
     """'samsara X (firmware Y)': the host tool's version (the installed package's) and
-    the version of the firmware it deploys (samsara.version)."""
-    from samsara.version import VERSION
+    the version of the firmware it deploys (boardcore.version)."""
+    from boardcore.version import VERSION
     try:
         from importlib.metadata import version
         host = version("samsara-board")

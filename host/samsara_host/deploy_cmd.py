@@ -43,11 +43,11 @@ CHUNK = 512  # bytes per mpremote write command
 # The image under the files (docs/firmware.md "The firmware image"): the version module
 # frozen into flash, imported past the file system; 'none' on a board without an image.
 CMD_IMAGE = ("import sys\np=sys.path[:]\nm=sys.modules\n"
-             "o=(m.pop('samsara.version',None),m.pop('samsara',None))\n"
-             "sys.path[:]=['.frozen']\ntry:\n import samsara.version as v\n"
+             "o=(m.pop('boardcore.version',None),m.pop('samsara',None))\n"
+             "sys.path[:]=['.frozen']\ntry:\n import boardcore.version as v\n"
              " print(getattr(v,'KIND','bundle'),v.HASH)\nexcept ImportError:\n print('none')\n"
-             "sys.path[:]=p\nm.pop('samsara.version',None)\nm.pop('samsara',None)\n"
-             "if o[0]:\n m['samsara.version']=o[0]\nif o[1]:\n m['samsara']=o[1]")
+             "sys.path[:]=p\nm.pop('boardcore.version',None)\nm.pop('samsara',None)\n"
+             "if o[0]:\n m['boardcore.version']=o[0]\nif o[1]:\n m['samsara']=o[1]")
 # Takes a bundle off the file system: the folders samsara/ and board/, every top-level
 # .mpy and the deploy manifest; main.py and boot.py (the image's too), the game logs,
 # the calibration and the flight recorder's copies stay.  Prints the count.
@@ -515,5 +515,5 @@ def bundle_line(files):
     if version is not None and digest.encode() in version:
         return ("Bundle %s: `samsara ports` and `samsara doctor` show this hash once the "
                 "board runs the new files" % digest)
-    return ("Bundle %s (not stamped into samsara/version.mpy: the board reports the hash "
+    return ("Bundle %s (not stamped into boardcore/version.mpy: the board reports the hash "
             "of its version module, build with `make firmware`)" % digest)

@@ -34,7 +34,7 @@ CMD_FILES = ("import os,sys\nfor n in ('main.py','samsara'):\n r='-'+n\n"
              " if r[0]=='-' and n=='samsara':\n  try:\n   __import__(n)\n   r=n\n"
              "  except ImportError:\n   pass\n print(r)")
 # the package frozen into a firmware image has no file to stat: it is found by importing
-CMD_IMPORT = ("try:\n import samsara.version as v\n"
+CMD_IMPORT = ("try:\n import boardcore.version as v\n"
               " print('V', v.VERSION, v.HASH, getattr(v, 'KIND', 'bundle'))\n"
               "except Exception as e:\n print('E', type(e).__name__, e)")
 CMD_RESTART = "import main\n(getattr(main, 'main', None) or main.run)()"

@@ -5,15 +5,15 @@ oldest turn still whole in the ring (docs/traces.md "Flight recorder").
     data = fetch(client)                 # the live ring (copy=-1) or fetch(client, 3)
     trace, info = to_trace(data, board="e66...")   # samsara_host.trace.Trace, counts
 
-The snapshot's bytes are those of samsara.flightsave (header) and samsara.flight
+The snapshot's bytes are those of boardcore.flightsave (header) and boardcore.flight
 (entries); this module is their one reader.
 """
 from samsara.frame import to_hex
-from samsara.link import protocol as P
+from boardcore.link import protocol as P
 from samsara.rules import moves as rules
 from samsara.rules.geometry import position_name
 from samsara.rules.position import Position
-from samsara.flight import MARK, MARK_BYTES, GAP, PRESS, HINT
+from boardcore.flight import MARK, MARK_BYTES, GAP, PRESS, HINT
 
 DICE = ("electronic", "manual", "host")
 WHY = {0: "live", 1: "a repair longer than 5 s", 2: "two rejected placements in a row",

@@ -1,4 +1,4 @@
-"""What names a build of the firmware: the version stamp of `samsara/version.py`, the
+"""What names a build of the firmware: the version stamp of `boardcore/version.py`, the
 hash of a bundle, and what a UF2 image file says of itself (docs/firmware.md "The
 firmware image", docs/protocol.md "Versions").
 
@@ -15,7 +15,7 @@ import hashlib
 import re
 import struct
 
-VERSION_MPY = "samsara/version.mpy"
+VERSION_MPY = "boardcore/version.mpy"
 """The bundle's version module: it carries the bundle's hash, so it is left out of it."""
 
 KINDS = ("image", "bundle", "source")
@@ -35,26 +35,26 @@ _TAG = re.compile(rb"samsara-image ([0-9][0-9A-Za-z.+-]*) ([0-9a-f]{12})\b")
 
 
 def stamp(text, digest, kind):
-    """`text` (the source of samsara/version.py) with `HASH = digest`, `KIND = kind`
+    """`text` (the source of boardcore/version.py) with `HASH = digest`, `KIND = kind`
     and `TAG = "samsara-image <VERSION> <digest>"`.  Raises ValueError when a line to
     stamp is missing or `kind` is not one of KINDS."""
     if kind not in KINDS:
         raise ValueError("kind must be one of %s, not %r" % (", ".join(KINDS), kind))
     m = re.search(r'(?m)^VERSION = "([^"]+)"$', text)
     if not m:
-        raise ValueError("firmware/samsara/version.py has no `VERSION = \"...\"` line")
+        raise ValueError("firmware/boardcore/version.py has no `VERSION = \"...\"` line")
     for key, value in (("HASH", digest), ("KIND", kind),
                        ("TAG", "samsara-image %s %s" % (m.group(1), digest))):
         text, n = re.subn(r'(?m)^%s = .*$' % key, '%s = "%s"' % (key, value), text)
         if n != 1:
-            raise ValueError("firmware/samsara/version.py needs one `%s = ...` line to stamp"
+            raise ValueError("firmware/boardcore/version.py needs one `%s = ...` line to stamp"
                              % key)
     return text
 
 
 def bundle_hash(files):
     """12 hex digits naming a bundle: SHA-256 over each file's path and SHA-256, sorted
-    by path, samsara/version.mpy (which carries this hash) left out.  `files`:
+    by path, boardcore/version.mpy (which carries this hash) left out.  `files`:
     (relative path with '/', bytes) pairs."""
     h = hashlib.sha256()
     for path, data in sorted(files):

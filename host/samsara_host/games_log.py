@@ -7,7 +7,7 @@ a Samsara log's turns are.
     game_of(data)       "samsara", "samas" or "schaska" (the header's "rules")
     jsonl_lines(data)   the game's JSON lines (dicts); LogError for what is wrong
 """
-from samsara.storage.logrecord import T_END, T_HEADER, parse_records, record_event
+from boardcore.storage.logrecord import T_END, T_HEADER, parse_records, record_event
 from samas.rules.game import Game as SamasGame
 from samas.rules.rounds import IllegalSelectionError, selection
 from samas.rules.state import State as SamasState, StateError as SamasStateError

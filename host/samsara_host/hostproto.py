@@ -1,6 +1,6 @@
 """The host's half of the USB line protocol (docs/protocol.md): encoding commands and
 decoding board lines; the event table and the command table are the board's own
-(samsara.link.protocol.EVENTS, samsara.link.commands.COMMANDS), shared by both ends.
+(boardcore.link.protocol.EVENTS, boardcore.link.commands.COMMANDS), shared by both ends.
 
 ``encode_command(name, req_id, args)`` -> bytes of one host line; ``decode_line(line)``
 -> dict or None; ``event_table()`` -> ((name, fields, flags), ...) with flags LOGGED |
@@ -9,7 +9,7 @@ ENDS; ``event_spec(name)``; ``is_event``/``is_reply``.
 
 import json
 
-from samsara.link import protocol as P
+from boardcore.link import protocol as P
 
 LOGGED = P.LOGGED
 """Flag of event_table(): the event is written to the game log (docs/gamelog.md)."""
@@ -18,7 +18,7 @@ ENDS = P.ENDS
 
 
 def event_table():
-    """The event table (samsara.link.protocol.EVENTS, its one definition): a tuple of
+    """The event table (boardcore.link.protocol.EVENTS, its one definition): a tuple of
     (name, fields, flags) of every event line the board sends (docs/protocol.md
     "Events"), flags LOGGED | ENDS."""
     return P.EVENTS
@@ -38,7 +38,7 @@ def encode_command(name, req_id=None, args=None):
     JSON as UTF-8 (non-ASCII characters unescaped) plus LF.  Raises ValueError
     for an unknown command (the table is the contract), UnicodeEncodeError for text
     holding a lone surrogate."""
-    from samsara.link.commands import COMMAND_NAMES
+    from boardcore.link.commands import COMMAND_NAMES
     if name not in COMMAND_NAMES:
         raise ValueError("unknown command %r" % (name,))
     d = {"cmd": name}

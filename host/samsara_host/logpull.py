@@ -6,7 +6,7 @@ appended, in order, so the part file is always a prefix of the board's file.  A 
 that was cut (cable out, board reset, host killed) starts again at the part file's
 length; a finished game's file never changes and a running game's only grows, so the
 prefix stays valid.  At the end the whole file's CRC-16 is compared with the board's
-listing and every record's own check is verified (samsara.storage.logrecord) before the part
+listing and every record's own check is verified (boardcore.storage.logrecord) before the part
 file becomes `<dest>`; the copy is read back and verified again before the board is
 told `log_ack` (after which it may rotate the game out).
 
@@ -18,7 +18,7 @@ prefix of it, from while it was running) is replaced.
 import os
 import time
 
-from samsara.link import protocol
+from boardcore.link import protocol
 from samsara_host import boardlink
 
 
@@ -55,7 +55,7 @@ def _read(path):
 
 
 def _ended(data):
-    from samsara.storage import logrecord
+    from boardcore.storage import logrecord
     _ok, _msg, rp = logrecord.verify(data)
     return bool(rp.ended)
 
@@ -94,9 +94,9 @@ def find_copy(dest, size, crc):
 
 
 def verify_log(data):
-    """Check every record's own check sum (samsara.storage.logrecord); returns the number of
+    """Check every record's own check sum (boardcore.storage.logrecord); returns the number of
     records.  Raises PullError for a damaged file."""
-    from samsara.storage import logrecord
+    from boardcore.storage import logrecord
     ok, msg, replay = logrecord.verify(data)
     if not ok:
         raise PullError("the pulled log does not verify: %s" % msg)

@@ -313,7 +313,7 @@ def from_log(data, board=None, allow_torn=False):
     of raising; the record's `torn` then says where and why (None for a whole log).
     Raises RecordError.
     """
-    from samsara.storage import logrecord
+    from boardcore.storage import logrecord
     ok, msg, rp = logrecord.verify(bytes(data))
     if not ok and not (allow_torn and rp.header is not None):
         raise RecordError("not a valid game log: %s" % msg)
@@ -413,7 +413,7 @@ def load(path, board=None):
     if not data:
         raise RecordError("the file is empty: a game log or record has at least its "
                           "header (pull it again: `samsara logs pull --all`)")
-    from samsara.storage import logrecord
+    from boardcore.storage import logrecord
     if data[0] == logrecord.SYNC:
         return from_log(data, board, allow_torn=True)
     try:

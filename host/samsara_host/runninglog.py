@@ -51,7 +51,7 @@ def game_header(client, game):
     """The header record (a dict: og, match, start, vs_board, level, players, ...) of
     game `game`'s log on the board, or None when it cannot be read (no such log, a
     damaged start).  A lost connection raises boardlink.Disconnected / NoReply."""
-    from samsara.storage.logrecord import parse_records
+    from boardcore.storage.logrecord import parse_records
     try:
         data = read_log(client, game, HEADER_BYTES, lambda d: bool(parse_records(d)[0]))
         recs, _n = parse_records(data)
@@ -67,7 +67,7 @@ def game_turns(client, game):
     committed turns in order, up to a torn or damaged record (a running game's log
     ends in the middle of a turn).  ([], None) parts when it cannot be read; a lost
     connection raises boardlink.Disconnected / NoReply."""
-    from samsara.storage.logrecord import parse_records, verify
+    from boardcore.storage.logrecord import parse_records, verify
     try:
         data = read_log(client, game, MAX_LOG_BYTES)
         _ok, _msg, rp = verify(data)

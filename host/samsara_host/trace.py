@@ -199,7 +199,7 @@ def load(path):
 def other_kind(data):
     """A sentence naming the command for `data` (file bytes) when it is a game log or
     a game record rather than a trace, else None."""
-    from samsara.storage import logrecord
+    from boardcore.storage import logrecord
     if data[:1] == bytes([logrecord.SYNC]):
         return "this looks like a game log: use samsara logs export (or logs show)"
     head = data.lstrip()[:200]

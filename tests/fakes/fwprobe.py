@@ -38,8 +38,8 @@ _FW_ROOTS = ("samsara", "board", "main", "mainloop", "mainboot", "board_config")
 LATE_IMPORTS = ("board.sr165", "board_config", "samsara.config", "samsara.core")
 """Firmware modules main.boot() imports on the digital build (board.hw.build_scanner)
 and those mainboot imports that stay loaded after it is dropped (the board core)."""
-LINK_IMPORTS = ("samsara.link.hostlink", "samsara.storage.recorder", "samsara.storage.gamelog",
-                "samsara.storage.logwrite", "samsara.storage.osfs")
+LINK_IMPORTS = ("boardcore.link.hostlink", "samsara.recorder", "boardcore.storage.gamelog",
+                "boardcore.storage.logwrite", "boardcore.storage.osfs")
 """... and those the game recorder and host link add (main.open_services)."""
 
 
@@ -218,7 +218,7 @@ class Probe:
             if self.link:
                 self._clear_logs()
                 mb.LOG_DIR = self.logdir
-                from samsara.link import hostlink
+                from boardcore.link import hostlink
                 hostlink.StdioStream = NullStream
             mb.led_sweep(s.hw, s.clock, 0)
             s.both, s.anyon = mb.read_frame(s.hw, s.clock)

@@ -1,5 +1,5 @@
 """Test-only file systems for the game log: `MemFs` (files in memory) and `CutFs`
-(cuts the power at a chosen byte).  They follow the adapter protocol of samsara.storage.osfs
+(cuts the power at a chosen byte).  They follow the adapter protocol of boardcore.storage.osfs
 (docs/gamelog.md "Adapters") and live here, outside the firmware bundle.
 
 `CutFs` wraps another adapter and cuts the power at a chosen byte: the write that
@@ -8,7 +8,7 @@ PowerCut, until the test "reboots" by building a new store on the inner adapter.
 Runs under CPython and MicroPython (tests/upy, tests/fakes on the path).
 """
 
-from samsara.storage.osfs import BLOCK
+from boardcore.storage.osfs import BLOCK
 
 
 class MemFs:

@@ -159,7 +159,7 @@ def play(seed=1, build="digital", cal_path=None, log=None, max_ticks=MAX_TICKS,
          watchdog_ms=1000, start=None, link=False, split=False):
     """Boot and play one game to its end; returns the Result of boot() with players
     and virtual_ms added.  split: the game's last turn recorded at the loop's quiet
-    moment, as on the Pico (samsara.pacing.Pacing.defer_game_end)."""
+    moment, as on the Pico (boardcore.pacing.Pacing.defer_game_end)."""
     res = boot(seed, build, cal_path, log, watchdog_ms, start, link)
     res.board.pacing.defer_game_end = split
     try:

@@ -1,6 +1,6 @@
 """Test kit for the game log and the USB link (runs under MicroPython and CPython).
 
-FakeStream: the byte-stream adapter of samsara.link.hostlink with an input queue the test
+FakeStream: the byte-stream adapter of boardcore.link.hostlink with an input queue the test
 fills and an output the test reads.  CleanPlayer: plays complete turns on a
 samsara.core.Board by changing its sensor frame the way a careful person moves
 marbles (lift, settle, place, settle; goals with the scoring piece and the
@@ -213,7 +213,7 @@ def services(stream, board, log, hooks=None, board_id="test-1", period_ms=2, boo
         import samsara
         sys.path.insert(0, samsara.__file__.rsplit("/", 2)[0])
         import mainloop as main
-    from samsara.storage.recorder import Recorder
+    from samsara.recorder import Recorder
     rec = Recorder(log, board) if log is not None else None
     loop = main.Loop(board, NoHardware(), None,
                      main.Services(rec, flight, stream, hooks, board_id))
@@ -248,7 +248,7 @@ class ServicesRig:
         if loop.recorder is not None:
             g = loop.recorder.boot(now_ms, frame)
         if g is None and new_game:
-            from samsara.storage.gamelog import LogFull
+            from boardcore.storage.gamelog import LogFull
             try:
                 loop.inputs.new_game(now_ms)
             except LogFull:

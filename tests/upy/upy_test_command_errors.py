@@ -1,11 +1,11 @@
 """The texts of the board's errors for a host line it cannot take (docs/protocol.md
-"Error codes", samsara.link.commands and argwords): a bad argument names the argument and the
+"Error codes", boardcore.link.commands and argwords): a bad argument names the argument and the
 values it takes, bad JSON says what is wrong with it, and MicroPython and CPython give
 the same reply.  Runs under MicroPython (make test-upy, make test-wasm) and CPython
 (tests/test_command_errors.py)."""
 
-from samsara.link import protocol as P
-from samsara.link.commands import COMMAND_NAMES, command_spec, parse_command
+from boardcore.link import protocol as P
+from boardcore.link.commands import COMMAND_NAMES, command_spec, parse_command
 
 
 def _err(line):
@@ -93,7 +93,7 @@ def test_bad_json_says_what_is_wrong():
 
 
 def test_every_argument_of_every_command_has_its_words():
-    from samsara.link.argwords import takes
+    from boardcore.link.argwords import takes
     for name in COMMAND_NAMES:
         for key in command_spec(name):
             assert "docs/protocol.md" not in takes(name, key), (name, key)
@@ -107,8 +107,8 @@ def test_the_id_range_is_said_right():
 def test_self_test_hole_without_or_with_a_bad_pos_says_what_pos_takes():
     from samsara.core import Board
     from samsara.config import Config
-    from samsara.flight import Flight
-    from samsara.storage import gamelog as G
+    from boardcore.flight import Flight
+    from boardcore.storage import gamelog as G
     from memfs import MemFs
     from linkkit import FakeStream, services
     board = Board(Config(dice="host", settle_place_ms=30))

@@ -17,7 +17,7 @@ from board.calibrate import HallCalibrator
 from board.leds import LedChain
 from board.buttons import Buttons
 from board.watchdog import Watchdog, keep_alive
-from samsara.ticks import ticks_diff
+from boardcore.ticks import ticks_diff
 
 # GPIOs as in hardware/pins.csv
 SR_DATA, SR_LOAD, SR_CLK, SR_MOSI = 16, 17, 18, 19

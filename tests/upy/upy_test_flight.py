@@ -1,11 +1,11 @@
-"""The flight recorder's scan path (samsara.flight) on MicroPython: recording raw
+"""The flight recorder's scan path (boardcore.flight) on MicroPython: recording raw
 changes allocates nothing (heap_lock) and puts no call frame on the heap (no collection
 with a low threshold), across a wrap of the ring; the viper write path
-(samsara.flight_viper) and the bytecode one (samsara.flight_py) give the same bytes."""
+(boardcore.flight_viper) and the bytecode one (boardcore.flight_py) give the same bytes."""
 
 from heaputil import assert_no_alloc
 from samsara.core import Board
-from samsara.flight import Flight
+from boardcore.flight import Flight
 
 
 def _setup():
@@ -116,10 +116,10 @@ def test_viper_and_bytecode_write_the_same_bytes():
     from samsara.states import WAITING, TURN_COMPLETE
     assert (WAITING, TURN_COMPLETE) == ("waiting", "turn_complete")   # in flight_viper
     try:
-        from samsara.flight_viper import changes as viper
+        from boardcore.flight_viper import changes as viper
     except (ImportError, SyntaxError, NameError, AttributeError):
         return                         # no viper emitter here (WebAssembly port)
-    from samsara.flight_py import changes as pure
+    from boardcore.flight_py import changes as pure
     for seed in range(3):
         for size in (97, 256, 768):
             a = _feed(viper, seed, size)

@@ -1,10 +1,10 @@
 """Game log: records, checks, torn tails, game numbers, rotation, reservation
 (docs/gamelog.md).  Runs under MicroPython and CPython (tests/upy/run.py, pytest)."""
 
-from samsara.storage import gamelog as G
-from samsara.storage import logrecord as LR
+from boardcore.storage import gamelog as G
+from boardcore.storage import logrecord as LR
 from memfs import MemFs, CutFs, PowerCut
-from samsara.link.protocol import crc16
+from boardcore.link.protocol import crc16
 
 
 class Lcg:

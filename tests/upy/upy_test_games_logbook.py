@@ -10,7 +10,7 @@ from samas.core import SamasBoard
 from samas.logbook import Logbook as SamasLogbook, open_log as samas_log
 from schaska.core import SchaskaBoard
 from schaska.logbook import Logbook as SchaskaLogbook, open_log as schaska_log
-from samsara.storage.logrecord import parse_records, record_event
+from boardcore.storage.logrecord import parse_records, record_event
 from gamehands import Hands, samas_round, schaska_act
 
 

@@ -5,15 +5,15 @@ under MicroPython and CPython; the allocation test needs MicroPython's heap_lock
 
 import json
 
-from samsara.link import protocol as P
-from samsara.storage import gamelog as G
+from boardcore.link import protocol as P
+from boardcore.storage import gamelog as G
 from samsara.core import Board
 from samsara.config import Config
 from memfs import MemFs
 from samsara.frame import from_position
 from board.linkhooks import LinkHooks
-from samsara.link.commands import COMMAND_NAMES
-from samsara.storage import logrecord as LR
+from boardcore.link.commands import COMMAND_NAMES
+from boardcore.storage import logrecord as LR
 from samsara.states import WAITING
 from linkkit import FakeStream, CleanPlayer, services
 

@@ -37,7 +37,7 @@ class TurnRecord:
     split); append makes one new str (the chunk grown by one turn).
 
     keep: 0 (all turns, the default) or K, set when the game log holds every turn
-    (samsara.storage.recorder.Recorder.trim, on the board): then only the last K
+    (samsara.recorder.Recorder.trim, on the board): then only the last K
     chunks stay (8K-7 to 8K turns), the older ones become None as each new chunk
     starts, so a long game's record stops growing (docs/gamelog.md "The record in
     the board's memory").  len() still counts every turn and tail(k) works for k up

@@ -1,7 +1,7 @@
 """A game on the simulated board in the page (docs/app.md "Play"): the firmware's
 board core (samsara.core.Board: debounce, controller, LED scene) driven through the
 simulator's Driver (samsara_host.sim.driver) by clicks, and its game log written by
-the firmware's own recorder (samsara.storage.recorder) so that a finished game lands
+the firmware's own recorder (samsara.recorder) so that a finished game lands
 in the library as a log like any other.  Its one job is one game in the browser.
 
     g = PlayGame(logs_dir, opponent="engine", seed=3)    # B is the engine
@@ -30,9 +30,9 @@ from samsara.rules import moves as rules
 from samsara.rules.geometry import GR, GS, A_TRACK, position_index, position_name
 from samsara.rules.position import Position
 from samsara.rules.moves import M_FROM, M_TO, M_A, M_B
-from samsara.storage.gamelog import GameLog
-from samsara.storage.osfs import OsFs
-from samsara.storage.recorder import Recorder
+from boardcore.storage.gamelog import GameLog
+from boardcore.storage.osfs import OsFs
+from samsara.recorder import Recorder
 
 from samsara_host import svg
 from samsara_host.app.livestate import Drawn

@@ -1,12 +1,12 @@
-"""The flight recorder's write path (samsara.flight) compiled by MicroPython's viper
+"""The flight recorder's write path (boardcore.flight) compiled by MicroPython's viper
 emitter: one call writes every raw change of a scan (or one press / turn mark) into the
 ring and counts the sensor health, in machine code (about 20 times faster than the
-bytecode of samsara.flight_py, which gives the same bytes where the VM has no viper).
+bytecode of boardcore.flight_py, which gives the same bytes where the VM has no viper).
 
 Frozen into the firmware image as ARMv6-M machine code; in the development bundle it
 ships as source (tools/build_firmware.py AS_SOURCE: a .mpy with viper code loads only
-on the MicroPython version that compiled it).  samsara.flight imports this inside
-try/except and falls back to samsara.flight_py.
+on the MicroPython version that compiled it).  boardcore.flight imports this inside
+try/except and falls back to boardcore.flight_py.
 """
 import micropython
 
@@ -15,7 +15,7 @@ _GAP = const(0xFE)
 _PAD = const(0xFF)
 _MAX_DT = const(0xFFFF)
 _HALF = const(0x20000000)
-_RING = const(284)       # samsara.flight: offset of the ring in Flight.mem
+_RING = const(284)       # boardcore.flight: offset of the ring in Flight.mem
 
 
 @micropython.viper
@@ -34,11 +34,11 @@ def bind(fl):
 
 @micropython.viper
 def changes(fl, now: int, raw) -> int:
-    """Flight.changes (samsara.flight): the entries of every bit of `raw` that differs
+    """Flight.changes (boardcore.flight): the entries of every bit of `raw` that differs
     from the debounce's raw frame (fl.old, its address kept by bind) at `now` (ms), with the health counts; or,
     when fl.mem[5] holds an entry code >= 0x80 (a press, a turn mark), that one entry
     (raw unused).  Returns the ring offset of the last entry written.  The layout of
-    fl.mem is samsara.flight's."""
+    fl.mem is boardcore.flight's."""
     m = ptr8(fl.mem)
     s = ptr16(uint(m))           # s[0] head, s[1] tail, s[3] size, s[14 + p] counts
     s32 = ptr32(uint(m))         # s32[2] time of the newest entry

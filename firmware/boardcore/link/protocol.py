@@ -2,7 +2,7 @@
 constants and error codes, the event table, CRC-16, base64 and the shape of a line.
 
 One JSON object per line, LF-terminated, UTF-8.  Host lines are commands
-``{"cmd": NAME, "id": ID, ...args}`` (their table and parser: samsara.link.commands);
+``{"cmd": NAME, "id": ID, ...args}`` (their table and parser: boardcore.link.commands);
 board lines are replies ``{"re": NAME, "ok": ...}`` or events ``{"ev": NAME, ...}``.
 Input is parsed with ``json.loads`` only: nothing received is ever evaluated as code.
 
@@ -150,7 +150,7 @@ def is_dice(v):
 
 class CmdError(Exception):
     """A command failed: code (protocol error code) and msg (the board's command
-    handlers, samsara.link.cmd_*, raise it)."""
+    handlers, boardcore.link.cmd_*, raise it)."""
 
     def __init__(self, code, msg):
         super().__init__(msg)

@@ -4,7 +4,7 @@ job is to record: the raw (undebounced) sensor changes the scan sees, the button
 presses and the host's requests, at every roll a turn mark with the dice and the
 position the turn starts from, and per position the bounces, strays and time in
 repairs, and the self-test's watch.  Reading and saving the ring is
-samsara.flightsave; converting it the host's samsara_host.flightpull.
+boardcore.flightsave; converting it the host's samsara_host.flightpull.
 
 Entries (little-endian dt = ms since the previous entry, 0..65535):
 
@@ -20,8 +20,8 @@ Entries (little-endian dt = ms since the previous entry, 0..65535):
     0xFF  pad: the rest of the buffer is unused, the next entry is at offset 0
 
 The oldest entries are overwritten whole; a `game_start` empties the ring.  Writing an
-entry allocates nothing: it is one call of samsara.flight_viper.changes (viper machine
-code on the Pico; samsara.flight_py's bytecode gives the same bytes elsewhere), which
+entry allocates nothing: it is one call of boardcore.flight_viper.changes (viper machine
+code on the Pico; boardcore.flight_py's bytecode gives the same bytes elsewhere), which
 also counts the sensor health of every raw change (docs/debounce.md "Sensor health").
 
 Everything it writes is one bytearray, Flight.mem (little-endian):
@@ -29,7 +29,7 @@ Everything it writes is one bytearray, Flight.mem (little-endian):
     0-1 head (next write)   2-3 tail (oldest entry)   4 empty (0/1)   5 the code of a
     single entry to write (a press, a turn mark; else 0)   6-7 size of the ring
     8-11 time of the newest entry (ms)   12-19, 20-27 the addresses of the debounce's
-    raw and settled frames (samsara.flight_viper.bind; low 32 bits first)
+    raw and settled frames (boardcore.flight_viper.bind; low 32 bits first)
     28 + 2p    bounces of position p: raw changes that came back before the debounce
                committed them (reed chatter, a rocking marble, a slide over the hole)
     156 + 2p   strays of p: raw changes while no marble may move (waiting for the
@@ -38,7 +38,8 @@ Everything it writes is one bytearray, Flight.mem (little-endian):
     284...     the ring (Flight.buf is a memoryview of it)
 
 The recorder reads the board only through its public queries (samsara.core.Board):
-frames() (the debounce's raw and settled frames, bound once), still() (no marble may
+frames() (the debounce's raw and settled frames, bound once), place_index(name) (the
+position of a hole named in a `repair` event, the game's naming), still() (no marble may
 move: a raw change then is a stray), game_position() (the position a roll is for, for
 its turn mark), raw_age(p, now) and config.  It is a sink of the main loop's events and the
 loop's hook for raw changes and inputs.
@@ -46,8 +47,7 @@ loop's hook for raw changes and inputs.
 
 from array import array
 
-from samsara.ticks import ticks_diff
-from samsara.rules.geometry import position_index
+from boardcore.ticks import ticks_diff
 
 try:
     from micropython import const
@@ -56,10 +56,10 @@ except ImportError:  # CPython
         return __x
 
 try:
-    from samsara.flight_viper import changes as _changes, bind as _bind
+    from boardcore.flight_viper import changes as _changes, bind as _bind
 except (ImportError, SyntaxError, NameError, AttributeError):
     # CPython (no `micropython`), or a VM without the viper emitter
-    from samsara.flight_py import changes as _changes, bind as _bind
+    from boardcore.flight_py import changes as _changes, bind as _bind
 
 RING_BYTES = const(768)
 """Bytes of the ring (docs/performance.md "Flight recorder"): two turns of the seeded
@@ -101,6 +101,7 @@ class Flight:
         self.board = board
         self.old, self.sett = board.frames()
         self.still = board.still
+        self.place_index = board.place_index
         _bind(self)
         self.changes = self.changes   # bound once: the loop's call finds it at once
         self.config = board.config
@@ -203,11 +204,12 @@ class Flight:
             self.t_repair = -1
         self._close_repair(t)
         if ev["ev"] == "repair":
+            place_index = self.place_index
             for n in ev.get("missing", ()):
-                p = position_index(n)
+                p = place_index(n)
                 self.rep[p >> 3] |= 1 << (p & 7)
             for n in ev.get("extra", ()):
-                p = position_index(n)
+                p = place_index(n)
                 self.rep[p >> 3] |= 1 << (p & 7)
             self.t_rep = t
 

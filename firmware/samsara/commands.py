@@ -1,20 +1,23 @@
-"""The host commands of the game (docs/protocol.md "Commands"): status, position, roll,
-set_dice, new_game, undo, hint and far_turn (an online game's far turn).  Its one job is those commands: each reads the board
+"""Samsara's host commands (docs/protocol.md "Commands"): status, position, roll,
+set_dice, new_game, undo, hint and far_turn (an online game's far turn), the game's part
+of the host link's command table (boardcore.link.commands: the arguments; HANDLERS
+here: the handlers, given to the link by the boot).  Its one job is those commands:
+each reads the board
 (samsara.core.Board's public members) or hands a request to the board's inputs (the
 door the main loop gives the link: mainloop.Inputs, with the flight recorder's note of
 it), and its reply comes from the call that carried it out.  A request the board
 refuses (samsara.controller.Refused) is a `state` error with the refusal's words.
 
-Each is NAME(link, args) -> reply fields, `link` the samsara.link.hostlink.HostLink
-that took the line (samsara.link.commands has the table).
+Each is NAME(link, args) -> reply fields, `link` the boardcore.link.hostlink.HostLink
+that took the line (boardcore.link.commands has the table).
 """
 
+from boardcore.link.protocol import CmdError, E_STATE, E_NOT_SUPPORTED, E_BAD_ARGS, E_LOG_FULL
+from boardcore.storage.gamelog import LogFull
 from samsara.controller import Refused
-from samsara.link.protocol import CmdError, E_STATE, E_NOT_SUPPORTED, E_BAD_ARGS, E_LOG_FULL
 from samsara.rules.notation import format_sub_move, format_turn
 from samsara.rules.position import Position, PositionError
 from samsara.states import ENDED
-from samsara.storage.gamelog import LogFull
 
 
 def _inputs(link):
@@ -170,3 +173,10 @@ def new_game(link, a):
     except LogFull:
         raise CmdError(E_LOG_FULL, "flash holds only unpulled games: pull them first")
     return {"game": gid}
+
+
+HANDLERS = (("status", status), ("position", position), ("roll", roll),
+            ("set_dice", set_dice), ("new_game", new_game), ("undo", undo),
+            ("hint", hint), ("far_turn", far_turn))
+"""Samsara's game commands for the host link: ((name, handler), ...), the entries of
+boardcore.link.commands.COMMANDS whose handler is the game's."""

@@ -1,11 +1,11 @@
 """The values each host command argument takes, in words (docs/protocol.md "Commands",
 "Error codes"): the text of a bad_args reply names the argument and these words.  Its
 one job is those words and the value sets they describe; the parser
-(samsara.link.commands) and the commands that check an argument themselves
-(samsara.link.cmd_flight's self_test) use them.
+(boardcore.link.commands) and the commands that check an argument themselves
+(boardcore.link.cmd_flight's self_test) use them.
 """
 
-from samsara.link.protocol import CHUNK
+from boardcore.link.protocol import CHUNK
 
 CAL_STEPS = ("start", "empty", "occupied", "save", "cancel")
 """The steps of the `calibrate` command."""

@@ -11,8 +11,8 @@ starts and ends: a sink of the main loop's one event path, beside the host link.
     rec.after_pull()                 # a host pulled or deleted a log: room again?
     if rec.busy: rec.step()          # background work (the resumed file's CRC)
 
-What is logged follows the event table of samsara.link.protocol (NOT_LOGGED, END_EVENTS);
-the records are samsara.storage.logrecord's, the files samsara.storage.gamelog's.  The
+What is logged follows the event table of boardcore.link.protocol (NOT_LOGGED, END_EVENTS);
+the records are boardcore.storage.logrecord's, the files boardcore.storage.gamelog's.  The
 recorder never reads or writes the controller: the board's public members (emit,
 clear_events, set_overlay, clear_overlay, game_so_far, config) are all it touches.
 
@@ -27,8 +27,8 @@ log_error, error, resume) go into the board's queue with board.emit, so they rea
 host through the same path as every other event, after the event that caused them.
 """
 
-from samsara.storage import gamelog
-from samsara.link.protocol import END_EVENTS, NOT_LOGGED
+from boardcore.storage import gamelog
+from boardcore.link.protocol import END_EVENTS, NOT_LOGGED
 
 from samsara.rules.position import START_TEXT as START  # the header's default "start"
 
@@ -38,7 +38,7 @@ reinsertion, a score passes about 350 B through the Pico's heap)."""
 
 
 class Recorder:
-    """The log policy over `log` (samsara.storage.gamelog.GameLog) for `board`
+    """The log policy over `log` (boardcore.storage.gamelog.GameLog) for `board`
     (samsara.core.Board).  board_id: the id `hello` reports (board.linkhooks.board_id),
     written into every game's header as "board" ("" writes none).  Attributes: log,
     log_full_sent (the log_full hint is shown), last_gid (the last game whose log was
@@ -95,8 +95,8 @@ class Recorder:
         events are dropped).  frame: the settled frame the scanner sees now (None: the
         logged position).  Emits log_error (scan failed), error (resume failed) and
         resume.  Returns the resumed game's number or None.  (The work is
-        samsara.storage.logresume.boot's, loaded for the boot only.)"""
-        from samsara.storage.logresume import boot
+        samsara.logresume.boot's, loaded for the boot only.)"""
+        from samsara.logresume import boot
         return boot(self, now_ms, frame)
 
     def step(self):

@@ -1,10 +1,10 @@
-"""The flight recorder's write path (samsara.flight) in plain Python, for the VMs
+"""The flight recorder's write path (boardcore.flight) in plain Python, for the VMs
 without the viper emitter (CPython with the fakes, the WebAssembly port).  Its one job
-is to give byte for byte what samsara.flight_viper.changes gives (tests/upy/
+is to give byte for byte what boardcore.flight_viper.changes gives (tests/upy/
 upy_test_flight.py compares the two); the Pico loads the viper one and never this.
 """
 
-from samsara.ticks import ticks_diff
+from boardcore.ticks import ticks_diff
 
 _MARK = 0xF0
 _GAP = 0xFE
@@ -14,11 +14,11 @@ _RING = 284
 
 
 def bind(fl):
-    """samsara.flight_viper.bind: nothing to keep here (changes reads fl.old, fl.sett)."""
+    """boardcore.flight_viper.bind: nothing to keep here (changes reads fl.old, fl.sett)."""
 
 
 def changes(fl, now, raw):
-    """samsara.flight_viper.changes in bytecode (same arguments, result and bytes)."""
+    """boardcore.flight_viper.changes in bytecode (same arguments, result and bytes)."""
     m = fl.mem
     one = m[5]
     if one:

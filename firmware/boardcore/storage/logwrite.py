@@ -1,6 +1,6 @@
 """The writing side of the game log's record format (docs/gamelog.md "Records"): the
 bytes of a record and the record of a board event.  Its one job is encoding.
-samsara.storage.logrecord (the whole format: these
+boardcore.storage.logrecord (the whole format: these
 names plus checking, parsing and replaying records, for the host and the boot scan)
 imports everything here.
 
@@ -9,7 +9,7 @@ Runs on MicroPython and CPython; integers stay below 2**16.
 
 import json
 
-from samsara.link.protocol import crc16, NOT_LOGGED
+from boardcore.link.protocol import crc16, NOT_LOGGED
 
 try:
     from micropython import const

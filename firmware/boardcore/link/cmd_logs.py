@@ -3,12 +3,12 @@
 the recorder's log store; each writes the events still waiting for a quiet moment
 first, so the host reads every record there is.
 
-Each is NAME(link, args) -> reply fields, `link` the samsara.link.hostlink.HostLink
-that took the line (samsara.link.commands has the table); a store error
-(samsara.storage.gamelog.LogError) becomes its error code.
+Each is NAME(link, args) -> reply fields, `link` the boardcore.link.hostlink.HostLink
+that took the line (boardcore.link.commands has the table); a store error
+(boardcore.storage.gamelog.LogError) becomes its error code.
 """
 
-from samsara.link.protocol import (CmdError, E_NOT_SUPPORTED, E_BAD_ARGS, LOGS_PER_PAGE,
+from boardcore.link.protocol import (CmdError, E_NOT_SUPPORTED, E_BAD_ARGS, LOGS_PER_PAGE,
                                    b64encode, crc16, crc_hex)
 
 

@@ -1,6 +1,6 @@
 """The flight recorder's ring as bytes: the snapshot the host reads and the copies saved
 to flash (docs/traces.md "Flight recorder").  Its one job is the snapshot's format
-and the saved copies' files; the ring itself is samsara.flight's, the host's reading of
+and the saved copies' files; the ring itself is boardcore.flight's, the host's reading of
 a snapshot samsara_host.flightpull.
 
 A snapshot is a 16-byte header and the ring's entries oldest first:
@@ -15,8 +15,8 @@ Saved copies are files ``fl<n>.bin`` (n: 0001..9999) beside the game logs (the l
 store ignores them); the newest KEEP are kept.
 """
 
-from samsara.ticks import ticks_diff
-from samsara.flight import u16, MARK, PAD, WHY_COMMAND
+from boardcore.ticks import ticks_diff
+from boardcore.flight import u16, MARK, PAD, WHY_COMMAND
 
 KEEP = 4
 """Saved copies kept on flash (the oldest goes first)."""
@@ -66,7 +66,7 @@ def entries(fl):
 
 
 def copies(fs):
-    """The numbers of the saved copies on file system adapter `fs` (samsara.storage.
+    """The numbers of the saved copies on file system adapter `fs` (boardcore.storage.
     osfs), oldest first."""
     out = []
     for name in fs.listdir():

@@ -30,7 +30,7 @@ A step in which nothing changes allocates nothing (all state is preallocated and
 integer stays below 2**30).
 """
 
-from samsara.ticks import ticks_diff
+from boardcore.ticks import ticks_diff
 
 try:
     from micropython import const

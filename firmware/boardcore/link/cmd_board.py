@@ -3,13 +3,13 @@ led_test, sensors and calibrate.  Its one job is those commands; the drivers' si
 sensors and calibrate are the link's hooks (board.linkhooks: the core imports no
 hardware module).
 
-Each is NAME(link, args) -> reply fields, `link` the samsara.link.hostlink.HostLink
-that took the line (samsara.link.commands has the table).
+Each is NAME(link, args) -> reply fields, `link` the boardcore.link.hostlink.HostLink
+that took the line (boardcore.link.commands has the table).
 """
 
-from samsara import version
-from samsara.frame import to_hex, names
-from samsara.link.protocol import CmdError, PROTO, E_NOT_SUPPORTED
+from boardcore import version
+from boardcore.frame import to_hex, names
+from boardcore.link.protocol import CmdError, PROTO, E_NOT_SUPPORTED
 
 
 def hello(link, a):
@@ -37,7 +37,7 @@ def sensors(link, a):
     raw, settled = _hook(link, "sensors")()
     return {"raw": None if raw is None else to_hex(raw),
             "settled": None if settled is None else to_hex(settled),
-            "on": names(settled) if settled is not None else []}
+            "on": names(settled, link.board.place_name) if settled is not None else []}
 
 
 def calibrate(link, a):

@@ -1,6 +1,6 @@
 """Resume an unfinished game from its log (docs/gamelog.md "Resume").
 
-The boot scan (samsara.storage.gamelog.GameLog.boot) gives a Replay of the unfinished game:
+The boot scan (boardcore.storage.gamelog.GameLog.boot) gives a Replay of the unfinished game:
 its header (start position, match, starter), its complete turns, and the roll and
 accepted sub-moves of the turn in progress.  `resume_board` brings a
 samsara.core.Board to exactly that state: the game's record and position, the match's
@@ -66,7 +66,7 @@ def resume_board(board, rp, prev=None, now_ms=0, frame=None):
 
 
 def boot(rec, now_ms, frame=None):
-    """Recorder.boot (samsara.storage.recorder) for the recorder `rec`: scan the log
+    """Recorder.boot (samsara.recorder) for the recorder `rec`: scan the log
     and resume its unfinished game into the board (its replayed events are dropped).
     frame: the settled frame the scanner sees now (None: the logged position).  Emits
     log_error (scan failed), error (resume failed) and resume.  Returns the resumed

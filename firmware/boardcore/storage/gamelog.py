@@ -2,12 +2,12 @@
 dropped at boot, unique game numbers, reservation and rotation (docs/gamelog.md).  Its
 one job is the files: the boot scan of the folder, a game's start, records appended,
 its end, and the host's side of the store (list, info, read, replay, mark_pulled,
-delete).  The bytes of a record are samsara.storage.logrecord's (its writing side
-samsara.storage.logwrite), what is logged and when a game starts and ends is
-samsara.storage.recorder's.
+delete).  The bytes of a record are boardcore.storage.logrecord's (its writing side
+boardcore.storage.logwrite), what is logged and when a game starts and ends is
+samsara.recorder's.
 
 Hardware-free: all file access goes through a file-system adapter
-(samsara.storage.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
+(boardcore.storage.osfs: the Pico's flash, a folder, memory, or a power-cutting wrapper).
 Runs on MicroPython and CPython; integers stay below 2**30.
 
 File names: ``g<game>.run`` while the game runs, ``g<game>_<crc>.end`` once it ended,
@@ -15,10 +15,10 @@ File names: ``g<game>.run`` while the game runs, ``g<game>_<crc>.end`` once it e
 digits); ``id0``/``id1`` hold the next game number; ``*.tmp`` are scratch files.
 """
 
-from samsara.link.protocol import crc16
-from samsara.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
+from boardcore.link.protocol import crc16
+from boardcore.storage.logwrite import (OVERHEAD, MAX_PAYLOAD, T_MAX, FMT, T_HEADER, T_ROLL,
                                       T_TURN, T_END, event_record, encode_record, dumps)
-from samsara.storage.logrecord import record_at, Replay
+from boardcore.storage.logrecord import record_at, Replay
 
 try:
     from micropython import const
@@ -107,7 +107,7 @@ def _parse_name(name):
 
 
 class GameLog:
-    """The log store over a file-system adapter `fs` (samsara.storage.osfs).
+    """The log store over a file-system adapter `fs` (boardcore.storage.osfs).
 
     capacity: bytes of flash the logs may use (counted in fs.block units);
     max_turns, turn_budget: the reservation (reserve_bytes).  Call boot() once before

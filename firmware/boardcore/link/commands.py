@@ -1,13 +1,15 @@
 """The host commands (docs/protocol.md "Commands"): the command table and the parser of
 a host line.  Its one job is the board's side of a command line: the table (each
 command's name, handler and arguments) that the parser, the dispatcher
-(samsara.link.hostlink), `hello`'s list and docs/protocol.md all follow, and turning a
+(boardcore.link.hostlink), `hello`'s list and docs/protocol.md all follow, and turning a
 line into (name, id, args) or the ProtocolError whose text says what is wrong.
 
-Each handler is a function NAME(link, args) -> reply fields (dict) in one of the
-samsara.link.cmd_* modules, by subject: cmd_game (the game), cmd_board (the board and
-its drivers), cmd_logs (the game logs), cmd_flight (the flight recorder and the sensor
-health).  `link` is the samsara.link.hostlink.HostLink that took the line; a handler
+Each handler is a function NAME(link, args) -> reply fields (dict): the board's own
+in one of the boardcore.link.cmd_* modules, by subject: cmd_board (the board and its
+drivers), cmd_logs (the game logs), cmd_flight (the flight recorder and the sensor
+health); a game's commands (a handler of None in the table: status, position, roll,
+...) are the game module's, given to the link as ((name, handler), ...)
+(samsara.commands.HANDLERS for Samsara's; a game without them answers not_supported).  `link` is the boardcore.link.hostlink.HostLink that took the line; a handler
 raises protocol.CmdError when the command fails.
 
 Argument kinds: bool, dice ([d1, d2], 1..6), side ("A"/"B"), text (at most 80
@@ -19,9 +21,9 @@ Runs unchanged on MicroPython and CPython.
 
 import json
 
-from samsara.link import cmd_board, cmd_flight, cmd_game, cmd_logs
-from samsara.link.argwords import CAL_STEPS, takes
-from samsara.link.protocol import (ProtocolError, MAX_IN, MAX_SMALL, CHUNK, E_BINARY,
+from boardcore.link import cmd_board, cmd_flight, cmd_logs
+from boardcore.link.argwords import CAL_STEPS, takes
+from boardcore.link.protocol import (ProtocolError, MAX_IN, MAX_SMALL, CHUNK, E_BINARY,
                                    E_TOO_LONG, E_TWO, E_NOT_OBJECT, E_NO_CMD, E_UNKNOWN,
                                    E_BAD_ARGS, E_BAD_ID, E_BAD_JSON, is_dice, is_id)
 
@@ -32,18 +34,18 @@ tables are constants: frozen into the image they live in flash)."""
 COMMANDS = (
     # (name, handler, ((argument, kind, default), ...)), in documentation order
     ("hello", cmd_board.hello, ()),
-    ("status", cmd_game.status, ()),
-    ("position", cmd_game.position, ()),
-    ("roll", cmd_game.roll, ()),
-    ("set_dice", cmd_game.set_dice, (("dice", "dice", REQUIRED), ("joint", "bool", False))),
-    ("new_game", cmd_game.new_game, (("match", "bool", False), ("starter", "side", "A"),
-                                     ("position", "text", None), ("vs_board", "side", None),
-                                     ("level", "level", 3),
-                                     ("far", "side", None), ("online", "text", None),
-                                     ("name_a", "text", None), ("name_b", "text", None))),
-    ("undo", cmd_game.undo, ()),
-    ("hint", cmd_game.hint, ()),
-    ("far_turn", cmd_game.far_turn, (("turn", "text", REQUIRED),)),
+    ("status", None, ()),
+    ("position", None, ()),
+    ("roll", None, ()),
+    ("set_dice", None, (("dice", "dice", REQUIRED), ("joint", "bool", False))),
+    ("new_game", None, (("match", "bool", False), ("starter", "side", "A"),
+                       ("position", "text", None), ("vs_board", "side", None),
+                       ("level", "level", 3),
+                       ("far", "side", None), ("online", "text", None),
+                       ("name_a", "text", None), ("name_b", "text", None))),
+    ("undo", None, ()),
+    ("hint", None, ()),
+    ("far_turn", None, (("turn", "text", REQUIRED),)),
     ("led_test", cmd_board.led_test, (("ms", "ms", 2000),)),
     ("sensors", cmd_board.sensors, ()),
     ("calibrate", cmd_board.calibrate, (("step", "step", REQUIRED),)),
@@ -68,7 +70,8 @@ COMMAND_NAMES = tuple(c[0] for c in COMMANDS)
 
 
 def command(name):
-    """(handler, arguments) of command `name` (COMMANDS), or None for an unknown name."""
+    """(handler, arguments) of command `name` (COMMANDS), or None for an unknown name; the
+    handler is None for a game's command (the game module's)."""
     for c in COMMANDS:
         if c[0] == name:
             return c[1], c[2]

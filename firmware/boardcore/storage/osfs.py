@@ -1,7 +1,7 @@
 """The game log's file-system adapter over a real folder: the Pico's flash (littlefs
 through MicroPython's `os`) or a folder of the host (docs/gamelog.md "Adapters").
 
-The log store (samsara.storage.gamelog) touches files only through an adapter, so the same
+The log store (boardcore.storage.gamelog) touches files only through an adapter, so the same
 code runs on the Pico's flash, on a folder of the host (the simulation, the virtual
 board, tests) and in memory (tests/fakes/memfs.py: MemFs, and CutFs that cuts the
 power at a chosen byte; test-only, outside the firmware bundle).  Every adapter works

@@ -1,29 +1,29 @@
 """The game log's record format, shared by the board and the host (docs/gamelog.md
 "Records"): encoding, checking and parsing records, the record of an event and the
 event of a record, and the replay of a game's records.  Its one job is the bytes of
-a record; the store of log files on flash is samsara.storage.gamelog.
+a record; the store of log files on flash is boardcore.storage.gamelog.
 
 Record (docs/gamelog.md has the byte diagram):
 
     0xA5 | len (1 byte, 0..250) | type (1 ASCII byte) | payload (len bytes) | CRC-16 (2 bytes, big-endian)
 
-The CRC-16/CCITT-FALSE (samsara.link.protocol.crc16) covers sync, len, type and payload.
+The CRC-16/CCITT-FALSE (boardcore.link.protocol.crc16) covers sync, len, type and payload.
 Types: H header (JSON), R roll ("53"), S sub-move ("5:R1-S18"), U undo (sub-move or
 empty), T turn ("53 5:R1-S18 3:R2-S17"), E any other logged event (compact JSON),
 Z end of game (JSON).  Which events are logged at all is the event table of
-samsara.link.protocol (event_table(), NOT_LOGGED).
+boardcore.link.protocol (event_table(), NOT_LOGGED).
 
-The encoding (constants, encode_record, event_record) is samsara.storage.logwrite's,
+The encoding (constants, encode_record, event_record) is boardcore.storage.logwrite's,
 imported here; checking, parsing and replaying are this module's own (the board's boot
-scan and log transfer, samsara.storage.gamelog, and the host use them).
+scan and log transfer, boardcore.storage.gamelog, and the host use them).
 
 Runs on MicroPython and CPython; integers stay below 2**16.
 """
 
 import json
 
-from samsara.link.protocol import crc16
-from samsara.storage.logwrite import (SYNC, FMT, OVERHEAD, MAX_PAYLOAD, E_MAX, T_MAX,  # noqa: F401
+from boardcore.link.protocol import crc16
+from boardcore.storage.logwrite import (SYNC, FMT, OVERHEAD, MAX_PAYLOAD, E_MAX, T_MAX,  # noqa: F401
                                       T_HEADER, T_ROLL, T_TURN, T_END, dumps,
                                       encode_record, event_record)
 

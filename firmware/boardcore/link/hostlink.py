@@ -1,6 +1,6 @@
 """The host link: the board side of the USB line stream (docs/protocol.md).  Its one
 job is the line stream: framing the host's input, running its commands through the
-command table (samsara.link.commands), the replies, and the board's events out to the
+command table (boardcore.link.commands), the replies, and the board's events out to the
 host.  A sink of the main loop's one event path, beside the game recorder and the
 flight recorder.
 
@@ -33,21 +33,24 @@ requests to `inputs` (the main loop's door to the board: mainloop.Inputs, which 
 them in the flight recorder); their reply waits in the link until the loop has passed
 the command's events on (answer(); a poll sends a reply still waiting first), so the
 host sees the events before the reply.  A command never waits for the game log.
-recorder: samsara.storage.recorder.Recorder (the logs commands) or None; flight:
-samsara.flight.Flight or None; hooks: the drivers' side (board.linkhooks.LinkHooks):
+recorder: samsara.recorder.Recorder (the logs commands) or None; flight:
+boardcore.flight.Flight or None; hooks: the drivers' side (board.linkhooks.LinkHooks):
 sensors() -> (raw bytearray(8), settled bytearray(8)), calibrate(step) -> dict, hw; a
-missing hook answers not_supported.
+missing hook answers not_supported.  The game's commands (the table's entries without a
+handler) are the board's HOST_COMMANDS, ((name, handler), ...) (Samsara's board:
+samsara.commands.HANDLERS); a game's command the board's game does not have answers
+not_supported.
 """
 
 import io
 import json
 import sys
 
-from samsara.link import protocol as P
-from samsara.link.commands import COMMAND_NAMES, command, parse_command
-from samsara.storage import gamelog
-from samsara import version
-from samsara.ticks import ticks_diff
+from boardcore.link import protocol as P
+from boardcore.link.commands import COMMAND_NAMES, command, parse_command
+from boardcore.storage import gamelog
+from boardcore import version
+from boardcore.ticks import ticks_diff
 
 try:
     from micropython import const
@@ -132,19 +135,14 @@ class StdioStream:
         return k
 
 
-SAMSARA_GAME = ("status", "position", "roll", "set_dice", "new_game", "undo", "hint",
-                "far_turn", "flight", "flight_list", "flight_save", "health", "self_test")
-"""The commands of Samsara's own game, its flight recorder and sensor health: another
-game's board (samas, schaska) answers them not_supported."""
-
-
 class HostLink:
     """The board's end of the USB line protocol (module docstring).
 
-    board: samsara.core.Board (read, and its overlays set); inputs: the main loop's
+    board: a game's board core (samsara.core.Board, gameboard.core.GameBoard: read,
+    its overlays set, its place_name/place_index); inputs: the main loop's
     door to the board (mainloop.Inputs) or None (a link that drives no board);
-    recorder: samsara.storage.recorder.Recorder or None (no logging); flight:
-    samsara.flight.Flight or None; hooks: see module docstring.  period_ms: the loop's
+    recorder: samsara.recorder.Recorder or None (no logging); flight:
+    boardcore.flight.Flight or None; hooks: see module docstring.  period_ms: the loop's
     scan period, for the `status` loop figures.  Counters: rx_lines, rx_errors,
     tx_dropped (lines), overruns.
     """
@@ -152,6 +150,7 @@ class HostLink:
     def __init__(self, stream, board, inputs=None, recorder=None, flight=None, hooks=None,
                  board_id="", period_ms=5, ms_diff=None):
         self.stream = stream
+        self.commands = getattr(board, "HOST_COMMANDS", ())   # the game's (handler)
         self.board = board
         self.inputs = inputs
         self.recorder = recorder
@@ -303,8 +302,19 @@ class HostLink:
     # -- what the commands read ----------------------------------------------------------
 
     def command_names(self):
-        """The command names in documentation order (`hello`)."""
-        return list(COMMAND_NAMES)
+        """The names of the commands this board answers, in documentation order
+        (`hello`): the board's own and its game's."""
+        return [n for n in COMMAND_NAMES if self.handler(n) is not None]
+
+    def handler(self, name):
+        """The handler of command `name` (a known command): the table's, else the game's
+        (the board's HOST_COMMANDS), else None (the board's game has no such command)."""
+        h = command(name)[0]
+        if h is None:
+            for n, fn in self.commands:
+                if n == name:
+                    return fn
+        return h
 
     def log_space(self):
         """{"free", "need", "full", "unpulled"} of the game log (zeros without one)."""
@@ -432,11 +442,12 @@ class HostLink:
     def _run(self, name, rid, args):
         # One parsed command: its handler (the command table); the reply, or an error
         # reply.
-        if self.game is not None and name in SAMSARA_GAME:
+        h = self.handler(name)
+        if h is None:
             return P.error_reply(name, rid, P.E_NOT_SUPPORTED, "a %s board plays no "
-                                 "Samsara game (no %s)" % (self.game, name))
+                                 "Samsara game (no %s)" % (self.game or "game-less", name))
         try:
-            fields = command(name)[0](self, args)
+            fields = h(self, args)
         except P.CmdError as e:
             return P.error_reply(name, rid, e.code, e.msg)
         except gamelog.LogError as e:

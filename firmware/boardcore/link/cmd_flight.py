@@ -1,20 +1,19 @@
 """The host commands of the flight recorder and the sensor health (docs/protocol.md
 "Commands", docs/traces.md "Flight recorder", docs/debounce.md "Sensor health"):
 flight, flight_list, flight_save, health and self_test.  Its one job is those
-commands over the link's flight recorder (samsara.flight) and its snapshots and saved
-copies (samsara.flightsave).
+commands over the link's flight recorder (boardcore.flight) and its snapshots and saved
+copies (boardcore.flightsave).
 
-Each is NAME(link, args) -> reply fields, `link` the samsara.link.hostlink.HostLink
-that took the line (samsara.link.commands has the table).
+Each is NAME(link, args) -> reply fields, `link` the boardcore.link.hostlink.HostLink
+that took the line (boardcore.link.commands has the table).
 """
 
-from samsara import flightsave
-from samsara.flight import WHY_COMMAND
-from samsara.frame import names
-from samsara.link.argwords import TEST_STEPS, takes
-from samsara.link.protocol import (CmdError, E_NOT_SUPPORTED, E_NOT_FOUND, E_BAD_ARGS,
+from boardcore import flightsave
+from boardcore.flight import WHY_COMMAND
+from boardcore.frame import names
+from boardcore.link.argwords import TEST_STEPS, takes
+from boardcore.link.protocol import (CmdError, E_NOT_SUPPORTED, E_NOT_FOUND, E_BAD_ARGS,
                                    E_STATE, b64encode, crc16, crc_hex)
-from samsara.rules.geometry import position_index, position_name
 
 HEALTH_PAGE = 10
 """Holes per `health` reply (a line is at most 512 bytes)."""
@@ -120,6 +119,7 @@ def health(link, a):
     out = []
     more = False
     now = link.now
+    place_name = link.board.place_name
     for p in range(a["after"] + 1, 64):
         b, s = fl.counts(p)
         r = fl.repair_now(p, now)
@@ -129,7 +129,7 @@ def health(link, a):
         if len(out) == HEALTH_PAGE:
             more = True
             break
-        out.append([position_name(p), b, s, r, m])
+        out.append([place_name(p), b, s, r, m])
     cfg = fl.config
     return {"holes": out, "more": more, "uptime_ms": link.uptime_ms(),
             "settle": [cfg.settle_lift_ms, cfg.settle_place_ms]}
@@ -153,7 +153,7 @@ def self_test(link, a):
         raise CmdError(E_BAD_ARGS, _bad("step", step))
     if step == "hole":
         try:
-            p = position_index(a["pos"] or "")
+            p = board.place_index(a["pos"] or "")
         except ValueError:
             raise CmdError(E_BAD_ARGS, _bad("pos", a["pos"]))
         fl.start_watch(p)
@@ -165,5 +165,5 @@ def self_test(link, a):
     w = fl.w
     if w is None:
         raise CmdError(E_STATE, "no hole lit: send step hole first")
-    return {"step": step, "pos": position_name(w[0]), "on": w[1], "off": w[2],
-            "other": names(fl.w_other)}
+    return {"step": step, "pos": board.place_name(w[0]), "on": w[1], "off": w[2],
+            "other": names(fl.w_other, board.place_name)}
