@@ -1,12 +1,14 @@
 """The command table (boardcore.link.commands.COMMANDS) is the one definition the parser,
 the dispatcher, `hello`'s list and docs/protocol.md follow: the docs' command table
 lists the same commands in the same order with the same arguments, every handler is a
-function of one of the cmd_* modules (hello's list is the table's: tests/upy/
-upy_test_usblink.py asks a real link)."""
+function of one of the cmd_* modules or, for a game's command, of Samsara's
+samsara.commands (hello's list is the table's: tests/upy/upy_test_usblink.py asks a
+real link)."""
 import os
 import re
 
 from boardcore.link import commands as C
+from samsara import commands as samsara_commands
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -37,7 +39,14 @@ def test_the_docs_name_every_argument_of_every_command():
 
 
 def test_every_handler_is_a_command_module_function_named_after_its_command():
+    game = dict(samsara_commands.HANDLERS)
     for name, handler, args in C.COMMANDS:
+        if handler is None:
+            handler = game.pop(name)     # a game's command: Samsara's handler
+            assert handler.__module__ == "samsara.commands", name
+        else:
+            assert handler.__module__.startswith("boardcore.link.cmd_"), (name, handler.__module__)
+            assert name not in game, name
         assert handler.__name__ == name, name
-        assert handler.__module__.startswith("boardcore.link.cmd_"), (name, handler.__module__)
         assert len(set(a[0] for a in args)) == len(args), name
+    assert not game, sorted(game)        # no handler of Samsara's outside the table

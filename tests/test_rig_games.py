@@ -1,7 +1,10 @@
 """A whole Samas game and a whole Schaska game on the emulated Pico (pico-rig, found
-through PICO_RIG; tools/rig.py), through its sensors and buttons: the stock MicroPython
-1.22 with the game's own bundle on its file system (tools/build_firmware.py --game:
-the game's modules, the shared core, the drivers, the scan loop, the host link), the
+through PICO_RIG; tools/rig.py), through its sensors and buttons: Samas on its own
+firmware image (tools/build_image.py --game samas: MicroPython built from the kit with
+the game's modules, the board core every game shares, the drivers and the scan loop
+frozen in, nothing of Samsara's game), Schaska on the stock MicroPython 1.22 with its
+bundle on its file system (tools/build_firmware.py --game: the same modules as .mpy
+files; the image and the bundle are the two ways a game's firmware ships), the
 hands driving the rig's control port (whole sensor frames, button presses), the board's
 events read from its USB serial.  Then `samsara logs pull` over socket:// and `logs
 export --format jsonl` give the lines of `samsara rules play` for the same seed.
@@ -28,7 +31,7 @@ from schaska.rules.actions import action_obj
 from schaska.rules.game import Game as SchaskaGame
 from schaska.rules.layout import DEFAULT
 from samsara_host import samas_lines, schaska_lines
-from tools import build_firmware, rig as rigmod
+from tools import build_firmware, build_image, rig as rigmod
 
 pytestmark = pytest.mark.rig
 
@@ -77,6 +80,7 @@ class Events:
         import serial
         self.ser = serial.serial_for_url(url, timeout=0.2)
         self.q = queue.Queue()
+        self.replies = queue.Queue()
         self.stop = False
         self.t = threading.Thread(target=self._read, daemon=True)
         self.t.start()
@@ -97,6 +101,8 @@ class Events:
                     continue
                 if isinstance(ev, dict) and "ev" in ev:
                     self.q.put(ev)
+                elif isinstance(ev, dict) and "re" in ev:
+                    self.replies.put(ev)
 
     def wait(self, names, timeout=120.0):
         deadline = time.time() + timeout
@@ -115,13 +121,48 @@ class Events:
         self.ser.close()
 
 
-def _serve(rig, mpy, game, tmp_path, extra_env=None):
-    bundle = str(tmp_path / ("%s-bundle" % game))
-    build_firmware.build(mpy, os.path.join(ROOT, "firmware"), bundle, game)
+def _game_image(game, tmp_path):
+    # The game's firmware image (tools/build_image.py --game; taken from the image cache
+    # when unchanged) and its file system (main.py booting the game, boot.py).
+    if shutil.which("arm-none-eabi-gcc") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but no ARM toolchain to build the %s image" % game)
+        pytest.skip("no ARM toolchain (arm-none-eabi-gcc) to build the %s image" % game)
+    out = str(tmp_path / ("%s-image" % game))
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "build_image.py"),
+                        "--game", game, "--out", out, "--jobs", "2"],
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    uf2 = [n for n in os.listdir(out) if n.endswith(".uf2")]
+    assert uf2 == ["%s-%s-rpi_pico.uf2" % (game, build_image.version())], uf2
+    with open(os.path.join(out, "fs", "main.py")) as f:
+        assert "from %s.boot import main" % game in f.read()
+    return os.path.join(out, uf2[0]), os.path.join(out, "fs")
+
+
+def _serve(rig, mpy, game, tmp_path, image=False):
+    if image:
+        uf2, fs = _game_image(game, tmp_path)
+    else:
+        fs = str(tmp_path / ("%s-bundle" % game))
+        build_firmware.build(mpy, os.path.join(ROOT, "firmware"), fs, game)
+        uf2 = os.path.join(rig, "assets", "mp122.uf2")
     port, control = testports.free_ports(2)
-    extra = ["--serve", "--uf2", os.path.join(rig, "assets", "mp122.uf2"),
-             "--fs-dir", bundle]
+    extra = ["--serve", "--uf2", uf2, "--fs-dir", fs]
     return rigmod.Serve(rig, port, control=control, extra=extra, firmware=None), port
+
+
+def _hello_names_the_image(ev, game):
+    # The board's hello: the game, and "image" as the kind of firmware it runs.
+    ev.ser.write(b'{"cmd": "hello", "id": 1}\n')
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = ev.replies.get(timeout=deadline - time.time())
+        if line.get("re") == "hello":
+            assert line["ok"] and line["game"] == game and line["kind"] == "image", line
+            assert "status" not in line["cmds"] and "log_get" in line["cmds"], line
+            return
+    raise AssertionError("no hello reply")
 
 
 def _press(srv, ev, button):
@@ -165,15 +206,16 @@ def _export(port, tmp_path):
     return [json.loads(x) for x in r.stdout.splitlines()]
 
 
-def test_a_samas_game_on_the_emulated_pico_through_its_sensors(tmp_path):
+def test_a_samas_game_on_its_firmware_image_on_the_emulated_pico_through_its_sensors(tmp_path):
     rig, mpy = _need_rig()
     names = _names()
     _game, lines = samas_lines.self_play(SAMAS_SEED)
-    srv, port = _serve(rig, mpy, "samas", tmp_path)
+    srv, port = _serve(rig, mpy, "samas", tmp_path, image=True)
     with srv:
         assert srv.wait_ready(), srv.log()[-3000:]
         ev = Events("socket://127.0.0.1:%d" % port)
         try:
+            _hello_names_the_image(ev, "samas")
             state = SamasState.from_obj(lines[0]["start"])
             srv.ctl({"frame": _occupied(samas_frame(state), names)})
             for line in lines[1:-1]:
@@ -195,7 +237,7 @@ def test_a_samas_game_on_the_emulated_pico_through_its_sensors(tmp_path):
         assert _export(port, tmp_path) == lines
 
 
-def test_a_schaska_game_on_the_emulated_pico_through_its_sensors(tmp_path):
+def test_a_schaska_game_on_its_bundle_on_the_emulated_pico_through_its_sensors(tmp_path):
     rig, mpy = _need_rig()
     names = _names()
     layout = DEFAULT

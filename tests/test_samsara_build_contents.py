@@ -65,3 +65,27 @@ def test_a_game_bundle_holds_its_own_game_and_not_the_other():
         main = build_firmware.GAME_MAIN % (game.capitalize(), game, game)
         assert "from %s.boot import main" % game in main
         compile(main, "main.py", "exec")
+
+
+def test_a_game_image_freezes_its_own_game_and_the_shared_core_only(tmp_path):
+    ids = set()
+    for game in build_firmware.OTHER_GAMES:
+        stage = str(tmp_path / game)
+        ids.add(build_image.stage(FIRMWARE, stage, game))
+        frozen = os.path.join(stage, "frozen")
+        tops = sorted(os.listdir(frozen))
+        assert game in tops and "boardcore" in tops and "gameboard" in tops, tops
+        assert "samsara" not in tops and "mainboot.py" not in tops, tops
+        for other in build_firmware.OTHER_GAMES:
+            assert other == game or other not in tops, (game, tops)
+        assert "main.py" not in tops and "boot.py" not in tops   # on the file system
+        with open(os.path.join(stage, "manifest.py")) as f:
+            manifest = f.read()
+        assert 'package("%s"' % game in manifest and "freeze_mpy" not in manifest
+        with open(os.path.join(frozen, "boardcore", "version.py")) as f:
+            assert 'KIND = "image"' in f.read()
+        fs = build_image.write_fs(str(tmp_path / (game + "-out")), game)
+        with open(os.path.join(fs, "main.py")) as f:
+            assert "from %s.boot import main" % game in f.read()
+    ids.add(build_image.stage(FIRMWARE, str(tmp_path / "samsara")))
+    assert len(ids) == 3          # each game's image has its own id

@@ -74,9 +74,9 @@ def sources(src=SRC):
     return sorted(found)
 
 
-GAME_MAIN = '''"""%s board firmware: the entry point MicroPython runs at power-up (a bundle
-built with tools/build_firmware.py --game %s).  `import main; main.main()` restarts the
-loop from the REPL."""
+GAME_MAIN = '''"""%s board firmware: the entry point MicroPython runs at power-up (beside
+a bundle or image built by tools/build_firmware.py or tools/build_image.py --game %s).
+`import main; main.main()` restarts the loop from the REPL."""
 
 from %s.boot import main  # noqa: F401
 

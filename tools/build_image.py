@@ -1,7 +1,10 @@
 """`make uf2`: the Samsara firmware image, built from MicroPython's own source with every
-firmware module frozen into flash (docs/firmware.md "The firmware image").
+firmware module frozen into flash (docs/firmware.md "The firmware image"); `--game samas`
+or `--game schaska` builds that game's image instead (its modules only: the board core
+every game shares, the scan loop, the drivers, its own package; docs/samas.md,
+docs/schaska.md "Its firmware").
 
-    python -m tools.build_image [--kit DIR] [--out DIR] [--jobs N] [--no-cache]
+    python -m tools.build_image [--game G] [--kit DIR] [--out DIR] [--jobs N] [--no-cache]
 
 Steps, each printed as it runs:
 
@@ -29,7 +32,9 @@ Steps, each printed as it runs:
    bytes wherever it is built.
 5. **Output.** `build/firmware/samsara-<version>-rpi_pico.uf2` and beside it
    `build/firmware/fs/` (what the board's file system holds next to the image:
-   `main.py` and `boot.py`); a line with the image's size in flash, the flash left
+   `main.py` and `boot.py`); a game's in `build/firmware-<game>/`
+   (`<game>-<version>-rpi_pico.uf2`, its `fs/` with the `main.py` that boots the game,
+   tools/build_firmware.GAME_MAIN); a line with the image's size in flash, the flash left
    for the file system (and so for game logs), the image id and SHA-256 of the file.
 
 A finished image is kept in a cache (`SAMSARA_IMAGE_CACHE`, default
@@ -56,7 +61,7 @@ from samsara_host import fwstamp  # noqa: E402
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
-from tools.build_firmware import NOT_SAMSARA  # noqa: E402
+from tools.build_firmware import NOT_SAMSARA, OTHER_GAMES, GAME_MAIN, game_sources  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "firmware")
@@ -96,15 +101,35 @@ def version():
     return m.group(1)
 
 
-def image_name(ver=None):
-    """samsara-<version>-rpi_pico.uf2"""
-    return "samsara-%s-rpi_pico.uf2" % (ver or version())
+def image_name(ver=None, game=None):
+    """<game>-<version>-rpi_pico.uf2 (game None: samsara)"""
+    return "%s-%s-rpi_pico.uf2" % (game or "samsara", ver or version())
 
 
-def frozen_sources(src=SRC):
+def out_dir(game=None):
+    """The default output folder: build/firmware (Samsara's), build/firmware-<game>."""
+    return OUT if game is None else OUT + "-" + game
+
+
+def stage_dir_of(game=None):
+    """The staging folder: build/image (Samsara's), build/image-<game>."""
+    return STAGE if game is None else STAGE + "-" + game
+
+
+def native_of(game=None):
+    """The modules frozen as machine code: NATIVE for Samsara's image, none for a game's."""
+    return NATIVE if game is None else ()
+
+
+def frozen_sources(src=SRC, game=None):
     """Relative paths (with '/') of the firmware modules frozen into the image: every .py
     under `src` except ON_FS and the other games' packages and what only they share
-    (NOT_SAMSARA), sorted."""
+    (NOT_SAMSARA), sorted.  game: "samas" or "schaska" for that game's image: the modules
+    its boot imports (tools/build_firmware.game_sources) except ON_FS.  ValueError for
+    another game."""
+    if game is not None:
+        return sorted(r.replace(os.sep, "/") for r in game_sources(game, src)
+                      if r.replace(os.sep, "/") not in ON_FS)
     found = []
     for root, dirs, names in os.walk(src):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not (
@@ -117,7 +142,7 @@ def frozen_sources(src=SRC):
     return sorted(found)
 
 
-def manifest_text(frozen, native=None):
+def manifest_text(frozen, native=None, game=None):
     """The MicroPython manifest (docs: "MicroPython manifest files") freezing the stock
     image's modules and every package and top-level module of the frozen tree
     `frozen` (an absolute folder).  Paths are made relative through `$(MPY_DIR)`-free
@@ -131,28 +156,31 @@ def manifest_text(frozen, native=None):
             lines.append('package("%s", base_path="%s")' % (name, frozen))
         elif name.endswith(".py"):
             lines.append('module("%s", base_path="%s")' % (name, frozen))
-    if native:
-        mpys = tuple(rel[:-3] + ".mpy" for rel in NATIVE)
+    if native and native_of(game):
+        mpys = tuple(rel[:-3] + ".mpy" for rel in native_of(game))
         lines.append('freeze_mpy("%s", %r)' % (native, mpys))
     return "\n".join(lines) + "\n"
 
 
-def stage(src=SRC, stage_dir=STAGE):
-    """Copy the frozen modules into `stage_dir`/frozen, stamp version.py, write the
-    manifest; returns the image id (12 hex digits)."""
+def stage(src=SRC, stage_dir=STAGE, game=None):
+    """Copy the frozen modules of `game`'s image (None: Samsara's) into
+    `stage_dir`/frozen, stamp version.py, write the manifest; returns the image id (12
+    hex digits; the game is part of it)."""
     frozen = os.path.join(stage_dir, "frozen")
     if os.path.isdir(stage_dir):
         shutil.rmtree(stage_dir)
     os.makedirs(frozen)
     h = hashlib.sha256()
-    h.update(("samsara image|%s|%s|%s\n" % (MICROPY_VERSION, BOARD, BUILD_SETTINGS)).encode())
-    rels = frozen_sources(src)
+    h.update(("%s image|%s|%s|%s\n" % (game or "samsara", MICROPY_VERSION, BOARD,
+                                       BUILD_SETTINGS)).encode())
+    native_rels = native_of(game)
+    rels = frozen_sources(src, game)
     for rel in rels:
         with open(os.path.join(src, rel), "rb") as f:
             data = f.read()
         if rel != "boardcore/version.py":
             h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
-        if rel in NATIVE:
+        if rel in native_rels:
             dst = os.path.join(stage_dir, "native-src", *rel.split("/"))
         else:
             dst = os.path.join(frozen, *rel.split("/"))
@@ -163,7 +191,7 @@ def stage(src=SRC, stage_dir=STAGE):
         vtext = f.read()
     h.update(b"version.py\0" + hashlib.sha256(vtext.encode()).digest())
     native = os.path.join(stage_dir, "native")
-    manifest = manifest_text(frozen, native)
+    manifest = manifest_text(frozen, native, game)
     # the manifest names the same packages wherever the checkout is: hash its shape
     h.update(manifest.replace(frozen, "FROZEN").replace(native, "NATIVE").encode())
     image_id = h.hexdigest()[:12]
@@ -272,30 +300,34 @@ def write_link_script(kit):
         f.write(text)
 
 
-def compile_native(mpy_cross, log, stage_dir=STAGE):
+def compile_native(mpy_cross, log, stage_dir=STAGE, game=None):
     """The NATIVE modules staged by stage() compiled to machine code for the Cortex-M0+
     (`-march=armv6m -X emit=native`) into `stage_dir`/native, which the manifest
-    freezes with freeze_mpy.  Raises RuntimeError when mpy-cross fails."""
-    for rel in NATIVE:
+    freezes with freeze_mpy (none for a game's image).  Raises RuntimeError when mpy-cross
+    fails."""
+    for rel in native_of(game):
         src = os.path.join(stage_dir, "native-src", *rel.split("/"))
         dst = os.path.join(stage_dir, "native", *rel[:-3].split("/")) + ".mpy"
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         run([mpy_cross, "-march=armv6m", "-X", "emit=native", "-s", rel, "-o", dst, src], log)
 
 
-def build_port(jobs, log):
-    """The rp2 port with our manifest; returns the path of its firmware.uf2."""
+def build_port(jobs, log, game=None):
+    """The rp2 port with `game`'s manifest (None: Samsara's) in a build folder of its own;
+    returns the path of its firmware.uf2."""
     port = os.path.join(TREE, "ports", "rp2")
-    bdir = os.path.join(port, PORT_BUILD)
+    pbuild = PORT_BUILD if game is None else "build-" + game
+    stage_dir = stage_dir_of(game)
+    bdir = os.path.join(port, pbuild)
     if os.path.isdir(bdir):
         shutil.rmtree(bdir)      # cmake reads the manifest's file list once per folder
-    prefix = "-ffile-prefix-map=%s=micropython -ffile-prefix-map=%s=image" % (TREE, STAGE)
+    prefix = "-ffile-prefix-map=%s=micropython -ffile-prefix-map=%s=image" % (TREE, stage_dir)
     env = build_env()
     env["CFLAGS"] = prefix       # cmake adds these to the toolchain's own flags
     env["ASMFLAGS"] = prefix
     say("building the rp2 image (board %s) with the firmware frozen in (about 2-3 min) ..." % BOARD)
-    run(["make", "-C", port, "BOARD=%s" % BOARD, "BUILD=%s" % PORT_BUILD,
-         "FROZEN_MANIFEST=%s" % os.path.join(STAGE, "manifest.py"), "-j%d" % jobs],
+    run(["make", "-C", port, "BOARD=%s" % BOARD, "BUILD=%s" % pbuild,
+         "FROZEN_MANIFEST=%s" % os.path.join(stage_dir, "manifest.py"), "-j%d" % jobs],
         log, env=env)
     return os.path.join(bdir, "firmware.uf2")
 
@@ -306,14 +338,19 @@ def cache_dir():
     return d
 
 
-def write_fs(out):
-    """build/firmware/fs/: main.py and boot.py as the board's file system holds them."""
+def write_fs(out, game=None):
+    """`out`/fs/: main.py and boot.py as the board's file system holds them (a game's
+    main.py boots the game: tools/build_firmware.GAME_MAIN)."""
     fs = os.path.join(out, "fs")
     if os.path.isdir(fs):
         shutil.rmtree(fs)
     os.makedirs(fs)
     for name in ON_FS:
-        shutil.copyfile(os.path.join(SRC, name), os.path.join(fs, name))
+        if game is not None and name == "main.py":
+            with open(os.path.join(fs, name), "w") as f:
+                f.write(GAME_MAIN % (game.capitalize(), game, game))
+        else:
+            shutil.copyfile(os.path.join(SRC, name), os.path.join(fs, name))
     return fs
 
 
@@ -334,7 +371,10 @@ def describe(path, image_id):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="build_image", description=__doc__.split("\n\n")[0])
     ap.add_argument("--kit", help="MicroPython kit folder (default: MICROPY_KIT or ../shared/micropython-kit)")
-    ap.add_argument("--out", default=OUT, help="output folder (default build/firmware)")
+    ap.add_argument("--game", choices=("samsara",) + OTHER_GAMES, default="samsara",
+                    help="the game whose image to build (default samsara)")
+    ap.add_argument("--out", help="output folder (default build/firmware, a game's "
+                    "build/firmware-<game>)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--no-cache", action="store_true", help="build even when the cache has this image")
     ap.add_argument("--mpy-cross-only", action="store_true",
@@ -369,8 +409,10 @@ def main(argv=None):
         print("no ARM toolchain (arm-none-eabi-gcc): apt-get install gcc-arm-none-eabi "
               "libnewlib-arm-none-eabi (docs/firmware.md \"The firmware image\")")
         return 2
-    image_id = stage()
-    name = image_name()
+    game = None if a.game == "samsara" else a.game
+    a.out = a.out or out_dir(game)
+    image_id = stage(SRC, stage_dir_of(game), game)
+    name = image_name(game=game)
     os.makedirs(a.out, exist_ok=True)
     dst = os.path.join(a.out, name)
     for old in os.listdir(a.out):
@@ -385,9 +427,9 @@ def main(argv=None):
             os.remove(log)
         try:
             copy_kit(kit)
-            compile_native(build_mpy_cross(a.jobs, log), log)
+            compile_native(build_mpy_cross(a.jobs, log), log, stage_dir_of(game), game)
             write_link_script(kit)
-            uf2 = build_port(a.jobs, log)
+            uf2 = build_port(a.jobs, log, game)
         except RuntimeError as e:
             print(e)
             return 1
@@ -399,7 +441,7 @@ def main(argv=None):
         except OSError:
             pass        # a cache that cannot be written only costs the next build's time
         say("built in %.0f s" % (time.time() - t0))
-    write_fs(a.out)
+    write_fs(a.out, game)
     lines, facts = describe(dst, image_id)
     if facts["image_id"] != image_id:
         print("the image does not carry its id %s (found %s): the frozen version module "
