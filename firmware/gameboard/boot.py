@@ -19,7 +19,7 @@ import board_config
 import mainloop
 from board import hw as hwmod
 from board.linkhooks import LinkHooks, board_id
-from gameboard.core import Settings
+from boardcore.settings import Settings
 from boardcore.link.hostlink import StdioStream
 from boardcore.storage.osfs import OsFs
 

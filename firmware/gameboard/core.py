@@ -28,25 +28,8 @@ from boardcore.debounce import Debounce
 from boardcore.events import EventQueue
 from boardcore.pacing import Pacing
 from boardcore.power import PowerLimiter
+from boardcore.settings import Settings
 from boardcore.ticks import ticks_diff
-
-
-class Settings:
-    """A game board core's settings (the names of samsara.config.Config's, which may
-    be passed instead): scan_ms, settle_lift_ms, settle_place_ms, return_ms (ms,
-    docs/debounce.md), budget_ma (LED current budget, mA), event_capacity.  ValueError
-    for a scan period or capacity below 1 or a negative budget."""
-
-    def __init__(self, scan_ms=5, settle_lift_ms=4, settle_place_ms=150, return_ms=30,
-                 budget_ma=290, event_capacity=64):
-        if scan_ms <= 0 or event_capacity < 1 or budget_ma < 0:
-            raise ValueError("scan_ms and event_capacity must be >= 1, budget_ma >= 0")
-        self.scan_ms = scan_ms
-        self.settle_lift_ms = settle_lift_ms
-        self.settle_place_ms = settle_place_ms
-        self.return_ms = return_ms
-        self.budget_ma = budget_ma
-        self.event_capacity = event_capacity
 
 
 class GameBoard:

@@ -58,7 +58,7 @@ if _GAME != "samsara":
     # on the same drivers and scan loop; SAMSARA_VBOARD_LAYOUT: a Schaska layout.
     _settle = os.getenv("SAMSARA_VBOARD_SETTLE")
     from gameboard import boot as boardboot
-    from gameboard.core import Settings
+    from boardcore.settings import Settings
     if _GAME == "samas":
         import samas.boot as gameboot
         _args = {}
