@@ -152,9 +152,24 @@ class BoardWatch(threading.Thread):
 
     def _changed(self):
         try:
+            self._sense()
             self.on_change(self.model.snapshot())
         except Exception:
             pass
+
+    def _sense(self):
+        """The app's own Samas or Schaska virtual board: what its sensors read now
+        (its feed file), for the page's hands (gamehands.sensed_view)."""
+        other = self.model.other
+        if other is None or self.virtual is None:
+            return
+        from samsara_host.app import gamehands
+        n = len(other.lines[0].get("layout") or ()) if other.lines else 0
+        try:
+            other.sensed = gamehands.sensed_view(
+                other.game, gamehands.positions(self.virtual.sensed()), n)
+        except OSError:
+            other.sensed = None
 
     # -- the thread ----------------------------------------------------------------
     def run(self):
@@ -394,6 +409,25 @@ class BoardWatch(threading.Thread):
         self._refresh()
         self._changed()
         return r
+
+    def _job_hand(self, kind, body):
+        """A click of the page's hand on the app's own Samas or Schaska virtual board
+        (app/gamehands.py: body as hand_lines takes it): its feed lines written, the
+        page shown what the sensors read now.  {"lines", "words"}.  Raises
+        control.BadRequest for a bad body, LinkError without a virtual board of the
+        app's."""
+        from samsara_host.app import gamehands
+        vb = self.virtual
+        if vb is None:
+            raise boardlink.LinkError("this board is not a virtual board the app started")
+        other = self.model.other
+        lines, words = gamehands.hand_lines(
+            kind, body, gamehands.positions(vb.sensed()),
+            other.standing() if other is not None else None)
+        if lines:
+            vb.feed(*lines)
+        self._changed()
+        return {"lines": lines, "words": words}
 
     def _job_request(self, name, kw, timeout=5.0):
         """One board command for another part of the app (the online game's bridge,

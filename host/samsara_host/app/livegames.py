@@ -56,6 +56,8 @@ class GameLiveModel:
         self.told = []
         self.refused = ""
         self.log_game = None    # the number of the board's log the lines were read from
+        self.sensed = None      # the app's own virtual board: what its sensors read
+                                # (gamehands.sensed_view), None for another board
 
     # -- folding -------------------------------------------------------------------
     def from_lines(self, lines, log_game=None):
@@ -165,6 +167,18 @@ class GameLiveModel:
                 return last[key]
         return None
 
+    def standing(self):
+        """Samas: the hollows the Sama-stones stand on at the board now, {"A": h, "B":
+        h}: before a revealed round's move is carried out, the hollows before it;
+        None before the game is known (and for Schaska)."""
+        if self.game != "samas" or not self.lines:
+            return None
+        s = self.state()
+        if self.moving and len(self.lines) > 1 and "round" in self.lines[-1]:
+            before = self.lines[-2]
+            s = before.get("after", before.get("start"))
+        return {"A": s["A"]["hole"], "B": s["B"]["hole"]}
+
     def who(self, side):
         """What to call player `side` ("A"/"B")."""
         return "Player " + side
@@ -262,11 +276,13 @@ class GameLiveModel:
         and guidance (the same sentence), refused, words (what happened, newest last),
         record [[k, words]], over (the end in words, "" while it runs), result ("A",
         "B", "draw" or None), ready (Samas), moving (Samas: a revealed round to carry
-        out), steps."""
+        out), steps, standing (Samas: the hollows the Sama-stones stand on now), and
+        on the app's own virtual board sensed (what its sensors read, sensed_view)."""
         end = self.over_line()
         head = self.headline()
         return {"kind": self.game, "play": self.play_view(), "headline": head,
                 "guidance": head, "refused": self.refused, "words": list(self.told),
                 "record": self.record(), "over": self.over_words(),
                 "result": end["result"] if end else None, "ready": dict(self.ready),
-                "moving": self.moving, "steps": self.steps()}
+                "moving": self.moving, "steps": self.steps(),
+                "standing": self.standing(), "sensed": self.sensed}

@@ -14,6 +14,8 @@ drawn), `/api/live` (the snapshot), `/api/live/turn/<n>` (turn n of the live gam
 as the replay draws it: app/liveturns.py; 404 with words when it is not known), `/api/live/events` (text/event-stream: one `data:` line
 of the snapshot's JSON per change), `/api/live/new|roll|undo|hint` (POST: the board's
 game from the page, app/control.py; 409 with the board's refusal in words),
+`/api/live/hand` (POST: the page's hand on the app's own virtual board: {"hole"} of
+Samsara's, {"place"|"field"|"button"} of Samas's or Schaska's, app/gamehands.py),
 `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
 ?confirm=yes deletes the host's copy), `/api/play/new` (POST {"game", "opponent", "position",
@@ -412,7 +414,11 @@ class AppServer:
         obj = await self._body(request) if request.can_read_body else {}
         kind = self.hub.snap.get("kind") or "samsara"
         if kind != "samsara":
-            # a Samas or Schaska board: its game is played at the board itself
+            # a Samas or Schaska board: its game is played at the board itself, on
+            # the app's own virtual board with the page's hands (app/gamehands.py)
+            if request.match_info["action"] == "hand" and \
+                    getattr(self.watch, "virtual", None) is not None:
+                return await self._game_hand(kind, obj)
             return _error(409, control.other_game_words(kind, request.match_info["action"]))
         if request.match_info["action"] == "hand":
             vb = getattr(self.watch, "virtual", None)
@@ -444,6 +450,21 @@ class AppServer:
         except Exception as e:
             return _error(409, "The board did not answer: %s" % (e or "timed out"))
         return _json({"ok": True, "words": control.done_words(name, kw, r)})
+
+    async def _game_hand(self, kind, obj):
+        # A click of the page's hand on the app's own Samas or Schaska virtual board:
+        # turned into feed lines and written by the BoardWatch thread (one click after
+        # the other, each on the sensors as the last one left them), which then shows
+        # the page what the sensors read.
+        from samsara_host.app import control
+        try:
+            r = await asyncio.wait_for(
+                asyncio.wrap_future(self.watch.submit("hand", kind, obj)), 15)
+        except control.BadRequest as e:
+            return _error(400, str(e))
+        except Exception as e:
+            return _error(409, "The virtual board did not take it: %s" % (e or "timed out"))
+        return _json(dict(r, ok=True))
 
     async def api_library(self, request):
         games = await asyncio.to_thread(library.listing, self.logs_dir)
