@@ -33,6 +33,15 @@ TOLD = 12
 """How many of the last events "What happened" keeps."""
 
 
+def _fix_words(extra, missing, place, piece):
+    # the pieces to put right, in words ("" when none)
+    parts = ["take %s off %s %s (none belongs there)" % (piece, place, ", ".join(map(str, extra)))
+             ] if extra else []
+    if missing:
+        parts.append("put %s on %s %s" % (piece, place, ", ".join(map(str, missing))))
+    return ("Put the board right: " + "; ".join(parts)) if parts else ""
+
+
 def game_words(game):
     """The game's name as a player writes it ("Samsara", "Samas", "Schaska")."""
     return {"samsara": "Samsara", "samas": "Samas", "schaska": "Schaska"}.get(game, game)
@@ -179,6 +188,50 @@ class GameLiveModel:
             s = before.get("after", before.get("start"))
         return {"A": s["A"]["hole"], "B": s["B"]["hole"]}
 
+    def board_shows(self):
+        """What the board shows of the pieces the sensors read (the app's own virtual
+        board, `sensed` set) where the game does not want them, in a player's words
+        (its red and white LEDs, "Put the board right: ...": docs/samas.md, docs/schaska.md "On the board"), or
+        "": Samas's hollows against where the Sama-stones stand (a revealed round's
+        move is the headline's); Schaska's fields against the game, a lifted figure
+        named with where it goes."""
+        if self.sensed is None or not self.lines or self.over_line():
+            return ""
+        s = self.state()
+        if self.game == "samas":
+            on = set(self.sensed.get("hollows") or ())
+            want = {s["A"]["hole"], s["B"]["hole"]}
+            allowed = set(want)
+            if self.moving:
+                stand = self.standing()
+                allowed |= {stand["A"], stand["B"]}
+            extra = sorted(on - allowed)
+            missing = [] if self.moving else sorted(want - on)
+            return _fix_words(extra, missing, "hollow", "a Sama-stone")
+        on = set(self.sensed.get("fields") or ())
+        want = set(s["A"]["fields"]) | set(s["B"]["fields"])
+        extra, missing = sorted(on - want), sorted(want - on)
+        if not extra and len(missing) == 1:
+            f = missing[0]
+            to = self._schaska_move(f)
+            who = self.who(s["turn"])
+            if to is None:
+                return ("%s holds the figure from field %d, which may not move now: put it "
+                        "back on field %d" % (who, f, f))
+            return "%s holds the figure from field %d: put it on field %d" % (who, f, to)
+        return _fix_words(extra, missing, "field", "a figure")
+
+    def _schaska_move(self, f):
+        # where the mover's figure on field f goes (None: it may not move now)
+        from schaska.rules.game import Game
+        from schaska.rules.state import State
+        layout = self.lines[0]["layout"]
+        g = Game(tuple(layout), State.from_obj(self.state(), len(layout)))
+        for frm, to in g.legal():
+            if frm == f:
+                return to
+        return None
+
     def who(self, side):
         """What to call player `side` ("A"/"B")."""
         return "Player " + side
@@ -277,7 +330,8 @@ class GameLiveModel:
         record [[k, words]], over (the end in words, "" while it runs), result ("A",
         "B", "draw" or None), ready (Samas), moving (Samas: a revealed round to carry
         out), steps, standing (Samas: the hollows the Sama-stones stand on now), and
-        on the app's own virtual board sensed (what its sensors read, sensed_view)."""
+        on the app's own virtual board sensed (what its sensors read, sensed_view)
+        and board_shows (what is to put right, board_shows)."""
         end = self.over_line()
         head = self.headline()
         return {"kind": self.game, "play": self.play_view(), "headline": head,
@@ -285,4 +339,5 @@ class GameLiveModel:
                 "record": self.record(), "over": self.over_words(),
                 "result": end["result"] if end else None, "ready": dict(self.ready),
                 "moving": self.moving, "steps": self.steps(),
-                "standing": self.standing(), "sensed": self.sensed}
+                "standing": self.standing(), "sensed": self.sensed,
+                "board_shows": self.board_shows()}

@@ -112,6 +112,10 @@ function showGame(s) {
   const refused = document.getElementById("grefused");
   refused.textContent = s.refused || "";
   refused.classList.toggle("hidden", !s.refused);
+  const shows = document.getElementById("gshows");     // (the app's own virtual board)
+  shows.textContent = s.board_shows || "";
+  shows.classList.toggle("hidden", !s.board_shows);
+  shows.classList.toggle("bad", (s.board_shows || "").startsWith("Put the board right"));
   for (const side of ["A", "B"]) {
     const box = document.getElementById("gs" + side), q = p ? p.position[side] : null;
     let t = "";
