@@ -28,7 +28,7 @@ function samasSVG(s, hand) {
     out += `<circle class="sama${there ? "" : " missing"}" data-player="${p}" data-hole="${h}"` +
       `${hand ? ` data-place="H${h}"` : ""} cx="${x(h) + dx}" cy="72" r="14" ` +
       (there ? `fill="${COL[p]}" stroke="#fff" stroke-width="3"/>` :
-       `fill="none" stroke="${COL[p]}" stroke-width="3" stroke-dasharray="4 3"/>`);
+       `fill="none" stroke="${COL[p]}" stroke-width="3" stroke-dasharray="4 3" pointer-events="none"/>`);
   }
   if (on) {
     for (const h of on) {
@@ -125,7 +125,7 @@ function schaskaSVG(s, hand) {
     if (owner[f]) {
       out += `<circle class="figure${on ? "" : " lifted"}" data-player="${owner[f]}" data-field="${f}" ` +
         `cx="${cx}" cy="${cy + 9}" r="11" ` + (on ? `fill="${COL[owner[f]]}" stroke="#fff" stroke-width="2.5"/>` :
-        `fill="none" stroke="${COL[owner[f]]}" stroke-width="2.5" stroke-dasharray="4 3"/>`);
+        `fill="none" stroke="${COL[owner[f]]}" stroke-width="2.5" stroke-dasharray="4 3" pointer-events="none"/>`);
     } else if (on) {
       out += `<circle class="loose" data-field="${f}" cx="${cx}" cy="${cy + 9}" r="11" fill="#999" ` +
         `stroke="#fff" stroke-width="2.5"/>`;

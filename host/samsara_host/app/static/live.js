@@ -97,13 +97,18 @@ function show(s) {
 // A Samas or Schaska board (s.kind): its board drawn by gamesvg.js from s.play, the
 // headline, each player's pieces, the rounds or turns so far and what happened.
 const GAME_TITLE = {samas: "Samas", schaska: "Schaska"};
+let gameDrawn = null;     // the Samas or Schaska board as drawn last
 function showGame(s) {
   document.title = "Samsara: live board (" + GAME_TITLE[s.kind] + ")";
   const p = s.play;
   const hands = !!(s.hands && s.connected && p);
   const hand = hands ? {sensed: s.sensed, look: look, open: !!s.moving} : undefined;
-  if (!viewing) document.getElementById("board").innerHTML = !p ? "" :
-    (s.kind === "samas" ? samasSVG(p, hand) : schaskaSVG(p, hand));
+  const picture = !p ? "" : (s.kind === "samas" ? samasSVG(p, hand) : schaskaSVG(p, hand));
+  // drawn again only when it changed: a piece being clicked stays there
+  if (!viewing && picture !== gameDrawn) {
+    gameDrawn = picture;
+    document.getElementById("board").innerHTML = picture;
+  }
   showGameHands(s, hands);
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.headline : (s.banner ? "Waiting for the board ..." : s.headline);
@@ -235,6 +240,7 @@ async function checkOnline() {
 async function drawBoard(s) {
   if (s.kind && s.kind !== "samsara") { showGame(s); return; }
   const box = document.getElementById("board");
+  gameDrawn = null;
   if (!s.hands) { box.innerHTML = s.svg; return; }
   const h = await holes();
   if (last === s) showBoard(box, s.svg, h, hand);
