@@ -68,7 +68,7 @@ def other_game_words(game, action):
     how = ("each player's tray and Ready button" if game == "samas" else
            "its figures (a move needs no button)")
     if action == "hand":
-        return ("The page moves only a Samsara virtual board's marbles: this board plays "
+        return ("The page's hands move only the app's own virtual board: this board plays "
                 "%s; play it at the board, with %s." % (game_words(game), how))
     return ("%s is Samsara's: this board plays %s, played at the board with %s." % (
         {"new": "New game", "roll": "Roll", "undo": "Undo", "hint": "Hint"}.get(
