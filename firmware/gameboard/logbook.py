@@ -5,7 +5,8 @@ file per game, the same record format, pulled by the host with the same commands
 
 What a game's log holds (the subclass gives the parts in <>):
 
-    H  {"fmt": 1, "game": N, "rules": <game>, <header(ev)>, "board": ID}
+    H  {"fmt": 1, "game": N, "rules": <game>, <header(ev)>, "players": [A, B],
+        "board": ID}                             ("players": when the board has names)
     E  <entry(ev)>                               one per round or turn
     Z  {"how": "end", <ending(ev)>}              {"result": ..., "by": ...}
 
@@ -82,6 +83,8 @@ class Logbook:
                 if log.run_gid is not None:
                     log.end_game({"how": "abandoned"})
                 h = self.header(ev)
+                if ev.get("players"):
+                    h["players"] = ev["players"]     # (GameBoard.set_players)
                 if self.board_id:
                     h["board"] = self.board_id
                 log.start_game(h)

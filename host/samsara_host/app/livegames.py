@@ -33,6 +33,14 @@ TOLD = 12
 """How many of the last events "What happened" keeps."""
 
 
+def _names(players):
+    # [A's, B's] of a "players" field, or None (none given, or not two texts)
+    if not isinstance(players, (list, tuple)) or len(players) != 2:
+        return None
+    out = [p if isinstance(p, str) and p not in ("?",) else "" for p in players]
+    return out if any(out) else None
+
+
 def _fix_words(extra, missing, place, piece):
     # the pieces to put right, in words ("" when none)
     parts = ["take %s off %s %s (none belongs there)" % (piece, place, ", ".join(map(str, extra)))
@@ -65,6 +73,7 @@ class GameLiveModel:
         self.told = []
         self.refused = ""
         self.log_game = None    # the number of the board's log the lines were read from
+        self.names = None       # [A's, B's] ("" unknown) or None: the players' names
         self.sensed = None      # the app's own virtual board: what its sensors read
                                 # (gamehands.sensed_view), None for another board
 
@@ -84,6 +93,7 @@ class GameLiveModel:
             self.lines = [dict(x) for x in lines]
             self.ready = {"A": False, "B": False}
             self.moving = False
+            self.names = _names(lines[0].get("players"))
 
     @staticmethod
     def _key(start):
@@ -105,7 +115,11 @@ class GameLiveModel:
             self.ready = {"A": False, "B": False}
             self.moving = False
             self.refused = ""
-            self._tell("A new game of %s has started" % game_words(self.game))
+            self.names = _names(ev.get("players"))
+            if self.names:
+                self.lines[0]["players"] = list(self.names)
+            self._tell("A new game of %s has started%s" % (
+                game_words(self.game), " (%s)" % self._pair() if self.names else ""))
         elif not self.lines:
             return          # (nothing to fold into before the game is known)
         elif name in ("ready", "unready") and ev.get("p") in ("A", "B"):
@@ -233,8 +247,19 @@ class GameLiveModel:
         return None
 
     def who(self, side):
-        """What to call player `side` ("A"/"B")."""
+        """What to call player `side` ("A"/"B"): the player's name when known, else
+        "Player A"."""
+        if self.names and side in ("A", "B") and self.names["AB".index(side)]:
+            return self.names["AB".index(side)]
         return "Player " + side
+
+    def _pair(self):
+        return "%s (A) and %s (B)" % (self.who("A"), self.who("B"))
+
+    def name(self, names):
+        """Set the players' names ([A's, B's], "" for one not given, or None) from
+        elsewhere than the board's game (the library's tags of the same game)."""
+        self.names = _names(names)
 
     def round_words(self, i):
         """Round line i (index in lines) in words: both choices and what they did."""
@@ -329,7 +354,8 @@ class GameLiveModel:
         and guidance (the same sentence), refused, words (what happened, newest last),
         record [[k, words]], over (the end in words, "" while it runs), result ("A",
         "B", "draw" or None), ready (Samas), moving (Samas: a revealed round to carry
-        out), steps, standing (Samas: the hollows the Sama-stones stand on now), and
+        out), steps, names ([A's, B's] or None), standing (Samas: the hollows the
+        Sama-stones stand on now), and
         on the app's own virtual board sensed (what its sensors read, sensed_view)
         and board_shows (what is to put right, board_shows)."""
         end = self.over_line()
@@ -339,5 +365,6 @@ class GameLiveModel:
                 "record": self.record(), "over": self.over_words(),
                 "result": end["result"] if end else None, "ready": dict(self.ready),
                 "moving": self.moving, "steps": self.steps(),
+                "names": list(self.names) if self.names else None,
                 "standing": self.standing(), "sensed": self.sensed,
                 "board_shows": self.board_shows()}

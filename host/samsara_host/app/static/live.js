@@ -122,6 +122,8 @@ function showGame(s) {
   shows.classList.toggle("hidden", !s.board_shows);
   shows.classList.toggle("bad", (s.board_shows || "").startsWith("Put the board right"));
   for (const side of ["A", "B"]) {
+    const name = s.names ? s.names[side === "A" ? 0 : 1] : "";
+    document.getElementById("gn" + side).textContent = name ? `${name} (${side})` : "Player " + side;
     const box = document.getElementById("gs" + side), q = p ? p.position[side] : null;
     let t = "";
     if (q && s.kind === "samas") {
@@ -170,8 +172,10 @@ function showGameHands(s, hands) {
   document.getElementById("greadyrow").classList.toggle("hidden", !samas || !!s.over);
   document.getElementById("glookrow").classList.toggle("hidden", !samas || !!s.over || !!s.moving);
   for (const side of ["A", "B"]) {
+    const who = (s.names && s.names[side === "A" ? 0 : 1]) || side;
+    document.getElementById("ready" + side).textContent = `${who}: Ready`;
     document.getElementById("look" + side).textContent =
-      look[side] ? `Hide ${side}'s tray` : `Look behind ${side}'s screen`;
+      look[side] ? `Hide ${who}'s tray` : `Look behind ${who}'s screen`;
     document.getElementById("ready" + side).disabled = !!s.moving || !!s.ready[side];
   }
   document.getElementById("gnew").classList.toggle("hidden", !s.over);
@@ -210,6 +214,13 @@ for (const side of ["A", "B"]) {
   document.getElementById("look" + side).onclick = () => lookTray(side, !look[side]);
 }
 document.getElementById("gnew").onclick = () => gameHand({button: "A", long: true});
+document.getElementById("gnamesave").onclick = async () => {
+  const said = document.getElementById("gnamesaid");
+  const r = await api("/api/live/names", {method: "POST", body: {names: [
+    document.getElementById("gnameA").value, document.getElementById("gnameB").value]}});
+  said.textContent = r.error || "Named.";
+  said.classList.toggle("bad", !!r.error);
+};
 
 // New game is off while an online game is on (the Online page's bridge plays the
 // board's game), Undo and Hint while it is the far player's turn: the reasons under
