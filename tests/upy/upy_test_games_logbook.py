@@ -167,3 +167,22 @@ def test_bad_names_are_refused_and_the_names_before_stay():
     b.new_game(0)
     ev = b.poll_event()
     assert ev["ev"] == "game_start" and "players" not in ev
+
+
+def test_long_names_on_the_longest_track_are_cut_so_the_header_stays_one_record():
+    fs = MemFs()
+    b = SchaskaBoard()
+    book = SchaskaLogbook(schaska_log(fs), b, "virtual-12345678")
+    b.set_players(["A" * 40, "\u00e9" * 40])       # (2 bytes a character in UTF-8)
+    b.new_game(0, (8, -3) * 15)
+    drive(b, book)
+    hdr = records(fs)[1][0]
+    assert "cut" not in hdr and len(hdr["layout"]) == 30
+    a, e = hdr["players"]
+    assert 0 < len(a) < 40 and 0 < len(e) < 40
+    assert a == "A" * len(a) and e == "\u00e9" * len(e)
+    # short names on a short track are kept whole
+    b.set_players(["Ana", "Ben"])
+    b.new_game(0)
+    drive(b, book)
+    assert records(fs, 2)[1][0]["players"] == ["Ana", "Ben"]
