@@ -5,7 +5,8 @@ Samas: each looks behind the screen, puts stones or the joker into the tray, pre
 Ready; the page tells neither tray in its headline, the board reveals, the Sama-stone
 is moved hollow to hollow and the trays emptied, round after round (a stone put on a
 wrong hollow is named to put right).  Schaska: figures entered, lifted and put down,
-turn after turn (a figure lifted shows where it goes).  Without a browser these tests
+turn after turn (a figure lifted shows where it goes), the players named by the app's
+--names and then on the page.  Without a browser these tests
 skip, except under CI=true, where they fail."""
 import pytest
 
@@ -162,7 +163,8 @@ def test_two_players_play_samas_rounds_by_clicks_on_the_apps_own_board(browser, 
 
 
 def test_two_players_play_schaska_turns_by_clicks_on_the_apps_own_board(browser, tmp_path):
-    app = AppProcess(["--game", "schaska", "--virtual", "--idle"], tmp_path / "logs")
+    app = AppProcess(["--game", "schaska", "--virtual", "--idle", "--names", "Ana", "Ben"],
+                     tmp_path / "logs")
     try:
         browser.set_window_size(1280, 1000)
         browser.get(app.url)
@@ -170,6 +172,16 @@ def test_two_players_play_schaska_turns_by_clicks_on_the_apps_own_board(browser,
                        "samsaraLive.sensed", "the app's own Schaska board")
         assert browser.find_element("id", "ghands").is_displayed()
         assert not browser.find_element("id", "greadyrow").is_displayed()
+        # the names the board was given (--names), then the players' own on the page
+        assert _text(browser, "gnA") == "Ana (A)" and _text(browser, "gnB") == "Ben (B)"
+        assert _text(browser, "guide").startswith("Ana to move")
+        browser.find_element("css selector", "#gnames summary").click()
+        browser.find_element("id", "gnameA").send_keys("Anna")
+        browser.find_element("id", "gnameB").send_keys("Benno")
+        click(browser, "gnamesave")
+        wait_for(lambda: _text(browser, "gnA") == "Anna (A)", "the new name on the page")
+        assert _text(browser, "gnamesaid") == "Named."
+        assert _text(browser, "guide").startswith("Anna to move")
         n = len(DEFAULT)
         g = Game(DEFAULT)
         lifted_seen = False
@@ -197,7 +209,9 @@ def test_two_players_play_schaska_turns_by_clicks_on_the_apps_own_board(browser,
             assert drawn == sorted(["A%d" % f for f in want["A"]["fields"]] +
                                    ["B%d" % f for f in want["B"]["fields"]])
         assert lifted_seen
-        assert _text(browser, "guide").startswith("Player %s to move" % "AB"[g.state.mover])
+        assert _text(browser, "guide").startswith(
+            "%s to move" % ("Anna", "Benno")[g.state.mover])
+        assert _text(browser, "record").startswith("1. Anna enters on field 1")
         assert len(browser.find_elements("css selector", "#record .turnline")) == 8
     finally:
         app.stop()
