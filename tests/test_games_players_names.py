@@ -48,7 +48,8 @@ def test_the_live_page_says_the_names_of_the_game_start():
     m.event({"ev": "round", "round": 1, "play": {"A": "2", "B": "1"},
              "after": {"A": {"hole": 3, "stones": 11, "jokers": 2},
                        "B": {"hole": 8, "stones": 12, "jokers": 2}}})
-    assert m.snapshot()["record"][0][1].startswith("Ana chose 2 stones, Ben 1 stone")
+    assert m.snapshot()["record"][0][1] == ("Ana chose 2 stones, Ben 1 stone: Ana wins the "
+                                            "reveal and moves 2 to 3")
     # one name only: the other is "Player B"; a new game without names has none
     m.name(["Ana", ""])
     assert m.who("A") == "Ana" and m.who("B") == "Player B"

@@ -269,7 +269,8 @@ class GameLiveModel:
         return "%s chose %s, %s %s: %s" % (
             self.who("A"), CHOICE_WORDS.get(play["A"], play["A"]), self.who("B"),
             CHOICE_WORDS.get(play["B"], play["B"]),
-            samas_lines.round_words(before, play, line["after"]))
+            samas_lines.round_words(before, play, line["after"],
+                                    self.who if self.names else None))
 
     def move_words(self, line):
         """A Schaska turn line in words ("Player A moves 3 to 5")."""
