@@ -317,3 +317,36 @@ def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
         assert s["headline"].startswith("Player %s to move" % "AB"[g.state.mover])
     finally:
         app.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_after_the_end_the_pages_long_press_starts_a_new_game(tmp_path):
+    # a whole Samas game played by the simulated hands, then the page's hand: a short
+    # press is the board's refusal, a long press of a button starts the next game
+    from samsara_host.vboard_games_play import GamesPlay
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), game="samas")
+    play = GamesPlay(vb, 2)
+    srv = None
+    try:
+        port = vb.start()
+        vb.wait_ready(30)
+        assert play.run()[1]
+        watch = BoardWatch(port, None)
+        watch.virtual = vb
+        srv = AppServer(str(tmp_path / "lib"), watch)
+        url = srv.start(free_port())
+        s = _until(url, lambda s: s.get("over"), "the game's end")
+        assert s["headline"].endswith("a long press of either button starts a new game")
+        code, r = _post(url + "api/live/hand", {"button": "B"})
+        assert code == 200
+        s = _until(url, lambda s: s["refused"], "the refusal")
+        assert s["refused"] == "Player B's Ready was refused: the game is over"
+        code, r = _post(url + "api/live/hand", {"button": "B", "long": True})
+        assert code == 200 and r["lines"] == [{"button": "undo", "long": True}]
+        s = _until(url, lambda s: not s["over"] and s["steps"] == 0, "a new game")
+        assert s["headline"].startswith("Round 1: each player puts")
+        assert s["play"]["position"] == SAMAS_START
+    finally:
+        if srv is not None:
+            srv.stop()
+        vb.stop()
