@@ -7,7 +7,7 @@ itself runs in the BoardWatch thread (its `game` job), the port's one holder.
 Actions: "new" {"vs_board": null|"A"|"B", "level": 1..3, "starter": "A"|"B",
 "match": bool, "names": [A's, B's] (optional; "" for one not given)}, "roll", "undo", "hint" (no body); and "hand" {"hole"} on the app's own
 virtual board only: a hand lifts or places a marble there (hand_line), as a person at
-a real board would.
+a real board would (on a Samas or Schaska board: app/gamehands.py).
 """
 from samsara_host import gametags
 from samsara_host import movewords
