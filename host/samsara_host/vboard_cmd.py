@@ -88,10 +88,10 @@ def configure(p):
     p.set_defaults(func=cmd_virtual_board)
 
 
-def players_of(names, game, prog):
+def players_of(names, game):
     """[A's, B's] of `--names` for a Samas or Schaska board (game_cmd.names_of: checked
-    as `logs tag` checks them), None when not given.  Raises ValueError in words, with
-    `prog` ("samsara virtual-board") for a Samsara board."""
+    as `logs tag` checks them), None when not given.  Raises ValueError in words (also
+    for a Samsara board, whose game is named by `game new --names`)."""
     if names is None:
         return None
     if game == "samsara":
@@ -135,7 +135,7 @@ def cmd_virtual_board(args):
               file=sys.stderr)
         return 2
     try:
-        players = players_of(getattr(args, "names", None), game, "samsara virtual-board")
+        players = players_of(getattr(args, "names", None), game)
     except ValueError as e:
         print("samsara virtual-board: --names: %s" % e if not str(e).startswith("--names")
               else "samsara virtual-board: %s" % e, file=sys.stderr)

@@ -148,7 +148,7 @@ def cmd_app(args):
                   "live page)", file=sys.stderr)
             return 2
         try:
-            players = players_of(args.names, game, "samsara app")
+            players = players_of(args.names, game)
         except ValueError as e:
             print("samsara app: --names: %s" % e if not str(e).startswith("--names")
                   else "samsara app: %s" % e, file=sys.stderr)
