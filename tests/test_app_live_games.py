@@ -200,10 +200,11 @@ def test_an_app_that_starts_after_the_game_reads_it_from_the_boards_log(tmp_path
         board = _get(url + "api/board")
         assert board["status"] is None and board["playing"] == s["headline"]
         assert board["logs"]["games"] >= 1
-        # Samsara's buttons and the page's hands are refused in words, nothing sent
+        # Samsara's buttons and the page's hands (not the app's own board) are refused in
+        # words, nothing sent
         for action, words in (("roll", "Roll is Samsara's: this board plays Schaska"),
                               ("new", "New game is Samsara's: this board plays Schaska"),
-                              ("hand", "The page moves only a Samsara virtual board's")):
+                              ("hand", "The page's hands move only the app's own virtual board")):
             code, body = _post(url + "api/live/" + action, {"hole": "R1"})
             assert code == 409 and body["error"].startswith(words), body
     finally:

@@ -59,13 +59,14 @@ def open_services(board, hw, make_book, open_log):
 
 
 def boot(make_board, make_book, open_log, cfg=board_config, clock=None,
-         cal_path="hallcal.txt", watch=None, settings=None, **start):
+         cal_path="hallcal.txt", watch=None, settings=None, players=None, **start):
     """Build drivers, the board (make_board(settings): a GameBoard; settings None:
     Settings with SCAN_MS, SETTLE_LIFT_MS and cfg's LED budget), services (open_services
     with make_book and open_log) and the loop, start a game (board.new_game(now_ms,
     frame=the scanned frame, **start); its log starts with its game_start event), start
     the watchdog (WATCHDOG_MS).  watch: a callable given every event after the sinks.
-    Returns the mainloop.Loop."""
+    players: the players' names [A's, B's] or None (board.set_players; ValueError for
+    bad names).  Returns the mainloop.Loop."""
     if clock is None:
         clock = mainloop.SystemClock()
     hw = hwmod.build(cfg, cal_path)
@@ -73,6 +74,7 @@ def boot(make_board, make_book, open_log, cfg=board_config, clock=None,
         settings = Settings(scan_ms=SCAN_MS, settle_lift_ms=SETTLE_LIFT_MS,
                             budget_ma=cfg.LED_BUDGET_MA)
     board = make_board(settings)
+    board.set_players(players)
     frame = read_frame(hw, clock)
     now = clock.ticks_ms()
     loop = mainloop.Loop(board, hw, clock, open_services(board, hw, make_book, open_log),

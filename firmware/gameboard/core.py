@@ -32,6 +32,10 @@ from boardcore.settings import Settings
 from boardcore.ticks import ticks_diff
 
 
+MAX_NAME = 40
+"""The longest player's name (characters), as the host's tags take it."""
+
+
 class GameBoard:
     """One game's board core (module docstring) over a controller built by
     `make_controller(events)` (events: the board's EventQueue; the controller has
@@ -48,6 +52,10 @@ class GameBoard:
     BUTTON_HELP = "roll or undo"
     REFUSED = Exception
     HOST_COMMANDS = ()
+    players = None
+    """The players' names, [A's, B's] ("" for one not given), or None: carried by every
+    game_start event from now on (its "players"), and so into the game's log header
+    (gameboard.logbook), until set_players changes them."""
 
     def __init__(self, make_controller, config=None):
         if config is None:
@@ -107,9 +115,32 @@ class GameBoard:
         when refused.  A subclass defines it."""
         raise NotImplementedError
 
+    def set_players(self, names):
+        """Name the players of the games this board starts from now on: names a list or
+        tuple of two strings (A's, B's; "" for one not given, at most MAX_NAME
+        characters each, no control characters) or None (no names).  ValueError
+        otherwise; the names before stay."""
+        if names is None:
+            self.players = None
+            return
+        if not isinstance(names, (list, tuple)) or len(names) != 2:
+            raise ValueError("the players' names are two: A's and B's")
+        for n in names:
+            if not isinstance(n, str) or len(n) > MAX_NAME:
+                raise ValueError("a player's name is a text of at most %d characters"
+                                 % MAX_NAME)
+            for ch in n:
+                if ord(ch) < 32 or ord(ch) == 127:
+                    raise ValueError("a player's name has no control characters")
+        self.players = [names[0], names[1]] if names[0] or names[1] else None
+
     def poll_event(self):
-        """The oldest queued event dict, or None.  The scan loop is its only caller."""
-        return self.events.poll()
+        """The oldest queued event dict, or None.  The scan loop is its only caller.  A
+        game_start event gets the players' names ("players") when the board has them."""
+        ev = self.events.poll()
+        if ev is not None and self.players is not None and ev.get("ev") == "game_start":
+            ev["players"] = list(self.players)
+        return ev
 
     def emit(self, ev):
         """Queue an event dict from outside the core (so it takes the one path)."""

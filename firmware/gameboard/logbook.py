@@ -5,7 +5,9 @@ file per game, the same record format, pulled by the host with the same commands
 
 What a game's log holds (the subclass gives the parts in <>):
 
-    H  {"fmt": 1, "game": N, "rules": <game>, <header(ev)>, "board": ID}
+    H  {"fmt": 1, "game": N, "rules": <game>, <header(ev)>, "board": ID,
+        "players": [A, B]}                       ("players": when the board has names,
+                                                 cut to keep the header one record)
     E  <entry(ev)>                               one per round or turn
     Z  {"how": "end", <ending(ev)>}              {"result": ..., "by": ...}
 
@@ -84,6 +86,8 @@ class Logbook:
                 h = self.header(ev)
                 if self.board_id:
                     h["board"] = self.board_id
+                if ev.get("players"):
+                    _fit_players(h, ev["players"])   # (GameBoard.set_players)
                 log.start_game(h)
             elif log.run_gid is None:
                 return
@@ -137,6 +141,30 @@ class Logbook:
         """Write what waits and close the running game's file (the loop stops)."""
         self.flush()
         self.log.close()
+
+
+HEADER_ROOM = 32
+"""Bytes a header needs beside the logbook's fields: the store's {"fmt":1,"game":N,."""
+
+
+def _fit_players(h, players):
+    """Put the players' names into header `h` as "players", each cut by its last
+    characters (the longer first) as far as the header must be to stay one record
+    (MAX_PAYLOAD bytes with HEADER_ROOM: a long Schaska track leaves less room), so a
+    header is never cut and its game never lost."""
+    a = players[0]
+    b = players[1]
+    while True:
+        h["players"] = [a, b]
+        if len(gamelog.dumps(h).encode()) + HEADER_ROOM <= gamelog.MAX_PAYLOAD:
+            return
+        if not a and not b:
+            del h["players"]
+            return
+        if len(a) >= len(b):
+            a = a[:-1]
+        else:
+            b = b[:-1]
 
 
 def open_log(fs, budget):

@@ -14,12 +14,14 @@ from samas.core import SamasBoard
 from samas.logbook import Logbook, open_log
 
 
-def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, settings=None):
+def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, settings=None,
+         players=None):
     """Build drivers, board, services and the loop, start a game (its log starts with
     its game_start event): gameboot.boot with the Samas board.  watch: a callable given
-    every event after the sinks.  Returns the mainloop.Loop."""
+    every event after the sinks; players: the players' names [A's, B's] or None
+    (GameBoard.set_players).  Returns the mainloop.Loop."""
     return gameboot.boot(SamasBoard, Logbook, open_log, cfg, clock, cal_path, watch,
-                         settings)
+                         settings, players)
 
 
 def main():

@@ -34,15 +34,16 @@ def read_layout(path=LAYOUT_FILE):
 
 
 def boot(cfg=board_config, clock=None, cal_path="hallcal.txt", watch=None, settings=None,
-         layout=DEFAULT):
+         layout=DEFAULT, players=None):
     """Build drivers, board, services and the loop, start a game on `layout` (a checked
     layout tuple; its log starts with its game_start event): gameboot.boot with the
-    Schaska board.  watch: a callable given every event after the sinks.  Returns the
+    Schaska board.  watch: a callable given every event after the sinks; players: the
+    players' names [A's, B's] or None (GameBoard.set_players).  Returns the
     mainloop.Loop."""
     def make_board(s):
         return SchaskaBoard(layout, s)
     return gameboot.boot(make_board, Logbook, open_log, cfg, clock, cal_path, watch,
-                         settings, layout=layout)
+                         settings, players, layout=layout)
 
 
 def main(layout=None):

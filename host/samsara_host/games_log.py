@@ -6,6 +6,11 @@ a Samsara log's turns are.
 
     game_of(data)       "samsara", "samas" or "schaska" (the header's "rules")
     jsonl_lines(data)   the game's JSON lines (dicts); LogError for what is wrong
+    players_of(data)    the players' names of the header ([A's, B's]) or None
+
+A game whose header names its players (GameBoard.set_players: `samsara virtual-board
+--names`, `samsara app --virtual --names`) has them in its start line as "players":
+[A's, B's]; an unnamed game's lines are `rules play`'s exactly.
 """
 from boardcore.storage.logrecord import T_END, T_HEADER, parse_records, record_event
 from samas.rules.game import Game as SamasGame
@@ -39,10 +44,27 @@ def game_of(data):
     return record_event(recs[0][0], recs[0][1]).get("rules", "samsara")
 
 
+def players_of(data):
+    """The players' names a log file's header holds ([A's, B's], "" for one not given;
+    the board's GameBoard.set_players), or None.  Raises LogError when there is no
+    header."""
+    recs, _good = _records(data)
+    return header_players(record_event(recs[0][0], recs[0][1]))
+
+
+def header_players(header):
+    """[A's, B's] of a header dict's "players", or None (none, or not two texts)."""
+    p = header.get("players")
+    if not isinstance(p, list) or len(p) != 2 or not all(isinstance(x, str) for x in p):
+        return None
+    return [p[0], p[1]] if p[0] or p[1] else None
+
+
 def jsonl_lines(data):
     """The JSON lines (a list of dicts) of the Samas or Schaska game in a log file's
-    bytes: the start line, a line per round or turn, and the result line when the game
-    ended (an abandoned or torn game has none).  Raises LogError for a Samsara log, a
+    bytes: the start line (with "players" when the header names them), a line per
+    round or turn, and the result line when the game ended (an abandoned or torn game
+    has none).  Raises LogError for a Samsara log, a
     bad header, a record the rules do not allow, or an end that is not the rules'."""
     recs, good = _records(data)
     header = record_event(recs[0][0], recs[0][1])
@@ -53,14 +75,16 @@ def jsonl_lines(data):
     if game not in GAMES:
         raise LogError("a %s log: --format jsonl is for Samas and Schaska logs" % game)
     try:
-        if game == "samas":
-            return _samas(header, recs[1:])
-        return _schaska(header, recs[1:])
+        lines = _samas(header, recs[1:]) if game == "samas" else _schaska(header, recs[1:])
     except (SamasStateError, SchaskaStateError, LayoutError, IllegalSelectionError,
             IllegalActionError, KeyError, TypeError, ValueError) as e:
         if isinstance(e, LogError):
             raise
         raise LogError("game %s: %s" % (header.get("game"), e))
+    players = header_players(header)
+    if players:
+        lines[0]["players"] = players       # (a named game's start line only)
+    return lines
 
 
 def _end_of(recs):

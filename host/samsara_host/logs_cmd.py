@@ -334,8 +334,9 @@ def cmd_tag(args):
     except gametags.TagError as e:
         _err("tag", e)
         return 2
+    other = _other_game(args.file)      # a Samas or Schaska game's log is a game too
     try:
-        rec = gametags.load_tagged(args.file)   # only a game gets tags
+        rec = gametags.load_tagged(args.file) if other is None else None  # only a game
         merged = gametags.update(args.file, tags)
     except record.RecordError as e:
         _err("tag", "%s: %s" % (args.file, e))
@@ -343,10 +344,11 @@ def cmd_tag(args):
     except OSError as e:
         _err("tag", "cannot write %s: %s" % (gametags.sidecar(args.file), e.strerror or e))
         return 1
-    rec.tags.update(merged)
+    shown = dict(rec.tags) if rec is not None else {}
+    shown.update(merged)
     print("%s: %s" % (gametags.sidecar(args.file),
-                      ", ".join('%s "%s"' % (k, rec.tags[k]) for k in gametags.EDITABLE
-                                if k in rec.tags)))
+                      ", ".join('%s "%s"' % (k, shown[k]) for k in gametags.EDITABLE
+                                if k in shown)))
     return 0
 
 
@@ -448,7 +450,8 @@ def _other_game(path):
 
 def export_jsonl(args, game):
     """`logs export FILE --format jsonl` of a Samas or Schaska log (game): its JSON
-    lines (samsara_host.games_log), to --out or stdout.  Returns the exit code."""
+    lines (samsara_host.games_log; the start line's "players" with the tags sidecar's
+    names over the header's), to --out or stdout.  Returns the exit code."""
     from samsara_host import games_log
     if game is None:
         _err("export", "%s: --format jsonl is for Samas and Schaska logs" % args.file)
@@ -458,12 +461,21 @@ def export_jsonl(args, game):
         if given:
             _err("export", "%s is not for a %s log (--format jsonl)" % (flag, game))
             return 2
+    from samsara_host import gametags
     try:
         with open(args.file, "rb") as f:
             lines = games_log.jsonl_lines(f.read())
-    except (OSError, games_log.LogError) as e:
+        tags = gametags.read(args.file)
+    except (OSError, games_log.LogError, gametags.TagError) as e:
         _err("export", "%s: %s" % (args.file, e))
         return 2
+    # the players' names: the tags sidecar's (logs tag, a pull's --names, the app) over
+    # the log header's
+    names = list(lines[0].get("players") or ("", ""))
+    names = [tags.get("Player" + side) or n for side, n in zip("AB", names)]
+    names = [n if n != "?" else "" for n in names]
+    if any(names):
+        lines[0]["players"] = names
     text = "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines)
     if args.out and args.out != "-":
         try:

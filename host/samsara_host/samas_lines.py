@@ -76,20 +76,24 @@ def legal_answer(state):
             "result": result(state)}
 
 
-def round_words(before, play, after):
+def round_words(before, play, after, who=None):
     """A Samas round in words from the state objects before and after it and its play:
     who won the reveal and moved, and the run-out when a player then held nothing
-    (the split comes from samas.rules.rounds.reveal, the rules' own step)."""
+    (the split comes from samas.rules.rounds.reveal, the rules' own step).  who: what
+    to call a player ("A"/"B" -> words; None: the letter)."""
+    if who is None:
+        def who(p):
+            return p
     mid = reveal(State.from_obj(before), selection(play["A"]), selection(play["B"])).to_obj()
     won = [p for p in ("A", "B") if mid[p]["hole"] != before[p]["hole"]]
-    out = ("%s wins the reveal and moves %d to %d" % (won[0], before[won[0]]["hole"],
+    out = ("%s wins the reveal and moves %d to %d" % (who(won[0]), before[won[0]]["hole"],
                                                       mid[won[0]]["hole"])
            if won else "nobody moves")
     for p in ("A", "B"):
         if after[p]["hole"] != mid[p]["hole"]:
             q = "B" if p == "A" else "A"
             out += "; %s holds nothing, so %s runs %d to %d" % (
-                q, p, mid[p]["hole"], after[p]["hole"])
+                who(q), who(p), mid[p]["hole"], after[p]["hole"])
     return out
 
 

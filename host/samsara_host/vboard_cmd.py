@@ -1,5 +1,5 @@
 """`samsara virtual-board [DIR] [--id ID] [--game samsara|samas|schaska] [--layout V,...]
-[--play SEED] [--turns N]` and
+[--play SEED] [--turns N] [--names A B]` and
 `python -m samsara_host.virtual_board` (docs/virtual-board.md): run a virtual board
 for the user's tools until Ctrl-C or SIGTERM.  Its one job is the command line around
 samsara_host.virtual_board.VirtualBoard (and vboard_play.TablePlay for --play, or
@@ -80,7 +80,25 @@ def configure(p):
                         "default layout of docs/schaska.md)")
     p.add_argument("--turns", type=_turns, metavar="N",
                    help="with --play: stop after N complete turns (the game stays open)")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="with --game samas or schaska: the players' names, A's then B's "
+                        "(one name alone is A's), in every game's log header (`logs`, "
+                        "the app and exports name them); a Samsara game is named by "
+                        "`samsara game new --names`")
     p.set_defaults(func=cmd_virtual_board)
+
+
+def players_of(names, game):
+    """[A's, B's] of `--names` for a Samas or Schaska board (game_cmd.names_of: checked
+    as `logs tag` checks them), None when not given.  Raises ValueError in words (also
+    for a Samsara board, whose game is named by `game new --names`)."""
+    if names is None:
+        return None
+    if game == "samsara":
+        raise ValueError("--names is for --game samas or schaska (a Samsara game is "
+                         "named by `samsara game new --names`)")
+    from samsara_host.game_cmd import names_of
+    return names_of(names)
 
 
 def add_parser(sub, name, help_text):
@@ -116,6 +134,12 @@ def cmd_virtual_board(args):
         print("samsara virtual-board: --turns and --side are for Samsara's board",
               file=sys.stderr)
         return 2
+    try:
+        players = players_of(getattr(args, "names", None), game)
+    except ValueError as e:
+        print("samsara virtual-board: --names: %s" % e if not str(e).startswith("--names")
+              else "samsara virtual-board: %s" % e, file=sys.stderr)
+        return 2
     # SIGTERM (and a closed terminal's SIGHUP) end it like Ctrl-C, so the `micropython`
     # child, in a session of its own, is never left running.
     for name in ("SIGTERM", "SIGHUP"):
@@ -127,7 +151,7 @@ def cmd_virtual_board(args):
         try:
             vb = VirtualBoard(folder=args.folder, board_id=args.id,
                               seed=args.play if game == "samsara" else None, game=game,
-                              layout=getattr(args, "layout", None))
+                              layout=getattr(args, "layout", None), players=players)
         except (FolderError, ValueError) as e:
             print("samsara virtual-board: %s" % e, file=sys.stderr)
             return 1 if getattr(e, "busy", False) else 2   # taken, or not what it takes

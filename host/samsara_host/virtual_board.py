@@ -228,18 +228,26 @@ class VirtualBoard:
     defaults.  dice: the dice source ("electronic", "host", "manual").  seed: the seed
     of the electronic dice (None: the firmware's default, 1).  game: one of GAMES (the
     board's firmware boots that game's board); layout: a Schaska layout tuple (None:
-    the default).  Raises ValueError for a bad board id, an unknown game or a layout
-    for another game, FolderError for a folder another virtual board holds (or a
-    file)."""
+    the default).  players: Samas's or Schaska's players' names [A's, B's] ("" for one
+    not given; None: none), in every game's log header (GameBoard.set_players; a
+    Samsara game is named by `samsara game new --names`).  Raises ValueError for a bad
+    board id, an unknown game, a layout or names for another game, FolderError for a
+    folder another virtual board holds (or a file)."""
 
     def __init__(self, folder=None, board_id=None, settle=None, dice=None,
-                 micropython=None, seed=None, game="samsara", layout=None):
+                 micropython=None, seed=None, game="samsara", layout=None, players=None):
         if game not in GAMES:
             raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
         if layout is not None and game != "schaska":
             raise ValueError("a layout is Schaska's (--game schaska)")
+        if players is not None and game == "samsara":
+            raise ValueError("a Samsara game's names are given with its new game "
+                             "(samsara game new --names)")
+        if players is not None and (len(players) != 2 or not any(players)):
+            raise ValueError("the players' names are two, A's and B's, one at least given")
         self.game = game
         self.layout = layout
+        self.players = list(players) if players is not None else None
         self._own = folder is None
         self.folder = os.path.abspath(folder or tempfile.mkdtemp(prefix="samsara-vboard-"))
         self._folder_lock = _claim(self.folder)
@@ -315,6 +323,10 @@ class VirtualBoard:
             env["SAMSARA_VBOARD_LAYOUT"] = format_layout(self.layout)
         else:
             env.pop("SAMSARA_VBOARD_LAYOUT", None)
+        if self.players is not None:
+            env["SAMSARA_VBOARD_PLAYERS"] = json.dumps(self.players)
+        else:
+            env.pop("SAMSARA_VBOARD_PLAYERS", None)
         if self._launcher_w is None:
             # the board's process watches this pipe and ends when no launcher holds it
             # (vdrivers.LauncherWatch); the write end stays here only (not inherited)

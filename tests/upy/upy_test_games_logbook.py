@@ -125,3 +125,64 @@ def test_a_game_from_another_start_logs_its_start():
     hdr = records(fs)[1][0]
     assert hdr["start"]["A"] == {"start": 6, "fields": [3], "home": 0}
     assert hdr["start"]["turn"] == "B"
+
+
+def test_the_players_names_go_with_every_game_start_into_the_header():
+    fs = MemFs()
+    b = SchaskaBoard()
+    book = SchaskaLogbook(schaska_log(fs), b, "vb-1")
+    book.boot()
+    b.set_players(["Ana", ""])
+    b.new_game(0)
+    evs = []
+    while True:
+        ev = b.poll_event()
+        if ev is None:
+            break
+        evs.append(ev)
+        book.on_event(ev)
+    assert evs[0]["ev"] == "game_start" and evs[0]["players"] == ["Ana", ""]
+    _name, recs = records(fs)
+    assert recs[0]["players"] == ["Ana", ""] and recs[0]["board"] == "vb-1"
+    # names taken away: the next game's header has none
+    b.set_players(None)
+    b.new_game(0)
+    drive(b, book)
+    assert "players" not in records(fs, 2)[1][0]
+
+
+def test_bad_names_are_refused_and_the_names_before_stay():
+    b = SamasBoard()
+    b.set_players(("Ana", "Ben"))
+    for bad in (["Ana"], "AnaBen", ["x" * 41, ""], ["A\nna", ""], [1, 2]):
+        try:
+            b.set_players(bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("%r taken as names" % (bad,))
+    assert b.players == ["Ana", "Ben"]
+    b.set_players(["", ""])         # no name at all: none
+    assert b.players is None
+    b.new_game(0)
+    ev = b.poll_event()
+    assert ev["ev"] == "game_start" and "players" not in ev
+
+
+def test_long_names_on_the_longest_track_are_cut_so_the_header_stays_one_record():
+    fs = MemFs()
+    b = SchaskaBoard()
+    book = SchaskaLogbook(schaska_log(fs), b, "virtual-12345678")
+    b.set_players(["A" * 40, "\u00e9" * 40])       # (2 bytes a character in UTF-8)
+    b.new_game(0, (8, -3) * 15)
+    drive(b, book)
+    hdr = records(fs)[1][0]
+    assert "cut" not in hdr and len(hdr["layout"]) == 30
+    a, e = hdr["players"]
+    assert 0 < len(a) < 40 and 0 < len(e) < 40
+    assert a == "A" * len(a) and e == "\u00e9" * len(e)
+    # short names on a short track are kept whole
+    b.set_players(["Ana", "Ben"])
+    b.new_game(0)
+    drive(b, book)
+    assert records(fs, 2)[1][0]["players"] == ["Ana", "Ben"]

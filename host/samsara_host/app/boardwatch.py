@@ -152,9 +152,24 @@ class BoardWatch(threading.Thread):
 
     def _changed(self):
         try:
+            self._sense()
             self.on_change(self.model.snapshot())
         except Exception:
             pass
+
+    def _sense(self):
+        """The app's own Samas or Schaska virtual board: what its sensors read now
+        (its feed file), for the page's hands (gamehands.sensed_view)."""
+        other = self.model.other
+        if other is None or self.virtual is None:
+            return
+        from samsara_host.app import gamehands
+        n = len(other.lines[0].get("layout") or ()) if other.lines else 0
+        try:
+            other.sensed = gamehands.sensed_view(
+                other.game, gamehands.positions(self.virtual.sensed()), n)
+        except OSError:
+            other.sensed = None
 
     # -- the thread ----------------------------------------------------------------
     def run(self):
@@ -250,6 +265,25 @@ class BoardWatch(threading.Thread):
         except (games_log.LogError, boardlink.BoardError, ValueError, TypeError):
             return
         self.model.other.from_lines(lines, game)
+        if lines[0].get("game") == self.model.other.game:
+            self.model.other.name(self.other_names(game, lines[0].get("players")))
+
+    def other_names(self, game, header):
+        """The players' names of a Samas or Schaska board's game `game` (its log's
+        number): the library's tags of the game (a pull's --names, `logs tag`, the
+        library page's rename, the live page's names) over its log header's
+        ("players": header), [A's, B's] or None."""
+        names = list(header) if header else ["", ""]
+        board = (self.model.hello or {}).get("board")
+        if self.library and game is not None:
+            path = os.path.join(self.library, logpull.local_name(board, game))
+            try:
+                tags = gametags.read(path)
+            except (gametags.TagError, OSError):
+                tags = {}
+            names = [tags.get("Player" + side) or n for side, n in zip("AB", names)]
+        names = [n if n not in ("?", None) else "" for n in names]
+        return names if any(names) else None
 
     def _refresh(self):
         c = self.state.client
@@ -313,6 +347,8 @@ class BoardWatch(threading.Thread):
             ask = False
             for ev in evs:
                 ask = self.model.event(ev) or ask
+                if self.model.other is not None and ev.get("ev") == "game_start":
+                    ask = True      # (its log's number: the library's names of it)
                 for fn in self.listeners:
                     fn(ev)
             if ask or any(e.get("ev") in ("lift", "place") for e in evs):
@@ -395,15 +431,58 @@ class BoardWatch(threading.Thread):
         self._changed()
         return r
 
+    def _job_hand(self, kind, body):
+        """A click of the page's hand on the app's own Samas or Schaska virtual board
+        (app/gamehands.py: body as hand_lines takes it): its feed lines written, the
+        page shown what the sensors read now.  {"lines", "words"}.  Raises
+        control.BadRequest for a bad body, LinkError without a virtual board of the
+        app's."""
+        from samsara_host.app import gamehands
+        vb = self.virtual
+        if vb is None:
+            raise boardlink.LinkError("this board is not a virtual board the app started")
+        other = self.model.other
+        lines, words = gamehands.hand_lines(
+            kind, body, gamehands.positions(vb.sensed()),
+            other.standing() if other is not None else None)
+        if lines:
+            vb.feed(*lines)
+        self._changed()
+        return {"lines": lines, "words": words}
+
     def _job_request(self, name, kw, timeout=5.0):
         """One board command for another part of the app (the online game's bridge,
         samsara_host.app.onlineplay): the board's reply.  Raises boardlink.BoardError
         when the board refuses, NoReply when it does not answer."""
         return self.state.client.request(name, timeout=timeout, **kw)
 
+    def _job_name_game(self, names):
+        """Name the players of a Samas or Schaska board's running game from the live
+        page: names [A's, B's] (checked, gametags.check_names) into the library's tags
+        of the game (`<library>/<board>/game-NNNN.log.tags`, kept when the game is
+        pulled, as `logs tag` keeps them), shown at once.  Returns the tags.  LinkError
+        when the board's game or the library is not known."""
+        other = self.model.other
+        board = (self.model.hello or {}).get("board")
+        if other is None or other.log_game is None or not self.library or not board:
+            raise boardlink.LinkError("the board's game is not known yet")
+        path = os.path.join(self.library, logpull.local_name(board, other.log_game))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tags = gametags.update(path, {"PlayerA": names[0], "PlayerB": names[1]})
+        header = other.lines[0].get("players") if other.lines else None
+        other.name(self.other_names(other.log_game, header))
+        self._changed()
+        return tags
+
     def _job_names(self):
         """Read the players' names again (known_names: the library's tags were
-        changed); returns them."""
+        changed; on a Samas or Schaska board other_names); returns them."""
+        other = self.model.other
+        if other is not None:
+            header = other.lines[0].get("players") if other.lines else None
+            other.name(self.other_names(other.log_game, header))
+            self._changed()
+            return other.names
         self.model.names = self.known_names()
         self._changed()
         return self.model.names

@@ -55,6 +55,9 @@ def add_parser(sub, name, help_text):
     p.add_argument("--layout", type=_layout, metavar="V1,V2,...",
                    help="with --game schaska --virtual: the track's field values "
                         "(default: the default layout of docs/schaska.md)")
+    p.add_argument("--names", nargs="+", metavar="NAME",
+                   help="with --game samas or schaska --virtual: the players' names, A's "
+                        "then B's (one name alone is A's), in every game's log header")
     p.add_argument("--idle", action="store_true",
                    help="with --virtual: nobody plays, the board waits for you")
     p.add_argument("--seed", type=int, default=1, help="with --virtual: the game's seed "
@@ -137,6 +140,19 @@ def cmd_app(args):
         print("samsara app: --layout is for --game schaska --virtual (a board reads its "
               "own layout.txt)", file=sys.stderr)
         return 2
+    players = None
+    if getattr(args, "names", None) is not None:
+        from samsara_host.vboard_cmd import players_of
+        if not args.virtual:
+            print("samsara app: --names is for --virtual (a board's game is named on the "
+                  "live page)", file=sys.stderr)
+            return 2
+        try:
+            players = players_of(args.names, game)
+        except ValueError as e:
+            print("samsara app: --names: %s" % e if not str(e).startswith("--names")
+                  else "samsara app: %s" % e, file=sys.stderr)
+            return 2
     broker = None
     if args.broker or args.ca:
         from samsara_host.online.cmd import broker_of
@@ -174,7 +190,7 @@ def cmd_app(args):
             else:
                 from samsara_host.vboard_games_play import GamesPlay
                 vb = VirtualBoard(folder=folder, game=game,
-                                  layout=getattr(args, "layout", None))
+                                  layout=getattr(args, "layout", None), players=players)
                 if not args.idle:
                     play = GamesPlay(vb, args.seed, pace_s=args.pace)
             port = vb.start()

@@ -7,7 +7,7 @@ itself runs in the BoardWatch thread (its `game` job), the port's one holder.
 Actions: "new" {"vs_board": null|"A"|"B", "level": 1..3, "starter": "A"|"B",
 "match": bool, "names": [A's, B's] (optional; "" for one not given)}, "roll", "undo", "hint" (no body); and "hand" {"hole"} on the app's own
 virtual board only: a hand lifts or places a marble there (hand_line), as a person at
-a real board would.
+a real board would (on a Samas or Schaska board: app/gamehands.py).
 """
 from samsara_host import gametags
 from samsara_host import movewords
@@ -68,7 +68,7 @@ def other_game_words(game, action):
     how = ("each player's tray and Ready button" if game == "samas" else
            "its figures (a move needs no button)")
     if action == "hand":
-        return ("The page moves only a Samsara virtual board's marbles: this board plays "
+        return ("The page's hands move only the app's own virtual board: this board plays "
                 "%s; play it at the board, with %s." % (game_words(game), how))
     return ("%s is Samsara's: this board plays %s, played at the board with %s." % (
         {"new": "New game", "roll": "Roll", "undo": "Undo", "hint": "Hint"}.get(

@@ -65,6 +65,9 @@ def summary(root, gid):
     out = {"id": gid, "board": gid.split("/")[0], "game": number.lstrip("0") or "0",
            "date": "", "players": ["", ""], "result": "", "winner": "", "score": "",
            "turns": 0, "options": "", "torn": None, "error": None}
+    other = _other_game(path)
+    if other is not None:
+        return _other_summary(out, path, other)
     try:
         rec = gametags.load_tagged(path)
     except record.RecordError as e:
@@ -80,6 +83,47 @@ def summary(root, gid):
     out["turns"] = len(rec.turns)
     out["options"] = options_words(t)
     out["torn"] = rec.torn
+    return out
+
+
+def _other_game(path):
+    # "samas" or "schaska" for such a game's log, else None (Samsara's, or unreadable:
+    # the record reader says what is wrong)
+    from samsara_host import games_log
+    try:
+        with open(path, "rb") as f:
+            game = games_log.game_of(f.read())
+    except (OSError, games_log.LogError, ValueError):
+        return None
+    return game if game in games_log.GAMES else None
+
+
+def _other_summary(out, path, game):
+    """summary() of a Samas or Schaska game's log: the players (the tags over the log
+    header's names), the result in words (livegames' words), the rounds or turns."""
+    from samsara_host import games_log
+    from samsara_host.app.livegames import GameLiveModel, game_words
+    try:
+        with open(path, "rb") as f:
+            lines = games_log.jsonl_lines(f.read())
+        tags = gametags.read(path)
+    except (OSError, games_log.LogError, gametags.TagError) as e:
+        out["error"] = str(e)
+        return out
+    names = list(lines[0].get("players") or ("", ""))
+    names = [tags.get("Player" + side) or n for side, n in zip("AB", names)]
+    out["players"] = [n if n != "?" else "" for n in names]
+    out["date"] = tags.get("Date", "").replace("?", "").strip(".")
+    m = GameLiveModel(game)
+    m.from_lines(lines)
+    m.name(out["players"])
+    end = m.over_line()
+    out["result"] = m.over_words()[len("Game over: "):] if end else "not finished"
+    out["winner"] = end["result"] if end else ""
+    out["turns"] = m.steps()
+    out["options"] = game_words(game) + (
+        "" if game == "samas" else ", layout " + ",".join(
+            "8" if v == 8 else "%+d" % v for v in lines[0]["layout"]))
     return out
 
 

@@ -33,6 +33,23 @@ TOLD = 12
 """How many of the last events "What happened" keeps."""
 
 
+def _names(players):
+    # [A's, B's] of a "players" field, or None (none given, or not two texts)
+    if not isinstance(players, (list, tuple)) or len(players) != 2:
+        return None
+    out = [p if isinstance(p, str) and p not in ("?",) else "" for p in players]
+    return out if any(out) else None
+
+
+def _fix_words(extra, missing, place, piece):
+    # the pieces to put right, in words ("" when none)
+    parts = ["take %s off %s %s (none belongs there)" % (piece, place, ", ".join(map(str, extra)))
+             ] if extra else []
+    if missing:
+        parts.append("put %s on %s %s" % (piece, place, ", ".join(map(str, missing))))
+    return ("Put the board right: " + "; ".join(parts)) if parts else ""
+
+
 def game_words(game):
     """The game's name as a player writes it ("Samsara", "Samas", "Schaska")."""
     return {"samsara": "Samsara", "samas": "Samas", "schaska": "Schaska"}.get(game, game)
@@ -56,6 +73,9 @@ class GameLiveModel:
         self.told = []
         self.refused = ""
         self.log_game = None    # the number of the board's log the lines were read from
+        self.names = None       # [A's, B's] ("" unknown) or None: the players' names
+        self.sensed = None      # the app's own virtual board: what its sensors read
+                                # (gamehands.sensed_view), None for another board
 
     # -- folding -------------------------------------------------------------------
     def from_lines(self, lines, log_game=None):
@@ -73,6 +93,7 @@ class GameLiveModel:
             self.lines = [dict(x) for x in lines]
             self.ready = {"A": False, "B": False}
             self.moving = False
+            self.names = _names(lines[0].get("players"))
 
     @staticmethod
     def _key(start):
@@ -94,7 +115,11 @@ class GameLiveModel:
             self.ready = {"A": False, "B": False}
             self.moving = False
             self.refused = ""
-            self._tell("A new game of %s has started" % game_words(self.game))
+            self.names = _names(ev.get("players"))
+            if self.names:
+                self.lines[0]["players"] = list(self.names)
+            self._tell("A new game of %s has started%s" % (
+                game_words(self.game), " (%s)" % self._pair() if self.names else ""))
         elif not self.lines:
             return          # (nothing to fold into before the game is known)
         elif name in ("ready", "unready") and ev.get("p") in ("A", "B"):
@@ -165,9 +190,76 @@ class GameLiveModel:
                 return last[key]
         return None
 
+    def standing(self):
+        """Samas: the hollows the Sama-stones stand on at the board now, {"A": h, "B":
+        h}: before a revealed round's move is carried out, the hollows before it;
+        None before the game is known (and for Schaska)."""
+        if self.game != "samas" or not self.lines:
+            return None
+        s = self.state()
+        if self.moving and len(self.lines) > 1 and "round" in self.lines[-1]:
+            before = self.lines[-2]
+            s = before.get("after", before.get("start"))
+        return {"A": s["A"]["hole"], "B": s["B"]["hole"]}
+
+    def board_shows(self):
+        """What the board shows of the pieces the sensors read (the app's own virtual
+        board, `sensed` set) where the game does not want them, in a player's words
+        (its red and white LEDs, "Put the board right: ...": docs/samas.md, docs/schaska.md "On the board"), or
+        "": Samas's hollows against where the Sama-stones stand (a revealed round's
+        move is the headline's); Schaska's fields against the game, a lifted figure
+        named with where it goes."""
+        if self.sensed is None or not self.lines or self.over_line():
+            return ""
+        s = self.state()
+        if self.game == "samas":
+            on = set(self.sensed.get("hollows") or ())
+            want = {s["A"]["hole"], s["B"]["hole"]}
+            allowed = set(want)
+            if self.moving:
+                stand = self.standing()
+                allowed |= {stand["A"], stand["B"]}
+            extra = sorted(on - allowed)
+            missing = [] if self.moving else sorted(want - on)
+            return _fix_words(extra, missing, "hollow", "a Sama-stone")
+        on = set(self.sensed.get("fields") or ())
+        want = set(s["A"]["fields"]) | set(s["B"]["fields"])
+        extra, missing = sorted(on - want), sorted(want - on)
+        if not extra and len(missing) == 1:
+            f = missing[0]
+            to = self._schaska_move(f)
+            who = self.who(s["turn"])
+            if to is None:
+                return ("%s holds the figure from field %d, which may not move now: put it "
+                        "back on field %d" % (who, f, f))
+            return "%s holds the figure from field %d: put it on field %d" % (who, f, to)
+        return _fix_words(extra, missing, "field", "a figure")
+
+    def _schaska_move(self, f):
+        # where the mover's figure on field f goes (None: it may not move now)
+        from schaska.rules.game import Game
+        from schaska.rules.state import State
+        layout = self.lines[0]["layout"]
+        g = Game(tuple(layout), State.from_obj(self.state(), len(layout)))
+        for frm, to in g.legal():
+            if frm == f:
+                return to
+        return None
+
     def who(self, side):
-        """What to call player `side` ("A"/"B")."""
+        """What to call player `side` ("A"/"B"): the player's name when known, else
+        "Player A"."""
+        if self.names and side in ("A", "B") and self.names["AB".index(side)]:
+            return self.names["AB".index(side)]
         return "Player " + side
+
+    def _pair(self):
+        return "%s (A) and %s (B)" % (self.who("A"), self.who("B"))
+
+    def name(self, names):
+        """Set the players' names ([A's, B's], "" for one not given, or None) from
+        elsewhere than the board's game (the library's tags of the same game)."""
+        self.names = _names(names)
 
     def round_words(self, i):
         """Round line i (index in lines) in words: both choices and what they did."""
@@ -177,7 +269,8 @@ class GameLiveModel:
         return "%s chose %s, %s %s: %s" % (
             self.who("A"), CHOICE_WORDS.get(play["A"], play["A"]), self.who("B"),
             CHOICE_WORDS.get(play["B"], play["B"]),
-            samas_lines.round_words(before, play, line["after"]))
+            samas_lines.round_words(before, play, line["after"],
+                                    self.who if self.names else None))
 
     def move_words(self, line):
         """A Schaska turn line in words ("Player A moves 3 to 5")."""
@@ -262,11 +355,17 @@ class GameLiveModel:
         and guidance (the same sentence), refused, words (what happened, newest last),
         record [[k, words]], over (the end in words, "" while it runs), result ("A",
         "B", "draw" or None), ready (Samas), moving (Samas: a revealed round to carry
-        out), steps."""
+        out), steps, names ([A's, B's] or None), standing (Samas: the hollows the
+        Sama-stones stand on now), and
+        on the app's own virtual board sensed (what its sensors read, sensed_view)
+        and board_shows (what is to put right, board_shows)."""
         end = self.over_line()
         head = self.headline()
         return {"kind": self.game, "play": self.play_view(), "headline": head,
                 "guidance": head, "refused": self.refused, "words": list(self.told),
                 "record": self.record(), "over": self.over_words(),
                 "result": end["result"] if end else None, "ready": dict(self.ready),
-                "moving": self.moving, "steps": self.steps()}
+                "moving": self.moving, "steps": self.steps(),
+                "names": list(self.names) if self.names else None,
+                "standing": self.standing(), "sensed": self.sensed,
+                "board_shows": self.board_shows()}

@@ -523,7 +523,7 @@ class LiveModel(Model):
             "banner": self.banner, "busy": self.busy,
             "hello": {k: self.hello.get(k) for k in ("board", "fw", "hash", "proto")},
             "restartable": bool(self.restartable and self.banner),
-            "hands": False, "note": self.game_note, "can": {},
+            "hands": bool(self.hands), "note": self.game_note, "can": {},
         })
         return out
 

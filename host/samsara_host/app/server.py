@@ -14,6 +14,10 @@ drawn), `/api/live` (the snapshot), `/api/live/turn/<n>` (turn n of the live gam
 as the replay draws it: app/liveturns.py; 404 with words when it is not known), `/api/live/events` (text/event-stream: one `data:` line
 of the snapshot's JSON per change), `/api/live/new|roll|undo|hint` (POST: the board's
 game from the page, app/control.py; 409 with the board's refusal in words),
+`/api/live/hand` (POST: the page's hand on the app's own virtual board: {"hole"} of
+Samsara's, {"place"|"field"|"button"} of Samas's or Schaska's, app/gamehands.py),
+`/api/live/names` (POST {"names": [A, B]}: a Samas or Schaska board's players name
+themselves: the library's tags of its running game),
 `/api/library`, `/api/library/pull` (POST),
 `/api/game/<board>/<game>` (GET; POST {"players": [A, B]} renames; DELETE with
 ?confirm=yes deletes the host's copy), `/api/play/new` (POST {"game", "opponent", "position",
@@ -411,8 +415,14 @@ class AppServer:
         from samsara_host.app import control
         obj = await self._body(request) if request.can_read_body else {}
         kind = self.hub.snap.get("kind") or "samsara"
+        if kind != "samsara" and request.match_info["action"] == "names":
+            return await self._game_names(obj)
         if kind != "samsara":
-            # a Samas or Schaska board: its game is played at the board itself
+            # a Samas or Schaska board: its game is played at the board itself, on
+            # the app's own virtual board with the page's hands (app/gamehands.py)
+            if request.match_info["action"] == "hand" and \
+                    getattr(self.watch, "virtual", None) is not None:
+                return await self._game_hand(kind, obj)
             return _error(409, control.other_game_words(kind, request.match_info["action"]))
         if request.match_info["action"] == "hand":
             vb = getattr(self.watch, "virtual", None)
@@ -444,6 +454,43 @@ class AppServer:
         except Exception as e:
             return _error(409, "The board did not answer: %s" % (e or "timed out"))
         return _json({"ok": True, "words": control.done_words(name, kw, r)})
+
+    async def _game_names(self, obj):
+        # The players name themselves on a Samas or Schaska board's live page: the
+        # library's tags of the board's running game (BoardWatch._job_name_game).
+        from samsara_host import gametags
+        names = obj.get("names")
+        if not (isinstance(names, list) and len(names) == 2):
+            return _error(400, "give both players' names")
+        try:
+            names = gametags.check_names(names)     # the tool's own check
+        except gametags.TagError as e:
+            return _error(400, str(e))
+        if self.watch is None:
+            return _error(409, "No board is connected.")
+        try:
+            tags = await asyncio.wait_for(
+                asyncio.wrap_future(self.watch.submit("name_game", names)), 15)
+        except (gametags.TagError, OSError) as e:
+            return _error(400, str(e))
+        except Exception as e:
+            return _error(409, "Could not name the players: %s" % (e or "timed out"))
+        return _json({"ok": True, "tags": tags})
+
+    async def _game_hand(self, kind, obj):
+        # A click of the page's hand on the app's own Samas or Schaska virtual board:
+        # turned into feed lines and written by the BoardWatch thread (one click after
+        # the other, each on the sensors as the last one left them), which then shows
+        # the page what the sensors read.
+        from samsara_host.app import control
+        try:
+            r = await asyncio.wait_for(
+                asyncio.wrap_future(self.watch.submit("hand", kind, obj)), 15)
+        except control.BadRequest as e:
+            return _error(400, str(e))
+        except Exception as e:
+            return _error(409, "The virtual board did not take it: %s" % (e or "timed out"))
+        return _json(dict(r, ok=True))
 
     async def api_library(self, request):
         games = await asyncio.to_thread(library.listing, self.logs_dir)

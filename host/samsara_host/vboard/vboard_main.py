@@ -12,13 +12,16 @@ loop (the patched drivers stay in place).  A Ctrl-C prints one line, no tracebac
 
 Environment: SAMSARA_VBOARD_GAME (samsara, the default, samas or schaska: the game's
 own boot, samas.boot or schaska.boot, on the same drivers and loop),
-SAMSARA_VBOARD_LAYOUT (a Schaska layout's text), SAMSARA_BOARD_ID (the board id of
+SAMSARA_VBOARD_LAYOUT (a Schaska layout's text), SAMSARA_VBOARD_PLAYERS (Samas and
+Schaska: the players' names as a JSON list [A's, B's], in every game's log header),
+SAMSARA_BOARD_ID (the board id of
 `hello`), SAMSARA_VBOARD_SETTLE
 ("lift,place" settle times in ms, default the firmware's), SAMSARA_VBOARD_DICE
 (dice source, default "electronic"), SAMSARA_VBOARD_SEED (the seed of the electronic
 dice, samsara.rng.Lcg; default the firmware's, 1).
 """
 
+import json
 import os
 
 import board.hw as hwmod
@@ -74,6 +77,9 @@ if _GAME != "samsara":
     if _settle:
         _kw["settle_lift_ms"] = int(_settle.split(",")[0])
         _kw["settle_place_ms"] = int(_settle.split(",")[1])
+    _players = os.getenv("SAMSARA_VBOARD_PLAYERS")
+    if _players:
+        _args["players"] = json.loads(_players)
     _loop = gameboot.boot(settings=Settings(**_kw), **_args)
     try:
         _loop.run()

@@ -6,20 +6,36 @@
 const COL = {A: "#3a78e0", B: "#d9443a"};
 const WOOD = "#c9a06a", HOLLOW = "#8a6236";
 
-function samasSVG(s) {
+// hand (the live page's hands on the app's own virtual board, or undefined): {sensed:
+// {hollows, trays}, look: {A, B}}: what the sensors read is drawn over the game (a
+// Sama-stone the game wants where none is sensed dashed, one sensed where the game
+// wants none grey), each place clickable (data-place), and both trays below, each
+// behind its screen unless its player looks (look[side]) or a round is revealed.
+function samasSVG(s, hand) {
   const pos = s.position, w = 480;
-  let out = `<svg viewBox="0 0 ${w} 210" role="img" aria-label="the Samas board">` +
+  let out = `<svg viewBox="0 0 ${w} ${hand ? 300 : 210}" role="img" aria-label="the Samas board">` +
     `<rect x="4" y="36" width="${w - 8}" height="72" rx="30" fill="${WOOD}" stroke="${HOLLOW}" stroke-width="2"/>`;
   const x = h => 40 + (h - 1) * 50;
   for (let h = 1; h <= 9; h++) {
     out += `<text x="${x(h)}" y="26" text-anchor="middle" font-size="15" fill="#555">${h}</text>` +
-      `<circle class="hollow" data-hole="${h}" cx="${x(h)}" cy="72" r="21" fill="${HOLLOW}"/>`;
+      `<circle class="hollow" data-hole="${h}"${hand ? ` data-place="H${h}"` : ""} cx="${x(h)}" cy="72" r="21" fill="${HOLLOW}"/>`;
   }
   const same = pos.A.hole === pos.B.hole;
+  const on = hand && hand.sensed ? hand.sensed.hollows : null;
   for (const p of ["A", "B"]) {
-    const dx = same ? (p === "A" ? -8 : 8) : 0;
-    out += `<circle class="sama" data-player="${p}" data-hole="${pos[p].hole}" cx="${x(pos[p].hole) + dx}" ` +
-      `cy="72" r="14" fill="${COL[p]}" stroke="#fff" stroke-width="3"/>`;
+    const dx = same ? (p === "A" ? -8 : 8) : 0, h = pos[p].hole;
+    const there = !on || on.includes(h);
+    out += `<circle class="sama${there ? "" : " missing"}" data-player="${p}" data-hole="${h}"` +
+      `${hand ? ` data-place="H${h}"` : ""} cx="${x(h) + dx}" cy="72" r="14" ` +
+      (there ? `fill="${COL[p]}" stroke="#fff" stroke-width="3"/>` :
+       `fill="none" stroke="${COL[p]}" stroke-width="3" stroke-dasharray="4 3" pointer-events="none"/>`);
+  }
+  if (on) {
+    for (const h of on) {
+      if (h === pos.A.hole || h === pos.B.hole) continue;
+      out += `<circle class="loose" data-place="H${h}" cx="${x(h)}" cy="72" r="14" fill="#999" ` +
+        `stroke="#fff" stroke-width="3"/>`;
+    }
   }
   out += `<text x="8" y="126" font-size="13" fill="${COL.A}">A races to 9 \u2192</text>` +
     `<text x="${w - 8}" y="126" font-size="13" fill="${COL.B}" text-anchor="end">\u2190 B races to 1</text>`;
@@ -39,13 +55,51 @@ function samasSVG(s) {
         `fill="${held ? "#222" : "#bbb"}">J</text></g>`;
     }
   });
+  if (hand) out += samasTrays(hand, w);
   return out + "</svg>";
+}
+
+// Both trays of the Samas board, for the page's hands: 3 stone holes and a joker hole
+// each (data-place A1..A3, AJ, B1..B3, BJ), behind a screen (class "screen",
+// data-side) unless hand.look[side] or hand.open (a revealed round).
+function samasTrays(hand, w) {
+  const trays = (hand.sensed && hand.sensed.trays) || {A: [], B: []};
+  let out = "";
+  ["A", "B"].forEach((p, i) => {
+    const x0 = 12 + i * (w / 2), y = 262;
+    out += `<text x="${x0}" y="226" font-size="13" font-weight="bold" fill="${COL[p]}">` +
+      `${p}'s tray</text>`;
+    out += `<rect x="${x0}" y="234" width="${w / 2 - 24}" height="56" rx="8" fill="${WOOD}" ` +
+      `stroke="${HOLLOW}" stroke-width="1.5"/>`;
+    ["1", "2", "3", "J"].forEach((k, j) => {
+      const cx = x0 + 30 + j * 52 + (k === "J" ? 8 : 0), full = trays[p].includes(k);
+      out += `<circle class="trayhole${full ? " full" : ""}" data-place="${p}${k}" cx="${cx}" ` +
+        `cy="${y}" r="20" fill="${HOLLOW}" stroke="#5c3b1e" stroke-width="1"/>`;
+      if (full) {
+        out += k === "J" ?
+          `<g class="traystone" data-place="${p}${k}"><circle cx="${cx}" cy="${y}" r="13" ` +
+          `fill="#e6b422" stroke="#333" stroke-width="1.5"/><text x="${cx}" y="${y + 5}" ` +
+          `text-anchor="middle" font-size="13" font-weight="bold" fill="#222">J</text></g>` :
+          `<circle class="traystone" data-place="${p}${k}" cx="${cx}" cy="${y}" r="11" ` +
+          `fill="${COL[p]}" stroke="#333" stroke-width="1.5"/>`;
+      }
+    });
+    if (!hand.open && !(hand.look && hand.look[p])) {
+      out += `<g class="screen" data-side="${p}"><rect x="${x0 - 4}" y="230" width="${w / 2 - 16}" ` +
+        `height="64" rx="8" fill="#6b4a2b"/><text x="${x0 + (w / 2 - 24) / 2}" y="267" ` +
+        `text-anchor="middle" font-size="14" fill="#fff">${p}'s screen: tap to look</text></g>`;
+    }
+  });
+  return out;
 }
 
 const VALUE_FILL = v => v === 8 ? "#e6b422" : v > 0 ? "#2e8b46" : "#c0392b";
 const ROW = 8;
 
-function schaskaSVG(s) {
+// hand (the live page's hands on the app's own virtual board, or undefined): {sensed:
+// {fields}}: a figure the game has on a field the sensors read empty is drawn dashed
+// (lifted), one sensed where the game has none grey; every field is clickable.
+function schaskaSVG(s, hand) {
   const n = s.layout.length, rows = Math.ceil(n / ROW), pos = s.position;
   const h = 60 + rows * 78 + 60, w = 96 + ROW * 54;
   const at = f => [48 + ((f - 1) % ROW) * 54 + 27, 50 + Math.floor((f - 1) / ROW) * 78 + 30];
@@ -67,9 +121,14 @@ function schaskaSVG(s) {
       `<text x="${cx}" y="${cy - 8}" text-anchor="middle" font-size="15" font-weight="bold" fill="#fff">` +
       `${v === 8 ? "8" : (v > 0 ? "+" : "") + v}</text>` +
       `<text x="${cx}" y="${cy + 40}" text-anchor="middle" font-size="11" fill="#555">${f}</text></g>`;
+    const on = hand && hand.sensed ? hand.sensed.fields.includes(f) : !!owner[f];
     if (owner[f]) {
-      out += `<circle class="figure" data-player="${owner[f]}" data-field="${f}" cx="${cx}" cy="${cy + 9}" ` +
-        `r="11" fill="${COL[owner[f]]}" stroke="#fff" stroke-width="2.5"/>`;
+      out += `<circle class="figure${on ? "" : " lifted"}" data-player="${owner[f]}" data-field="${f}" ` +
+        `cx="${cx}" cy="${cy + 9}" r="11" ` + (on ? `fill="${COL[owner[f]]}" stroke="#fff" stroke-width="2.5"/>` :
+        `fill="none" stroke="${COL[owner[f]]}" stroke-width="2.5" stroke-dasharray="4 3" pointer-events="none"/>`);
+    } else if (on) {
+      out += `<circle class="loose" data-field="${f}" cx="${cx}" cy="${cy + 9}" r="11" fill="#999" ` +
+        `stroke="#fff" stroke-width="2.5"/>`;
     }
   }
   const yb = h - 30;

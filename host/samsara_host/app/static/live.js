@@ -97,11 +97,19 @@ function show(s) {
 // A Samas or Schaska board (s.kind): its board drawn by gamesvg.js from s.play, the
 // headline, each player's pieces, the rounds or turns so far and what happened.
 const GAME_TITLE = {samas: "Samas", schaska: "Schaska"};
+let gameDrawn = null;     // the Samas or Schaska board as drawn last
 function showGame(s) {
   document.title = "Samsara: live board (" + GAME_TITLE[s.kind] + ")";
   const p = s.play;
-  if (!viewing) document.getElementById("board").innerHTML = !p ? "" :
-    (s.kind === "samas" ? samasSVG(p) : schaskaSVG(p));
+  const hands = !!(s.hands && s.connected && p);
+  const hand = hands ? {sensed: s.sensed, look: look, open: !!s.moving} : undefined;
+  const picture = !p ? "" : (s.kind === "samas" ? samasSVG(p, hand) : schaskaSVG(p, hand));
+  // drawn again only when it changed: a piece being clicked stays there
+  if (!viewing && picture !== gameDrawn) {
+    gameDrawn = picture;
+    document.getElementById("board").innerHTML = picture;
+  }
+  showGameHands(s, hands);
   const g = document.getElementById("guide");
   g.textContent = s.connected ? s.headline : (s.banner ? "Waiting for the board ..." : s.headline);
   g.classList.remove("bad");
@@ -109,7 +117,13 @@ function showGame(s) {
   const refused = document.getElementById("grefused");
   refused.textContent = s.refused || "";
   refused.classList.toggle("hidden", !s.refused);
+  const shows = document.getElementById("gshows");     // (the app's own virtual board)
+  shows.textContent = s.board_shows || "";
+  shows.classList.toggle("hidden", !s.board_shows);
+  shows.classList.toggle("bad", (s.board_shows || "").startsWith("Put the board right"));
   for (const side of ["A", "B"]) {
+    const name = s.names ? s.names[side === "A" ? 0 : 1] : "";
+    document.getElementById("gn" + side).textContent = name ? `${name} (${side})` : "Player " + side;
     const box = document.getElementById("gs" + side), q = p ? p.position[side] : null;
     let t = "";
     if (q && s.kind === "samas") {
@@ -136,6 +150,77 @@ function showGame(s) {
   document.getElementById("words").innerHTML = s.words.slice().reverse().map(w =>
     `<div>${esc(w)}</div>`).join("");
 }
+
+// The app's own Samas or Schaska virtual board has no pieces to touch: the page is the
+// hand (/api/live/hand, app/gamehands.py).  A click on a hollow, tray hole or field
+// lifts the piece there or puts one on it; A's and B's buttons are each player's
+// Ready.  Each tray stays behind its screen until its player looks; Ready closes it.
+const look = {A: false, B: false};
+let gameSaidFor = null;        // the snapshot's steps when the hand's words were said
+const HANDS_NOTE = {
+  samas: "A virtual board has no stones to touch: look behind your screen, click the " +
+    "tray's holes to put in 0 to 3 stones or the joker (click again to take one out), " +
+    "then press your Ready. After the reveal, click the Sama-stone and then the hollow " +
+    "it goes to, and click the revealed stones to take them out of the trays.",
+  schaska: "A virtual board has no figures to touch: click a figure to lift it, then the " +
+    "field it goes to; click your first field to put a figure from the start on it. A " +
+    "figure that goes home or back to its start is only lifted."};
+function showGameHands(s, hands) {
+  document.getElementById("ghands").classList.toggle("hidden", !hands);
+  if (!hands) return;
+  const samas = s.kind === "samas";
+  document.getElementById("greadyrow").classList.toggle("hidden", !samas || !!s.over);
+  document.getElementById("glookrow").classList.toggle("hidden", !samas || !!s.over || !!s.moving);
+  for (const side of ["A", "B"]) {
+    const who = (s.names && s.names[side === "A" ? 0 : 1]) || side;
+    document.getElementById("ready" + side).textContent = `${who}: Ready`;
+    document.getElementById("look" + side).textContent =
+      look[side] ? `Hide ${who}'s tray` : `Look behind ${who}'s screen`;
+    document.getElementById("ready" + side).disabled = !!s.moving || !!s.ready[side];
+  }
+  document.getElementById("gnew").classList.toggle("hidden", !s.over);
+  document.getElementById("ghandsnote").textContent = HANDS_NOTE[s.kind] || "";
+  if (gameSaidFor !== null && gameSaidFor !== s.steps) {
+    document.getElementById("gsaid").textContent = "";
+    gameSaidFor = null;
+  }
+}
+async function gameHand(body) {
+  const said = document.getElementById("gsaid");
+  const r = await api("/api/live/hand", {method: "POST", body: body});
+  said.textContent = r.error || r.words || "";
+  said.classList.toggle("bad", !!r.error);
+  gameSaidFor = last ? last.steps : null;
+}
+function lookTray(side, open) {
+  look[side] = open;
+  if (last) showGame(last);
+}
+document.getElementById("board").addEventListener("click", (e) => {
+  const s = last;
+  if (!s || !s.kind || s.kind === "samsara" || !s.hands || viewing) return;
+  const el = e.target.closest("[data-place], [data-field], .screen");
+  if (!el) return;
+  if (el.classList.contains("screen")) { lookTray(el.dataset.side, true); return; }
+  if (s.kind === "samas" && el.dataset.place) gameHand({place: el.dataset.place});
+  else if (s.kind === "schaska" && el.dataset.field) gameHand({field: +el.dataset.field});
+});
+for (const side of ["A", "B"]) {
+  document.getElementById("ready" + side).onclick = () => {
+    look[side] = false;               // the choice made: the screen goes back up
+    if (last) showGame(last);
+    gameHand({button: side});
+  };
+  document.getElementById("look" + side).onclick = () => lookTray(side, !look[side]);
+}
+document.getElementById("gnew").onclick = () => gameHand({button: "A", long: true});
+document.getElementById("gnamesave").onclick = async () => {
+  const said = document.getElementById("gnamesaid");
+  const r = await api("/api/live/names", {method: "POST", body: {names: [
+    document.getElementById("gnameA").value, document.getElementById("gnameB").value]}});
+  said.textContent = r.error || "Named.";
+  said.classList.toggle("bad", !!r.error);
+};
 
 // New game is off while an online game is on (the Online page's bridge plays the
 // board's game), Undo and Hint while it is the far player's turn: the reasons under
@@ -166,6 +251,7 @@ async function checkOnline() {
 async function drawBoard(s) {
   if (s.kind && s.kind !== "samsara") { showGame(s); return; }
   const box = document.getElementById("board");
+  gameDrawn = null;
   if (!s.hands) { box.innerHTML = s.svg; return; }
   const h = await holes();
   if (last === s) showBoard(box, s.svg, h, hand);

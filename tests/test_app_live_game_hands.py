@@ -1,0 +1,352 @@
+"""The live page's hands on the app's own Samas and Schaska virtual board
+(app/gamehands.py, POST /api/live/hand): a click turns into what a hand does at the
+board (a sensor line of the virtual board's feed, or a button), the board checks it as
+it checks a person's hands, and the page gets what the sensors read (each tray for its
+player's screen, never in the headline) and what is to put right.  A round of Samas
+and turns of Schaska are played through the API to a reveal, a move and a refusal."""
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from samas.places import place_index
+from samsara.rules.geometry import position_name
+from samsara_host.app import gamehands
+from samsara_host.app.boardwatch import BoardWatch
+from samsara_host.app.control import BadRequest
+from samsara_host.app.livegames import GameLiveModel
+from samsara_host.app.server import AppServer
+from samsara_host.virtual_board import VirtualBoard
+from schaska.rules.actions import start_of
+from schaska.rules.game import Game
+from schaska.rules.layout import DEFAULT
+from test_app_cmd import HAVE_UPY
+from testports import free_port
+
+
+def _pos(name):
+    return position_name(place_index(name))
+
+
+# -- a click in feed lines -------------------------------------------------------------
+
+def test_a_click_on_a_samas_place_puts_a_piece_there_or_lifts_it():
+    sensed = {place_index("H2"), place_index("H8"), place_index("A1")}
+    assert gamehands.hand_lines("samas", {"place": "A2"}, sensed) == (
+        [{"pos": _pos("A2"), "on": True}], "")
+    assert gamehands.hand_lines("samas", {"place": "A1"}, sensed) == (
+        [{"pos": _pos("A1"), "on": False}], "")
+    assert gamehands.hand_lines("samas", {"place": "H8"}, sensed)[0] == [
+        {"pos": _pos("H8"), "on": False}]
+    assert gamehands.hand_lines("samas", {"place": "BJ"}, sensed)[0] == [
+        {"pos": _pos("BJ"), "on": True}]
+    # A's Ready is the driver's "roll" button, B's its "undo"; a long press too
+    assert gamehands.hand_lines("samas", {"button": "A"}, sensed)[0] == [
+        {"button": "roll", "long": False}]
+    assert gamehands.hand_lines("schaska", {"button": "B", "long": True}, set())[0] == [
+        {"button": "undo", "long": True}]
+
+
+def test_a_click_on_the_hollow_both_sama_stones_share_lifts_one_and_no_sensor_changes():
+    sensed = {place_index("H5")}
+    lines, words = gamehands.hand_lines("samas", {"place": "H5"}, sensed, {"A": 5, "B": 5})
+    assert lines == [] and words.startswith("Both Sama-stones stand on hollow 5")
+    # the next click puts it down: the sensor of the empty hollow goes on
+    assert gamehands.hand_lines("samas", {"place": "H6"}, sensed, {"A": 5, "B": 5})[0] == [
+        {"pos": _pos("H6"), "on": True}]
+    # a hollow holding one stone is lifted as any other
+    assert gamehands.hand_lines("samas", {"place": "H5"}, {place_index("H5"),
+                                place_index("H6")}, {"A": 5, "B": 5})[0] == [
+        {"pos": _pos("H5"), "on": False}]
+
+
+def test_a_click_on_a_schaska_field_lifts_its_figure_or_puts_one_there():
+    assert gamehands.hand_lines("schaska", {"field": 1}, set())[0] == [
+        {"pos": position_name(0), "on": True}]
+    assert gamehands.hand_lines("schaska", {"field": "17"}, {16})[0] == [
+        {"pos": position_name(16), "on": False}]
+
+
+@pytest.mark.parametrize("game, body, words", [
+    ("samas", {"place": "H10"}, "no place 'H10' on the Samas board"),
+    ("samas", {"place": None}, "no place None"),
+    ("samas", {"button": "C"}, "a button is A's or B's, not 'C'"),
+    ("schaska", {"field": 0}, "a field of the Schaska board is 1..30, not 0"),
+    ("schaska", {"field": 31}, "not 31"),
+    ("schaska", {"field": True}, "not True"),
+    ("schaska", {}, "not None"),
+    ("samsara", {"place": "H1"}, "Samas or Schaska here, not 'samsara'"),
+])
+def test_a_click_that_is_no_place_of_the_board_is_refused_in_words(game, body, words):
+    with pytest.raises(BadRequest) as e:
+        gamehands.hand_lines(game, body, set())
+    assert words in str(e.value)
+
+
+def test_the_sensors_are_given_as_hollows_trays_and_fields():
+    sensed = {place_index(n) for n in ("H3", "H7", "A1", "A2", "BJ")}
+    assert gamehands.sensed_view("samas", sensed) == {
+        "hollows": [3, 7], "trays": {"A": ["1", "2"], "B": ["J"]}}
+    assert gamehands.sensed_view("schaska", {0, 4, 16, 20}, 17) == {"fields": [1, 5, 17]}
+
+
+# -- what the page is told ---------------------------------------------------------------
+
+SAMAS_START = {"A": {"hole": 2, "stones": 13, "jokers": 2},
+               "B": {"hole": 8, "stones": 13, "jokers": 2}}
+
+
+def _samas_model():
+    m = GameLiveModel("samas")
+    m.event({"ev": "game_start", "game": "samas", "start": SAMAS_START})
+    return m
+
+
+def test_the_trays_are_the_pages_only_and_never_in_the_headline_or_the_words():
+    m = _samas_model()
+    m.sensed = {"hollows": [2, 8], "trays": {"A": ["1", "2", "3"], "B": ["J"]}}
+    m.event({"ev": "ready", "p": "A"})
+    s = m.snapshot()
+    assert s["sensed"]["trays"] == {"A": ["1", "2", "3"], "B": ["J"]}
+    told = " ".join([s["headline"], s["board_shows"], s["refused"]] + s["words"])
+    assert "stone" not in told.replace("0 to 3 stones", "") and "joker" not in \
+        told.replace("or a joker", ""), told
+    assert s["board_shows"] == ""
+
+
+def test_a_sama_stone_off_its_hollow_is_what_to_put_right():
+    m = _samas_model()
+    m.sensed = {"hollows": [3, 8], "trays": {"A": [], "B": []}}
+    assert m.snapshot()["board_shows"] == (
+        "Put the board right: take a Sama-stone off hollow 3 (none belongs there); "
+        "put a Sama-stone on hollow 2")
+    # after a reveal the stone on its way is the headline's, not a fault
+    after = {"A": {"hole": 2, "stones": 13, "jokers": 1},
+             "B": {"hole": 7, "stones": 13, "jokers": 2}}
+    m.event({"ev": "round", "round": 1, "play": {"A": "J", "B": "0"}, "after": after})
+    assert m.standing() == {"A": 2, "B": 8}
+    m.sensed = {"hollows": [2], "trays": {"A": ["J"], "B": []}}
+    assert m.snapshot()["board_shows"] == ""
+    m.sensed = {"hollows": [2, 7, 8], "trays": {"A": ["J"], "B": []}}
+    assert m.snapshot()["board_shows"] == ""
+    m.sensed = {"hollows": [2, 5], "trays": {"A": ["J"], "B": []}}
+    assert "take a Sama-stone off hollow 5" in m.snapshot()["board_shows"]
+    m.event({"ev": "cleared", "round": 1})
+    assert m.standing() == {"A": 2, "B": 7}
+
+
+def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
+    m = GameLiveModel("schaska")
+    g = Game(DEFAULT)
+    m.event({"ev": "game_start", "game": "schaska", "layout": list(DEFAULT),
+             "start": g.state.to_obj()})
+    a = (start_of(len(DEFAULT), 0), 1)
+    assert a in g.legal()
+    after = g.play(a)
+    m.event({"ev": "turn", "turn": 1, "player": "A", "move": {"from": "start", "to": 1},
+             "after": after.to_obj()})
+    m.sensed = {"fields": [1]}
+    assert m.snapshot()["board_shows"] == ""
+    m.sensed = {"fields": [1, 5]}
+    assert m.snapshot()["board_shows"] == (
+        "Put the board right: take a figure off field 5 (none belongs there)")
+    # B to move: B's figure is not on the track yet; A's figure lifted is not B's to move
+    m.sensed = {"fields": []}
+    assert m.snapshot()["board_shows"] == (
+        "Player B holds the figure from field 1, which may not move now: put it back on "
+        "field 1")
+
+
+# -- through the API, on the app's own virtual board ----------------------------------------
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=20) as r:
+        return json.load(r)
+
+
+def _post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def _until(url, ok, what, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        s = _get(url + "api/live")
+        if ok(s):
+            return s
+        assert time.monotonic() < deadline, "waited %.0f s for %s: %r" % (timeout, what, s)
+        time.sleep(0.05)
+
+
+class _App:
+    """The app's server over its own virtual board of `game` (as `samsara app --game G
+    --virtual --idle` runs it)."""
+
+    def __init__(self, tmp_path, game):
+        self.vb = VirtualBoard(folder=str(tmp_path / "vb"), game=game)
+        self.srv = None
+        port = self.vb.start()
+        self.vb.wait_ready(30)
+        watch = BoardWatch(port, None)
+        watch.expect_game = game
+        watch.virtual = self.vb
+        self.srv = AppServer(str(tmp_path / "lib"), watch)
+        self.url = self.srv.start(free_port())
+
+    def hand(self, **body):
+        code, r = _post(self.url + "api/live/hand", body)
+        assert code == 200, r
+        return r
+
+    def stop(self):
+        if self.srv is not None:
+            self.srv.stop()
+        self.vb.stop()
+
+
+def _press_ready(app, side):
+    # Ready, pressed again while the board refuses it (the tray not settled yet: a
+    # hand at the board presses again too; or the last refusal still shown)
+    deadline = time.monotonic() + 20
+    while True:
+        app.hand(button=side)
+        s = _until(app.url, lambda s: s["ready"][side] or s["moving"] or s["refused"],
+                   "%s's Ready" % side)
+        if s["ready"][side] or s["moving"]:
+            return s
+        assert time.monotonic() < deadline, s
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_samas_round_is_played_by_the_pages_hands(tmp_path):
+    app = _App(tmp_path, "samas")
+    try:
+        s = _until(app.url, lambda s: s.get("kind") == "samas" and s["play"] and s["sensed"],
+                   "the Samas board")
+        assert s["hands"] and s["sensed"] == {"hollows": [2, 8], "trays": {"A": [], "B": []}}
+        # a stone and the joker together: the board refuses A's Ready, in its words
+        app.hand(place="A1")
+        app.hand(place="AJ")
+        s = _until(app.url, lambda s: s["sensed"]["trays"]["A"] == ["1", "J"], "A's tray")
+        assert "stone" not in s["headline"].replace("0 to 3 stones", "")
+        deadline = time.monotonic() + 20
+        while True:
+            app.hand(button="A")
+            s = _until(app.url, lambda s: s["refused"], "A's refusal")
+            if "stones and the joker together" in s["refused"]:
+                break
+            assert "not settled" in s["refused"] and time.monotonic() < deadline, s
+        assert not s["ready"]["A"]
+        # A chooses 2 stones, B 1: A wins the reveal and moves 2 to 3
+        app.hand(place="AJ")
+        app.hand(place="A2")
+        app.hand(place="B1")
+        _press_ready(app, "A")
+        s = _until(app.url, lambda s: s["sensed"]["trays"]["B"] == ["1"], "B's tray")
+        assert s["headline"] == ("Round 1: Player A is ready; Player B, choose behind your "
+                                 "screen and press Ready")
+        _press_ready(app, "B")
+        s = _until(app.url, lambda s: s["moving"], "the reveal")
+        assert s["headline"].startswith("Round 1 revealed: Player A chose 2 stones, Player B "
+                                        "1 stone: A wins")
+        assert s["play"]["position"]["A"]["hole"] == 3 and s["standing"] == {"A": 2, "B": 8}
+        # the Sama-stone put on a wrong hollow first: the page says what to put right
+        app.hand(place="H2")
+        app.hand(place="H4")
+        s = _until(app.url, lambda s: s["sensed"]["hollows"] == [4, 8], "the stone on 4")
+        assert s["board_shows"] == ("Put the board right: take a Sama-stone off hollow 4 "
+                                    "(none belongs there)") and s["moving"]
+        app.hand(place="H4")
+        app.hand(place="H3")
+        for place in ("A1", "A2", "B1"):
+            app.hand(place=place)
+        s = _until(app.url, lambda s: not s["moving"] and s["steps"] == 1, "the round cleared")
+        assert s["headline"].startswith("Round 2: each player puts")
+        assert s["sensed"] == {"hollows": [3, 8], "trays": {"A": [], "B": []}}
+        assert s["board_shows"] == "" and s["record"][0][0] == 1
+        assert s["play"]["position"] == {"A": {"hole": 3, "stones": 11, "jokers": 2},
+                                         "B": {"hole": 8, "stones": 12, "jokers": 2}}
+        # a bad click is refused in words, nothing fed
+        code, r = _post(app.url + "api/live/hand", {"place": "Z9"})
+        assert code == 400 and r["error"].startswith("no place 'Z9'")
+        # Samsara's buttons stay refused on this board
+        code, r = _post(app.url + "api/live/roll", {})
+        assert code == 409 and r["error"].startswith("Roll is Samsara's")
+    finally:
+        app.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
+    app = _App(tmp_path, "schaska")
+    try:
+        s = _until(app.url, lambda s: s.get("kind") == "schaska" and s["play"]
+                   and s["sensed"] is not None, "the Schaska board")
+        n = len(DEFAULT)
+        g = Game(DEFAULT)
+        assert s["sensed"] == {"fields": []}
+        # a figure put where none may go: nothing taken, the page says to take it off
+        app.hand(field=5)
+        s = _until(app.url, lambda s: s["sensed"]["fields"] == [5], "a figure on 5")
+        assert s["steps"] == 0 and s["board_shows"].startswith(
+            "Put the board right: take a figure off field 5")
+        app.hand(field=5)
+        # six turns: each action of the rules' first legal ones, done by clicks
+        for k in range(1, 7):
+            frm, to = g.legal()[0]
+            if 1 <= frm <= n:
+                app.hand(field=frm)
+                if 1 <= to <= n:
+                    s = _until(app.url, lambda s: frm not in s["sensed"]["fields"], "lifted")
+                    assert s["board_shows"].endswith(
+                        "holds the figure from field %d: put it on field %d" % (frm, to))
+            if 1 <= to <= n:
+                app.hand(field=to)
+            g.play((frm, to))
+            s = _until(app.url, lambda s: s["steps"] == k, "turn %d" % k)
+            assert s["play"]["position"] == g.state.to_obj() and s["board_shows"] == ""
+        assert s["headline"].startswith("Player %s to move" % "AB"[g.state.mover])
+    finally:
+        app.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_after_the_end_the_pages_long_press_starts_a_new_game(tmp_path):
+    # a whole Samas game played by the simulated hands, then the page's hand: a short
+    # press is the board's refusal, a long press of a button starts the next game
+    from samsara_host.vboard_games_play import GamesPlay
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), game="samas")
+    play = GamesPlay(vb, 2)
+    srv = None
+    try:
+        port = vb.start()
+        vb.wait_ready(30)
+        assert play.run()[1]
+        watch = BoardWatch(port, None)
+        watch.virtual = vb
+        srv = AppServer(str(tmp_path / "lib"), watch)
+        url = srv.start(free_port())
+        s = _until(url, lambda s: s.get("over"), "the game's end")
+        assert s["headline"].endswith("a long press of either button starts a new game")
+        code, r = _post(url + "api/live/hand", {"button": "B"})
+        assert code == 200
+        s = _until(url, lambda s: s["refused"], "the refusal")
+        assert s["refused"] == "Player B's Ready was refused: the game is over"
+        code, r = _post(url + "api/live/hand", {"button": "B", "long": True})
+        assert code == 200 and r["lines"] == [{"button": "undo", "long": True}]
+        s = _until(url, lambda s: not s["over"] and s["steps"] == 0, "a new game")
+        assert s["headline"].startswith("Round 1: each player puts")
+        assert s["play"]["position"] == SAMAS_START
+    finally:
+        if srv is not None:
+            srv.stop()
+        vb.stop()
