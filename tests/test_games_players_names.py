@@ -177,3 +177,51 @@ def test_players_named_on_the_board_and_on_the_live_page(tmp_path):
         if srv is not None:
             srv.stop()
         vb.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="needs the micropython command")
+def test_game_new_names_the_players_of_a_new_game_on_a_samas_board(tmp_path):
+    # `samsara game new --names` on a Samas board: the board's new_game (gameboard.
+    # commands) starts a new game from the start with the names in its log's header;
+    # Samsara's own options are refused on the command line and on the wire.
+    from samsara_host import boardlink
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), game="samas")
+    logs = os.path.join(vb.folder, "logs")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        r = _run("game", "new", "--port", vb.port, "--names", "Anna", "Ben")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == ("New Samas game started for Anna (A) and Ben (B): "
+                                    "play it at the board.")
+        r = _run("game", "new", "--port", vb.port, "--vs-board", "B")
+        assert r.returncode == 2 and "no game against the board" in r.stderr, r.stderr
+        r = _run("game", "new", "--port", vb.port, "--json", "--names", "Cleo")
+        assert r.returncode == 0 and json.loads(r.stdout)["players"] == ["Cleo", ""]
+        state = boardlink.State(vb.port)
+        try:
+            state.hello()
+            for bad in ({"position": "x"}, {"vs_board": "A"}, {"starter": "B"},
+                        {"name_a": "A\tB"}):
+                with pytest.raises(boardlink.BoardError) as e:
+                    state.client.request("new_game", **bad)
+                assert e.value.code == "bad_args", (bad, e.value)
+            with pytest.raises(boardlink.BoardError) as e:
+                state.client.request("status")
+            assert e.value.code == "not_supported"
+        finally:
+            state.close()
+        deadline = time.monotonic() + 30
+        while True:
+            heads = []
+            for n in sorted(os.listdir(logs)):
+                if not n.startswith("g"):
+                    continue        # the store's own files (its counter)
+                with open(os.path.join(logs, n), "rb") as f:
+                    heads.append(games_log.players_of(f.read()))
+            if heads[-2:] == [["Anna", "Ben"], ["Cleo", ""]]:
+                break
+            assert time.monotonic() < deadline, heads
+            time.sleep(0.2)
+    finally:
+        vb.stop()

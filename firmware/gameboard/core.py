@@ -12,8 +12,9 @@ board core is:
 
 It has the queries the scan loop (mainloop.Loop) reads of a board (frames, quiet_ms,
 lifted, in_hand, mid_move, at_rest, thinking, still, state, scene_version, foresaw,
-the pacing) and what the host link reads (place_name, place_index, HOST_COMMANDS: none
-of Samsara's game commands), so the same loop and link serve every game.  A tick with
+the pacing) and what the host link reads (place_name, place_index, HOST_COMMANDS:
+gameboard.commands, new_game with the players' names; none of Samsara's other game
+commands), so the same loop and link serve every game.  A tick with
 no raw change allocates nothing.
 
 A game's board sets the class attributes GAME (its name), N_LEDS, COLOURS (R, G, B
@@ -30,6 +31,7 @@ from boardcore.pacing import Pacing
 from boardcore.power import PowerLimiter
 from boardcore.settings import Settings
 from boardcore.ticks import ticks_diff
+from gameboard.commands import HANDLERS
 
 
 MAX_NAME = 40
@@ -51,7 +53,7 @@ class GameBoard:
     BUTTONS = {}
     BUTTON_HELP = "roll or undo"
     REFUSED = Exception
-    HOST_COMMANDS = ()
+    HOST_COMMANDS = HANDLERS
     players = None
     """The players' names, [A's, B's] ("" for one not given), or None: carried by every
     game_start event from now on (its "players"), and so into the game's log header
@@ -113,6 +115,12 @@ class GameBoard:
     def on_press(self, now_ms, side, long):
         """The game's answer to a press of `side`'s button (0: A, 1: B); raises REFUSED
         when refused.  A subclass defines it."""
+        raise NotImplementedError
+
+    def restart(self, now_ms):
+        """A new game from the start, as the long press after a game's end starts one
+        (the debounce keeps what the sensors read: the board shows what to put right).
+        Emits game_start.  A subclass defines it."""
         raise NotImplementedError
 
     def set_players(self, names):

@@ -61,6 +61,12 @@ class SamasBoard(GameBoard):
         self.controller.new_game(now_ms, state)
         self.start(now_ms, frame)
 
+    def restart(self, now_ms):
+        """A new game from the start (GameBoard.restart): the controller's, as a long
+        Ready press after the game's end starts it."""
+        self.controller.new_game(now_ms)
+        self.redraw()
+
     def on_press(self, now_ms, side, long):
         """A press of `side`'s Ready ("roll"/"ready_a": A's, "undo"/"ready_b": B's; long:
         a long press).  A press while the player's tray is still settling (the raw scan

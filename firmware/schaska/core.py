@@ -62,6 +62,12 @@ class SchaskaBoard(GameBoard):
         self.controller.new_game(now_ms, layout, state)
         self.start(now_ms, frame)
 
+    def restart(self, now_ms):
+        """A new game from the start on the same layout (GameBoard.restart), as a long
+        press after the game's end starts it."""
+        self.controller.new_game(now_ms, self.controller.game.layout)
+        self.redraw()
+
     def on_press(self, now_ms, side, long):
         """A press of `side`'s button ("roll" or "undo"; long: a long press): a long
         press after the game starts a new one; any other press raises Refused (after a

@@ -237,8 +237,10 @@ def run(args):
             return 2
     state = boardlink.State(args.port)
     try:
-        state.hello()
+        hello = state.hello()
         client = state.client
+        if hello.get("game") and args.action == "new":
+            return _new_other_game(args, client, hello["game"])
         if args.action == "status":
             s = game_status(client)
             _say(args, s, _words(s))
@@ -296,6 +298,26 @@ def run(args):
         return 1
     finally:
         state.close()
+    return 0
+
+
+def _new_other_game(args, client, game):
+    # `game new` on a Samas or Schaska board (gameboard.commands.new_game): a new game
+    # from the start, with the players' names for its log; Samsara's options refused.
+    if args.vs_board or args.match or args.starter != "A":
+        print("samsara game new: a %s board plays no game against the board, no match "
+              "and no other starter: only --names" % game.capitalize(), file=sys.stderr)
+        return 2
+    kw = {}
+    for key, name in zip(("name_a", "name_b"), args.names or ()):
+        if name:
+            kw[key] = name
+    r = client.request("new_game", timeout=10.0, **kw)
+    names = r.get("players") or ["", ""]
+    who = "for %s (A) and %s (B)" % tuple(n or "Player %s" % side
+                                         for n, side in zip(names, "AB"))
+    _say(args, {"game": game, "players": r.get("players")},
+         "New %s game started %s: play it at the board." % (game.capitalize(), who))
     return 0
 
 
