@@ -203,8 +203,9 @@ class Loop:
     `watch`: a callable given every event, for tests and tools).
 
     board: a game's board core (samsara.core.Board, gameboard.core.GameBoard: the
-    queries and requests of docs/core-api.md "What the scan loop asks of a board"); hw: the drivers (board.hw.Hardware); clock: ticks_ms,
-    sleep_ms; services: Services or None (no log, no link)."""
+    queries and requests of docs/core-api.md "What the scan loop asks of a board"); hw:
+    the drivers (board.hw.Hardware); clock: ticks_ms, sleep_ms; services: Services or
+    None (no log, no link)."""
 
     def __init__(self, board, hw, clock, services=None, stats=None, watch=None):
         self.board = board
