@@ -4,12 +4,12 @@ board (a sensor line of the virtual board's feed, or a button), the board checks
 it checks a person's hands, and the page gets what the sensors read (each tray for its
 player's screen, never in the headline) and what is to put right.  A round of Samas
 and turns of Schaska are played through the API to a reveal, a move and a refusal."""
-import json
 import time
-import urllib.error
-import urllib.request
 
 import pytest
+
+from apphttp import get_json as _get, post_json as _post
+from polling import until
 
 from samas.places import place_index
 from samsara.rules.geometry import position_name
@@ -161,29 +161,10 @@ def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
 
 # -- through the API, on the app's own virtual board ----------------------------------------
 
-def _get(url):
-    with urllib.request.urlopen(url, timeout=20) as r:
-        return json.load(r)
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
 
 
-def _until(url, ok, what, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        s = _get(url + "api/live")
-        if ok(s):
-            return s
-        assert time.monotonic() < deadline, "waited %.0f s for %s: %r" % (timeout, what, s)
-        time.sleep(0.05)
 
 
 class _App:
@@ -350,3 +331,8 @@ def test_after_the_end_the_pages_long_press_starts_a_new_game(tmp_path):
         if srv is not None:
             srv.stop()
         vb.stop()
+
+
+def _until(url, ok, what, timeout=30.0):
+    # the live page's state (GET api/live) once ok(it)
+    return until(lambda: _get(url + "api/live"), ok, what, timeout)

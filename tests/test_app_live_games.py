@@ -2,15 +2,14 @@
 refused; a board whose game differs from --game is said in words and followed; the
 live model of a Samas or Schaska board (app/livegames.py) folds the board's events of a
 seeded game into `rules play`'s lines, the record and the end in words."""
-import json
 import os
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 
 import pytest
+
+from apphttp import get_json as _get, post_json as _post
+from polling import until as _until
 
 from samsara_host import samas_lines, schaska_lines
 from samsara_host.app.boardwatch import BoardWatch, board_game, mismatch_words
@@ -213,29 +212,10 @@ def test_an_app_that_starts_after_the_game_reads_it_from_the_boards_log(tmp_path
         vb.stop()
 
 
-def _get(url):
-    with urllib.request.urlopen(url, timeout=20) as r:
-        return json.load(r)
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
 
 
-def _until(fetch, ok, what, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        got = fetch()
-        if ok(got):
-            return got
-        assert time.monotonic() < deadline, "waited %.0f s for %s: %r" % (timeout, what, got)
-        time.sleep(0.1)
 
 
 def test_a_layout_is_for_the_apps_own_schaska_board(tmp_path):

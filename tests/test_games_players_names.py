@@ -10,10 +10,11 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
 import pytest
+
+from apphttp import get_json as _get, post_json as _post
+from polling import until
 
 from samsara_host import games_log, gametags, samas_lines
 from samsara_host.app import library
@@ -117,29 +118,10 @@ def test_a_named_games_log_names_its_players_in_the_library_and_its_export(tmp_p
         "Anna", "Benno"]
 
 
-def _get(url):
-    with urllib.request.urlopen(url, timeout=20) as r:
-        return json.load(r)
 
 
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
 
 
-def _until(url, ok, what, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        s = _get(url + "api/live")
-        if ok(s):
-            return s
-        assert time.monotonic() < deadline, "waited %.0f s for %s: %r" % (timeout, what, s)
-        time.sleep(0.05)
 
 
 @pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
@@ -225,3 +207,8 @@ def test_game_new_names_the_players_of_a_new_game_on_a_samas_board(tmp_path):
             time.sleep(0.2)
     finally:
         vb.stop()
+
+
+def _until(url, ok, what, timeout=30.0):
+    # the live page's state (GET api/live) once ok(it)
+    return until(lambda: _get(url + "api/live"), ok, what, timeout)

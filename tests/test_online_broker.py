@@ -15,6 +15,8 @@ import time
 
 import pytest
 
+from polling import within as _until
+
 import onlinekit as K
 from testports import free_port
 
@@ -35,13 +37,6 @@ def _samsara(*args, env=None, timeout=120):
                           env=dict(os.environ, PYTHONPATH=K.HOST, **(env or {})))
 
 
-def _until(cond, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _exchange(broker, topic, seconds=10.0):

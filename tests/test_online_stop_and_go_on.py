@@ -7,11 +7,9 @@ test's own; without Mosquitto these tests skip, except under CI=true."""
 import os
 import signal
 import subprocess
-import time
-
-import pytest
 
 import onlinekit as K
+from polling import within as _until
 from testports import free_port
 
 from brokerhelp import needs_mosquitto
@@ -22,13 +20,6 @@ from samsara_host.online.relay import Relay
 _mosquitto = needs_mosquitto
 
 
-def _until(cond, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _host(broker, port, statedir, tmp, tag, *more):

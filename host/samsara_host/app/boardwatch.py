@@ -273,7 +273,11 @@ class BoardWatch(threading.Thread):
         number): the library's tags of the game (a pull's --names, `logs tag`, the
         library page's rename, the live page's names) over its log header's
         ("players": header), [A's, B's] or None."""
-        names = list(header) if header else ["", ""]
+        return self._names_of(game, list(header) if header else ["", ""])
+
+    def _names_of(self, game, names):
+        # [A's, B's] of the board's game `game`: the library's tags of it over `names`
+        # (the log header's; "" unknown), or None when none is known.
         board = (self.model.hello or {}).get("board")
         if self.library and game is not None:
             path = os.path.join(self.library, logpull.local_name(board, game))
@@ -312,19 +316,8 @@ class BoardWatch(threading.Thread):
         None.  The library's tags of the game (a pull's --names, `logs tag`, the
         library page's rename) come first, then the names the game's log header holds
         (new_game's name_a, name_b)."""
-        names = header_names(self._header) or ["", ""]
-        board, game = (self.model.hello or {}).get("board"), self.model.game
-        if game is None:
-            game = self.model.ended
-        if self.library and game is not None:
-            path = os.path.join(self.library, logpull.local_name(board, game))
-            try:
-                tags = gametags.read(path)
-            except (gametags.TagError, OSError):
-                tags = {}
-            names = [tags.get("Player" + side) or n for side, n in zip("AB", names)]
-        names = [n if n not in ("?", None) else "" for n in names]
-        return names if any(names) else None
+        game = self.model.game if self.model.game is not None else self.model.ended
+        return self._names_of(game, header_names(self._header) or ["", ""])
 
     def _follow(self):
         c = self.state.client
