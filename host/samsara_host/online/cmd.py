@@ -187,17 +187,17 @@ def cmd_relay(args):
     signal.signal(signal.SIGTERM, _interrupt)
     r = None
     try:
-        r = Relay(port=args.port, bind=args.bind, folder=args.dir)
-        url = r.start()
-    except RelayError as e:
-        print("samsara relay: %s" % e, file=sys.stderr)
-        if r is not None:
-            r.stop()              # (its temporary folder goes)
-        return 1
-    for line in relay_lines(args.bind, r.port, url):
-        _say(line)
-    _say("its files: %s; Ctrl-C stops it" % r.folder)
-    try:
+        # (a stop that comes at any point, even while Mosquitto starts or the lines are
+        # printed, ends the relay as a stop does: its broker stopped, its folder gone)
+        try:
+            r = Relay(port=args.port, bind=args.bind, folder=args.dir)
+            url = r.start()
+        except RelayError as e:
+            print("samsara relay: %s" % e, file=sys.stderr)
+            return 1
+        for line in relay_lines(args.bind, r.port, url):
+            _say(line)
+        _say("its files: %s; Ctrl-C stops it" % r.folder)
         while r.alive():
             time.sleep(0.5)
         print("samsara relay: mosquitto stopped (see %s)" % r.log_path(), file=sys.stderr)
@@ -205,7 +205,8 @@ def cmd_relay(args):
     except KeyboardInterrupt:
         return 0
     finally:
-        r.stop()
+        if r is not None:
+            r.stop()
 
 
 def add_parser(sub, name, help_text):
