@@ -212,3 +212,28 @@ def test_game_new_names_the_players_of_a_new_game_on_a_samas_board(tmp_path):
 def _until(url, ok, what, timeout=30.0):
     # the live page's state (GET api/live) once ok(it)
     return until(lambda: _get(url + "api/live"), ok, what, timeout)
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="needs the micropython command")
+def test_names_beyond_the_basic_plane_reach_the_header_whole(tmp_path):
+    # An emoji (outside the Basic Multilingual Plane) in a name given to a virtual
+    # board: the game's log header holds it as written, and the log still reads.
+    names = ["Zo\u00eb \U0001F642", "Ben"]
+    vb = VirtualBoard(folder=str(tmp_path / "vb"), game="samas", players=names)
+    logs = os.path.join(vb.folder, "logs")
+    try:
+        vb.start()
+        vb.wait_ready(30)
+        deadline = time.monotonic() + 30
+        while True:
+            runs = [n for n in os.listdir(logs) if n.startswith("g")]
+            if runs:
+                with open(os.path.join(logs, runs[0]), "rb") as f:
+                    got = games_log.players_of(f.read())
+                if got is not None:
+                    break
+            assert time.monotonic() < deadline, os.listdir(logs)
+            time.sleep(0.2)
+    finally:
+        vb.stop()
+    assert got == names

@@ -324,7 +324,9 @@ class VirtualBoard:
         else:
             env.pop("SAMSARA_VBOARD_LAYOUT", None)
         if self.players is not None:
-            env["SAMSARA_VBOARD_PLAYERS"] = json.dumps(self.players)
+            # as UTF-8, not \u escapes: MicroPython reads an escaped pair of surrogates
+            # (an emoji) as two lone ones, which no header could hold
+            env["SAMSARA_VBOARD_PLAYERS"] = json.dumps(self.players, ensure_ascii=False)
         else:
             env.pop("SAMSARA_VBOARD_PLAYERS", None)
         if self._launcher_w is None:
