@@ -106,6 +106,18 @@ def test_a_named_games_log_names_its_players_in_the_library_and_its_export(tmp_p
     assert entry["turns"] == len(lines) - 2 and entry["winner"] == lines[-1]["result"]
     assert entry["result"].startswith("%s wins after %d rounds" % (winner, len(lines) - 2)) \
         if winner else entry["result"].startswith("a draw")
+    # ... and how it ended (the log's lines carry no "how": from the final state), its
+    # kind: the Games page offers no Samsara replay for it
+    final = lines[-1]["final"]
+    far = final["A"]["hole"] == 9 or final["B"]["hole"] == 1
+    assert entry["result"].endswith("(a Sama-stone reached its far end)" if far else
+                                    "(a player ran out of stones and jokers)"), entry
+    assert entry["kind"] == "samas"
+    # Samsara's readers of a record say what the file is and what reads it
+    for cmd in (("logs", "show", path), ("analyze", path)):
+        r = _run(*cmd)
+        assert r.returncode == 2 and "a Samas game's log, not Samsara's: `samsara logs " \
+            "export FILE --format jsonl` reads it" in r.stderr, (cmd, r.stderr)
     # a rename (logs tag) is laid over the header's names: the library and the export
     r = _run("logs", "tag", path, "--names", "Anna", "Benno")
     assert r.returncode == 0, r.stderr

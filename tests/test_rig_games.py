@@ -161,6 +161,7 @@ def _hello_names_the_image(ev, game):
         if line.get("re") == "hello":
             assert line["ok"] and line["game"] == game and line["kind"] == "image", line
             assert "status" not in line["cmds"] and "log_get" in line["cmds"], line
+            assert "new_game" in line["cmds"] and "flight" not in line["cmds"], line
             return
     raise AssertionError("no hello reply")
 

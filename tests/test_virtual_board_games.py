@@ -85,6 +85,15 @@ def test_play_a_whole_game_then_pull_and_export_it_as_rules_plays_lines(
         # the game commands of Samsara are not this board's
         assert cli.main(["game", "roll", "--port", port]) != 0
         assert "plays no Samsara game" in capsys.readouterr().err
+        # Samsara's monitor sends to the app; the doctor checks what this board has
+        assert cli.main(["monitor", "--port", port, "--plain", "--seconds", "1"]) == 2
+        err = capsys.readouterr().err
+        assert "plays %s, not Samsara: `samsara app --game %s" % (game.capitalize(), game) \
+            in err, err
+        r = subprocess.run([SAMSARA, "doctor", "--port", port], capture_output=True,
+                           text=True, timeout=120)
+        assert "playing %s" % game.capitalize() in r.stdout, r.stdout + r.stderr
+        assert "status failed" not in r.stdout and "game log:" in r.stdout, r.stdout
     finally:
         p.send_signal(signal.SIGINT)
         try:

@@ -169,9 +169,27 @@ def check_firmware(client, hello):
     except boardlink.LinkError as e:
         out.append(Finding(FAIL, str(e).split(":")[0], str(e)))
         return out
-    out.append(Finding(OK, "Samsara firmware %s (%s) answers, board %s, protocol %s"
+    game = hello.get("game")
+    out.append(Finding(OK, "Samsara firmware %s (%s) answers, board %s, protocol %s%s"
                        % (hello.get("fw"), hello.get("hash"), hello.get("board"),
-                          hello.get("proto"))))
+                          hello.get("proto"), ", playing %s" % game.capitalize()
+                          if game else "")))
+    if game:
+        # another game's board (docs/samas.md, docs/schaska.md): no Samsara status;
+        # its game log's room through `logs`
+        try:
+            logs = client.request("logs")
+        except boardlink.LinkError as e:
+            out.append(Finding(WARN, "logs failed: %s" % e))
+            return out
+        if logs.get("full"):
+            out.append(Finding(FAIL, "the game log is full: the flash holds only games no "
+                               "host has pulled, so no new game can start",
+                               "Run `samsara logs pull`."))
+        else:
+            out.append(Finding(OK, "game log: %s bytes free, a game reserves %s"
+                               % (logs.get("free", "?"), logs.get("need", "?"))))
+        return out
     try:
         st = client.request("status")
     except boardlink.LinkError as e:

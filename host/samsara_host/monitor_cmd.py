@@ -189,6 +189,14 @@ def run(args, console=None, clock=time.monotonic):
     model = Model()
     try:
         model.hello = dict(state.hello())
+        game = model.hello.get("game")
+        if game:
+            state.close()
+            print("samsara monitor: the board %s plays %s, not Samsara: `samsara app "
+                  "--game %s --board %s` follows its game (docs/app.md)"
+                  % (model.hello.get("board"), game.capitalize(), game, args.port or "PORT"),
+                  file=sys.stderr)
+            return 2
         refresh(state.client, model)
     except boardlink.LinkError as e:
         state.close()

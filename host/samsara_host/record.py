@@ -319,6 +319,12 @@ def from_log(data, board=None, allow_torn=False):
         raise RecordError("not a valid game log: %s" % msg)
     torn = None if ok else "%s (of %d bytes)" % (msg, len(data))
     h = rp.header or {}
+    other = h.get("rules")
+    if other:
+        # another game's log (docs/samas.md, docs/schaska.md "The game log"): its own
+        # lines, not a Samsara record
+        raise RecordError("a %s game's log, not Samsara's: `samsara logs export FILE "
+                          "--format jsonl` reads it" % str(other).capitalize())
     tags = {"Event": "Samsara game"}
     date = _first(h, "date", "Date")
     tags["Date"] = str(date) if date else "????.??.??"

@@ -12,7 +12,7 @@ from samsara.config import Config
 from memfs import MemFs
 from samsara.frame import from_position
 from board.linkhooks import LinkHooks
-from boardcore.link.commands import COMMAND_NAMES
+from boardcore.link.commands import COMMAND_NAMES, FLIGHT_COMMANDS
 from boardcore.storage import logrecord as LR
 from samsara.states import WAITING
 from linkkit import FakeStream, CleanPlayer, services
@@ -54,7 +54,10 @@ def test_hello_status_position():
     link, st, board = _link()
     r = _ask(link, st, b'{"cmd": "hello", "id": 7}\n')
     assert len(r) == 1 and r[0]["ok"] and r[0]["id"] == 7 and r[0]["proto"] == P.PROTO
-    assert r[0]["cmds"] == list(COMMAND_NAMES)
+    # every command but the flight recorder's (this link has none)
+    assert link.flight is None
+    assert r[0]["cmds"] == [n for n in COMMAND_NAMES if n not in FLIGHT_COMMANDS]
+    assert "status" in r[0]["cmds"] and "logs" in r[0]["cmds"]
     r = _ask(link, st, b'{"cmd":"status"}\r\n')[0]
     assert r["state"] == WAITING and r["mover"] == "A" and r["score"] == "0-0"
     assert r["game"] == 1 and r["log"]["need"] == link.recorder.log.need

@@ -68,6 +68,10 @@ COMMANDS = (
 COMMAND_NAMES = tuple(c[0] for c in COMMANDS)
 """Command names in documentation order (what `hello` lists)."""
 
+FLIGHT_COMMANDS = ("flight", "flight_list", "flight_save", "health", "self_test")
+"""The commands of the flight recorder and the sensor health (cmd_flight): a board
+without a flight recorder answers them not_supported, and its `hello` leaves them out."""
+
 
 def command(name):
     """(handler, arguments) of command `name` (COMMANDS), or None for an unknown name; the

@@ -47,7 +47,7 @@ import json
 import sys
 
 from boardcore.link import protocol as P
-from boardcore.link.commands import COMMAND_NAMES, command, parse_command
+from boardcore.link.commands import COMMAND_NAMES, FLIGHT_COMMANDS, command, parse_command
 from boardcore.storage import gamelog
 from boardcore import version
 from boardcore.ticks import ticks_diff
@@ -303,8 +303,10 @@ class HostLink:
 
     def command_names(self):
         """The names of the commands this board answers, in documentation order
-        (`hello`): the board's own and its game's."""
-        return [n for n in COMMAND_NAMES if self.handler(n) is not None]
+        (`hello`): the board's own (the flight recorder's only with one) and its
+        game's."""
+        return [n for n in COMMAND_NAMES if self.handler(n) is not None and not (
+            self.flight is None and n in FLIGHT_COMMANDS)]
 
     def handler(self, name):
         """The handler of command `name` (a known command): the table's, else the game's

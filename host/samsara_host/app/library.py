@@ -58,13 +58,14 @@ def _names(tags):
 def summary(root, gid):
     """One game's entry of the list: {"id", "board", "game", "date", "players"
     [A, B] ("" unnamed), "result" (words), "winner" ("A", "B", "draw", "" unfinished),
-    "score", "turns", "options" (words), "torn" (words or None), "error" (None, or
-    why it cannot be read at all)}.  Raises NotFound."""
+    "score", "turns" (Samas: rounds), "options" (words), "torn" (words or None),
+    "error" (None, or why it cannot be read at all), "kind" ("samsara", "samas",
+    "schaska")}.  Raises NotFound."""
     path = find(root, gid)
     number = gid.split("/")[1][5:]
     out = {"id": gid, "board": gid.split("/")[0], "game": number.lstrip("0") or "0",
            "date": "", "players": ["", ""], "result": "", "winner": "", "score": "",
-           "turns": 0, "options": "", "torn": None, "error": None}
+           "turns": 0, "options": "", "torn": None, "error": None, "kind": "samsara"}
     other = _other_game(path)
     if other is not None:
         return _other_summary(out, path, other)
@@ -100,8 +101,10 @@ def _other_game(path):
 
 def _other_summary(out, path, game):
     """summary() of a Samas or Schaska game's log: the players (the tags over the log
-    header's names), the result in words (livegames' words), the rounds or turns."""
+    header's names), the result in words (livegames' words), the rounds or turns, its
+    "kind" (the game: the page offers no Samsara replay for it)."""
     from samsara_host import games_log
+    out["kind"] = game
     from samsara_host.app.livegames import GameLiveModel, game_words
     try:
         with open(path, "rb") as f:

@@ -29,6 +29,22 @@ SAMAS_HOW = {"far end": "a Sama-stone reached its far end",
 SCHASKA_BY = {"home": "all figures home", "block": "a player could not move",
               "limit": "the turn limit"}
 
+def samas_how(final):
+    """How a Samas game whose end line carries no "how" (a log's lines, `rules play`'s)
+    ended, from its final state S: "far end" (a Sama-stone on its far end: A on 9, B on
+    1), "run-out" (a player without stones and jokers), else "" (not known)."""
+    if not isinstance(final, dict):
+        return ""
+    try:
+        if final["A"]["hole"] == 9 or final["B"]["hole"] == 1:
+            return "far end"
+        if any(final[p]["stones"] == 0 and final[p]["jokers"] == 0 for p in "AB"):
+            return "run-out"
+    except (KeyError, TypeError):
+        pass
+    return ""
+
+
 TOLD = 12
 """How many of the last events "What happened" keeps."""
 
@@ -284,7 +300,8 @@ class GameLiveModel:
         n = self.steps()
         unit = ("round" if self.game == "samas" else "turn") + ("" if n == 1 else "s")
         if self.game == "samas":
-            how = SAMAS_HOW.get(end.get("how"), end.get("how") or "")
+            how = SAMAS_HOW.get(end.get("how") or samas_how(end.get("final")),
+                                end.get("how") or "")
         else:
             how = SCHASKA_BY.get(end.get("by"), end.get("by") or "")
         how = " (%s)" % how if how else ""

@@ -2,7 +2,9 @@
 "use strict";
 nav("/library");
 
-function who(p, side) { return p ? `${esc(p)} (${side})` : `Player ${side}`; }
+// A player's name and side as text (escaped where it is put into the page, once).
+function whoText(p, side) { return p ? `${p} (${side})` : `Player ${side}`; }
+function who(p, side) { return esc(whoText(p, side)); }
 
 // Games of the Play page are numbered on their own: "Play page game 2", never to be
 // taken for the board's game 2.
@@ -17,9 +19,15 @@ function row(g) {
       <td colspan="3"><span class="tag torn">cannot be read</span> ${esc(g.error)}</td>
       <td><button class="danger" data-del="${id}">Delete</button></td></tr>`;
   }
-  const res = g.winner === "A" ? `${who(g.players[0], "A")} won` :
-              g.winner === "B" ? `${who(g.players[1], "B")} won` :
+  const other = g.kind && g.kind !== "samsara";   // a Samas or Schaska game
+  const res = other ? g.result :
+              g.winner === "A" ? `${whoText(g.players[0], "A")} won` :
+              g.winner === "B" ? `${whoText(g.players[1], "B")} won` :
               g.winner === "draw" ? "a draw" : "not finished";
+  const played = other ? `${g.turns} ${g.kind === "samas" ? "round" : "turn"}${g.turns === 1 ? "" : "s"}`
+                       : `score ${esc(g.score)}, ${g.turns} turns`;
+  const open = other ? `<span class="keys">Replay is for Samsara games</span>`
+                     : `<a class="button" href="/replay/${id}">Replay</a>`;
   const torn = g.torn ? `<div><span class="tag torn">torn</span> the file is damaged after
       turn ${g.turns}: ${esc(g.torn)}. The turns before it are shown.</div>` : "";
   return `<tr class="${g.torn ? "torn" : ""}" data-id="${id}">
@@ -32,9 +40,9 @@ function row(g) {
           <button data-save="${id}">Save</button></div>
         <button class="light" data-edit="${id}">Change names</button></td>
     <td><span class="tag ${g.winner && g.winner !== "draw" ? "win" : ""}">${esc(res)}</span>
-        <div>score ${esc(g.score)}, ${g.turns} turns</div>${torn}
+        <div>${played}</div>${torn}
         <div class="keys wide">${esc(g.options)}</div></td>
-    <td><a class="button" href="/replay/${id}">Replay</a></td>
+    <td>${open}</td>
     <td><button class="danger" data-del="${id}">Delete</button></td></tr>`;
 }
 
