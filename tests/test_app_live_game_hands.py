@@ -62,6 +62,26 @@ def test_a_click_on_the_hollow_both_sama_stones_share_lifts_one_and_no_sensor_ch
         {"pos": _pos("H5"), "on": False}]
 
 
+def test_a_sama_stone_in_the_hand_is_put_on_the_hollow_where_the_other_stands():
+    # a revealed round: A goes from 6 to 7, where B stands (the hollows before the move)
+    standing, memory = {"A": 6, "B": 7}, {}
+    sensed = {place_index("H6"), place_index("H7")}
+    assert gamehands.hand_lines("samas", {"place": "H6"}, sensed, standing, memory)[0] == [
+        {"pos": _pos("H6"), "on": False}]
+    sensed = {place_index("H7")}
+    # A's stone in the hand onto hollow 7: B's is not lifted, the sensor stays on
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith(
+        "The Sama-stone in your hand is put on hollow 7: both Sama-stones stand there")
+    # a click again lifts one of the two (nothing sensed changes), the next puts it down
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith("Both Sama-stones stand on hollow 7: one is in")
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith("The Sama-stone in your hand is put on hollow 7")
+    assert gamehands.hand_lines("samas", {"place": "H5"}, sensed, standing, memory)[0] == [
+        {"pos": _pos("H5"), "on": True}]
+
+
 def test_a_click_on_a_schaska_field_lifts_its_figure_or_puts_one_there():
     assert gamehands.hand_lines("schaska", {"field": 1}, set())[0] == [
         {"pos": position_name(0), "on": True}]

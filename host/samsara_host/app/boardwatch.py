@@ -437,7 +437,8 @@ class BoardWatch(threading.Thread):
         other = self.model.other
         lines, words = gamehands.hand_lines(
             kind, body, gamehands.positions(vb.sensed()),
-            other.standing() if other is not None else None)
+            other.standing() if other is not None else None,
+            other.hand if other is not None else None)
         if lines:
             vb.feed(*lines)
         self._changed()

@@ -18,7 +18,10 @@ What a click does (firmware/samas/places.py, firmware/schaska/places.py):
            Sama-stone on it lifted, or one put on an empty hollow (the stone in the
            hand).  The hollows sense a stone, not two: a click on the one hollow
            where both Sama-stones stand lifts one of them, which no sensor reads, so
-           it sends nothing and says so; the next click puts it down.
+           it sends nothing and says so; the next click puts it down.  With one
+           Sama-stone in the hand (one hollow sensed, holding one stone), a click on
+           that hollow puts the held stone there too: its sensor stays on, and the
+           page is told both stand there.
   Schaska  a field (1..n): the figure on it lifted, or one put on an empty field
            (the figure in the hand, or one from the start).  The starts and homes
            are not sensed: a figure brought home or back to its start is only
@@ -63,13 +66,36 @@ def _button(body):
     return [{"button": BUTTON[side], "long": bool(body.get("long"))}], ""
 
 
-def hand_lines(game, body, sensed, standing=None):
+def _two_on(h, sensed, standing, memory):
+    # whether the one sensed hollow h holds both Sama-stones: as the page's last
+    # click left it (memory, while the sensors read the same), else as the game has
+    # them stand
+    if memory is not None and memory.get("hollows") == _hollows(sensed):
+        return memory["two"]
+    return bool(standing) and standing.get("A") == h == standing.get("B")
+
+
+def _hollows(sensed):
+    # the hollows (1..9) sensed
+    return tuple(h for h in range(1, 10) if hollow_pos(h) in sensed)
+
+
+def _remember(memory, sensed, two):
+    if memory is not None:
+        memory.clear()
+        memory.update(hollows=_hollows(sensed), two=two)
+
+
+def hand_lines(game, body, sensed, standing=None, memory=None):
     """(feed lines, words) of one click of the page's hand on the app's own virtual
     board of `game` ("samas" or "schaska"), body as module docstring, sensed: the
     set of sensor positions on now.  standing (Samas): the hollows the two
     Sama-stones stand on now ({"A": h, "B": h}, GameLiveModel.standing), which tells
-    a hollow holding both.  words: "" or what the click did that the sensors do not
-    show.  Raises BadRequest for a bad body."""
+    a hollow holding both.  memory (Samas): a dict the caller keeps between clicks
+    ({} at first), where a click the sensors do not show (a second Sama-stone put on
+    a hollow, or one of two lifted) is remembered while the hollows read the same.
+    words: "" or what the click did that the sensors do not show.  Raises BadRequest
+    for a bad body."""
     if not isinstance(body, dict):
         raise BadRequest("a hand's click is a JSON object")
     if "button" in body:
@@ -81,12 +107,19 @@ def hand_lines(game, body, sensed, standing=None):
         except (ValueError, TypeError):
             raise BadRequest("no place %r on the Samas board (H1..H9, A1..A3, AJ, B1..B3, "
                              "BJ)" % (name,))
-        if p < 9 and p in sensed and standing:
+        if p < 9 and p in sensed:
             h = p + 1
             on = [q for q in range(9) if hollow_pos(q + 1) in sensed]
-            if standing.get("A") == h == standing.get("B") and on == [p]:
-                return [], ("Both Sama-stones stand on hollow %d: one is in your hand; "
-                            "click the hollow it goes to" % h)
+            if on == [p]:
+                # the one hollow sensed: it holds both Sama-stones (one is lifted) or
+                # one (the other is in the hand, and is put here)
+                if _two_on(h, sensed, standing, memory):
+                    _remember(memory, sensed, False)
+                    return [], ("Both Sama-stones stand on hollow %d: one is in your hand; "
+                                "click the hollow it goes to" % h)
+                _remember(memory, sensed, True)
+                return [], ("The Sama-stone in your hand is put on hollow %d: both "
+                            "Sama-stones stand there now (its sensor reads one stone)" % h)
         return [_line(p, p not in sensed)], ""
     if game == "schaska":
         f = body.get("field")

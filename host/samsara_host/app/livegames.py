@@ -76,6 +76,8 @@ class GameLiveModel:
         self.names = None       # [A's, B's] ("" unknown) or None: the players' names
         self.sensed = None      # the app's own virtual board: what its sensors read
                                 # (gamehands.sensed_view), None for another board
+        self.hand = {}          # the page's hand on it: what the sensors do not show
+                                # (gamehands.hand_lines memory)
 
     # -- folding -------------------------------------------------------------------
     def from_lines(self, lines, log_game=None):
