@@ -157,6 +157,26 @@ def test_a_sama_stone_off_its_hollow_is_what_to_put_right():
     assert m.standing() == {"A": 2, "B": 7}
 
 
+def test_a_ready_while_a_sama_stone_is_off_its_hollow_is_said_to_wait_for_it():
+    # the board takes the Ready and reveals the round once the stones stand right
+    # (samas.controller _try_reveal): the headline says so
+    m = _samas_model()
+    m.sensed = {"hollows": [8], "trays": {"A": ["1"], "B": ["2"]}}
+    assert m.snapshot()["headline"].endswith(
+        "The Sama-stones are not on hollows 2 and 8: a Ready waits for them, and the round "
+        "is revealed once they stand there")
+    m.event({"ev": "ready", "p": "A"})
+    assert "a Ready waits for them" in m.snapshot()["headline"]
+    m.event({"ev": "ready", "p": "B"})
+    assert m.snapshot()["headline"] == (
+        "Round 1: both players are ready; the reveal waits until the Sama-stones stand on "
+        "hollows 2 and 8")
+    m.sensed = {"hollows": [2, 8], "trays": {"A": ["1"], "B": ["2"]}}
+    m.ready = {"A": True, "B": False}
+    assert m.snapshot()["headline"] == (
+        "Round 1: Player A is ready; Player B, choose behind your screen and press Ready")
+
+
 def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
     m = GameLiveModel("schaska")
     g = Game(DEFAULT)

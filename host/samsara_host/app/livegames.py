@@ -313,11 +313,23 @@ class GameLiveModel:
                 return "Round %d revealed: %s. Now %s the revealed stones out of both trays" % (
                     k, self.round_words(len(self.lines) - 1), todo)
             waiting = [p for p in ("A", "B") if not self.ready[p]]
+            holes = sorted({s["A"]["hole"], s["B"]["hole"]})
+            stand = ("hollow %d" % holes[0] if len(holes) == 1
+                     else "hollows %d and %d" % tuple(holes))
+            if not waiting:
+                return ("Round %d: both players are ready; the reveal waits until the "
+                        "Sama-stones stand on %s" % (k + 1, stand))
             if len(waiting) == 2:
-                return ("Round %d: each player puts 0 to 3 stones or a joker into the tray "
+                head = ("Round %d: each player puts 0 to 3 stones or a joker into the tray "
                         "behind the screen and presses Ready" % (k + 1))
-            return ("Round %d: %s is ready; %s, choose behind your screen and press Ready"
-                    % (k + 1, self.who("AB"[1 - "AB".index(waiting[0])]), self.who(waiting[0])))
+            else:
+                head = ("Round %d: %s is ready; %s, choose behind your screen and press "
+                        "Ready" % (k + 1, self.who("AB"[1 - "AB".index(waiting[0])]),
+                                   self.who(waiting[0])))
+            if self.sensed is not None and sorted(self.sensed.get("hollows") or ()) != holes:
+                head += (". The Sama-stones are not on %s: a Ready waits for them, and the "
+                         "round is revealed once they stand there" % stand)
+            return head
         mover = s["turn"]
         first = 1 if mover == "A" else len(self.lines[0]["layout"])
         return ("%s to move: put a figure from the start on field %d, or move a figure "
