@@ -192,11 +192,46 @@ def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
     m.sensed = {"fields": [1, 5]}
     assert m.snapshot()["board_shows"] == (
         "Put the board right: take a figure off field 5 (none belongs there)")
-    # B to move: B's figure is not on the track yet; A's figure lifted is not B's to move
+    # B to move: B's figure is not on the track yet; A's figure lifted is named as A's
     m.sensed = {"fields": []}
     assert m.snapshot()["board_shows"] == (
-        "Player B holds the figure from field 1, which may not move now: put it back on "
-        "field 1")
+        "Player A's figure from field 1 is lifted, and it is Player B's turn: put it back "
+        "on field 1")
+
+
+def _schaska_at(a, b, turn="A"):
+    # a Schaska game on the default layout, its state A's and B's (start, fields, home)
+    m = GameLiveModel("schaska")
+    start = {"A": dict(zip(("start", "fields", "home"), a)),
+             "B": dict(zip(("start", "fields", "home"), b)), "turn": turn}
+    m.event({"ev": "game_start", "game": "schaska", "layout": list(DEFAULT), "start": start})
+    return m
+
+
+def test_the_schaska_headline_offers_only_what_is_legal_now():
+    # the first field holds A's own figure: no figure comes in from the start
+    head = _schaska_at((5, [1, 4], 0), (7, [], 0)).headline()
+    assert "from the start on field" not in head and "field 1 to " in head and \
+        "field 4 to " in head and head.endswith(
+            "Field 1 is taken, so no figure comes in from the start"), head
+    # no figure at the start: nothing said of it
+    head = _schaska_at((0, [2, 5], 5), (7, [], 0)).headline()
+    assert head.startswith("Player A to move: move a figure") and "start" not in head, head
+    # B's first field is 16 on the default layout
+    head = _schaska_at((7, [], 0), (6, [12], 0), "B").headline()
+    assert head.startswith("Player B to move: put a figure from the start on field 16; or "
+                           "move a figure"), head
+    # half time: A's leader on 10 (past the middle of 16) stays while figures wait
+    m = _schaska_at((4, [3, 10], 1), (7, [], 0))
+    head = m.headline()
+    assert head.startswith("Player A to move: put a figure from the start on field 1; or "
+                           "move a figure") and "field 10 " not in head, head
+    assert head.endswith("Half time: the leading figure stays while figures wait at the "
+                         "start (field 10)"), head
+    m.sensed = {"fields": [3]}
+    assert m.snapshot()["board_shows"] == (
+        "Player A holds the figure from field 10, which stays at half time while figures "
+        "wait at the start: put it back on field 10")
 
 
 # -- through the API, on the app's own virtual board ----------------------------------------

@@ -229,24 +229,46 @@ class GameLiveModel:
         extra, missing = sorted(on - want), sorted(want - on)
         if not extra and len(missing) == 1:
             f = missing[0]
+            mover = s["turn"]
+            owner = "A" if f in s["A"]["fields"] else "B"
+            if owner != mover:
+                return ("%s's figure from field %d is lifted, and it is %s's turn: put it "
+                        "back on field %d" % (self.who(owner), f, self.who(mover), f))
             to = self._schaska_move(f)
-            who = self.who(s["turn"])
+            who = self.who(mover)
             if to is None:
-                return ("%s holds the figure from field %d, which may not move now: put it "
-                        "back on field %d" % (who, f, f))
-            return "%s holds the figure from field %d: put it on field %d" % (who, f, to)
+                from schaska.rules.actions import frozen_leader
+                st = self._schaska_now()[0]
+                why = ("stays at half time while figures wait at the start"
+                       if frozen_leader(st, st.mover) == f else "may not move now")
+                return ("%s holds the figure from field %d, which %s: put it back on "
+                        "field %d" % (who, f, why, f))
+            return "%s holds the figure from field %d: put it %s" % (
+                who, f, self._to_words(to, mover))
         return _fix_words(extra, missing, "field", "a figure")
+
+    def _schaska_now(self):
+        # (State, legal actions, layout) of the Schaska game now
+        from schaska.rules.actions import legal_actions
+        from schaska.rules.state import State
+        layout = tuple(self.lines[0]["layout"])
+        st = State.from_obj(self.state(), len(layout))
+        return st, legal_actions(layout, st), layout
 
     def _schaska_move(self, f):
         # where the mover's figure on field f goes (None: it may not move now)
-        from schaska.rules.game import Game
-        from schaska.rules.state import State
-        layout = self.lines[0]["layout"]
-        g = Game(tuple(layout), State.from_obj(self.state(), len(layout)))
-        for frm, to in g.legal():
+        for frm, to in self._schaska_now()[1]:
             if frm == f:
                 return to
         return None
+
+    def _to_words(self, to, mover):
+        # where a move lands, in words: "on field t", "home", "back to its start"
+        n = len(self.lines[0]["layout"])
+        if 1 <= to <= n:
+            return "on field %d" % to
+        from schaska.rules.actions import home_of
+        return "home" if to == home_of(n, "AB".index(mover)) else "back to its start"
 
     def who(self, side):
         """What to call player `side` ("A"/"B"): the player's name when known, else
@@ -330,10 +352,35 @@ class GameLiveModel:
                 head += (". The Sama-stones are not on %s: a Ready waits for them, and the "
                          "round is revealed once they stand there" % stand)
             return head
-        mover = s["turn"]
-        first = 1 if mover == "A" else len(self.lines[0]["layout"])
-        return ("%s to move: put a figure from the start on field %d, or move a figure "
-                "by its field's value (occupied fields are jumped)" % (self.who(mover), first))
+        return self._schaska_headline()
+
+    def _schaska_headline(self):
+        # whose turn and only what is legal now (schaska.rules.actions.legal_actions),
+        # with why a figure may not: the first field taken, half time's leader
+        from schaska.rules.actions import frozen_leader
+        st, legal, layout = self._schaska_now()
+        n = len(layout)
+        mover = "AB"[st.mover]
+        who = self.who(mover)
+        first = 1 if mover == "A" else n
+        can = []
+        moves = ["field %d %s" % (f, self._to_words(to, mover).replace("on field ", "to "))
+                 for f, to in legal if 1 <= f <= n]
+        if any(not 1 <= f <= n for f, _to in legal):
+            can.append("put a figure from the start on field %d" % first)
+        if moves:
+            can.append("move a figure by its field's value (occupied fields are jumped): "
+                       + ", ".join(moves))
+        why = []
+        if st.start[st.mover] and st.cells[first]:
+            why.append("field %d is taken, so no figure comes in from the start" % first)
+        held = frozen_leader(st, st.mover)
+        if held:
+            why.append("half time: the leading figure stays while figures wait at the start "
+                       "(field %d)" % held)
+        head = ("%s to move: %s" % (who, "; or ".join(can)) if can
+                else "%s has no move" % who)
+        return head + "".join(". " + w[0].upper() + w[1:] for w in why)
 
     def record(self):
         """[[k, words]]: every round or turn so far."""
