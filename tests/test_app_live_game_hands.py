@@ -91,9 +91,15 @@ def test_a_click_on_a_schaska_field_lifts_its_figure_or_puts_one_there():
 
 @pytest.mark.parametrize("game, body, words", [
     ("samas", {"place": "H10"}, "no place 'H10' on the Samas board"),
-    ("samas", {"place": None}, "no place None"),
+    ("samas", {"place": "H10"}, "a place is a hollow H1..H9 or a tray hole A1..A3, AJ"),
+    ("samas", {"place": None}, 'a click on the Samas board names its place: {"place": P}, '
+                               "P a hollow H1..H9 or a tray hole"),
+    ("samas", {"field": 3}, "names its place"),
     ("samas", {"button": "C"}, "a button is A's or B's, not 'C'"),
-    ("schaska", {"field": 0}, "a field of the Schaska board is 1..30, not 0"),
+    ("samas", {"button": "A", "long": "yes"}, '"long" (a long press) is true or false, '
+                                              "not 'yes'"),
+    ("schaska", {"button": "B", "long": 1}, "is true or false, not 1"),
+    ("schaska", {"field": 0}, "a field of this Schaska board is 1..30, not 0"),
     ("schaska", {"field": 31}, "not 31"),
     ("schaska", {"field": True}, "not True"),
     ("schaska", {}, "not None"),
@@ -103,6 +109,15 @@ def test_a_click_that_is_no_place_of_the_board_is_refused_in_words(game, body, w
     with pytest.raises(BadRequest) as e:
         gamehands.hand_lines(game, body, set())
     assert words in str(e.value)
+
+
+def test_a_schaska_field_past_the_tracks_end_is_refused_in_words():
+    # a track of 10 fields: field 11 is none of its fields, field 10 is
+    with pytest.raises(BadRequest) as e:
+        gamehands.hand_lines("schaska", {"field": 11}, set(), n_fields=10)
+    assert str(e.value) == "a field of this Schaska board is 1..10, not 11"
+    assert gamehands.hand_lines("schaska", {"field": 10}, set(), n_fields=10)[0] == [
+        {"pos": position_name(9), "on": True}]
 
 
 def test_the_sensors_are_given_as_hollows_trays_and_fields():
@@ -350,6 +365,10 @@ def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
         n = len(DEFAULT)
         g = Game(DEFAULT)
         assert s["sensed"] == {"fields": []}
+        # a field past the track's end is refused in words, nothing fed
+        code, r = _post(app.url + "api/live/hand", {"field": n + 1})
+        assert code == 400 and r["error"] == (
+            "a field of this Schaska board is 1..%d, not %d" % (n, n + 1))
         # a figure put where none may go: nothing taken, the page says to take it off
         app.hand(field=5)
         s = _until(app.url, lambda s: s["sensed"]["fields"] == [5], "a figure on 5")

@@ -26,7 +26,7 @@ What a click does (firmware/samas/places.py, firmware/schaska/places.py):
            (the figure in the hand, or one from the start).  The starts and homes
            are not sensed: a figure brought home or back to its start is only
            lifted.
-  Both     {"button": "A"|"B", "long": bool}: A's or B's button (Samas: Ready; a long
+  Both     {"button": "A"|"B", "long": true|false}: A's or B's button (Samas: Ready; a long
            press of either starts a new game once one is over).
 
 `sensed`: the sensor positions on now (VirtualBoard.sensed, as positions).  Raises
@@ -37,6 +37,9 @@ from samas.places import N_PLACES, place_index, place_name, hollow_pos, TRAY, \
 from schaska.places import MAX_FIELDS, field_pos
 from samsara.rules.geometry import position_index, position_name
 from samsara_host.app.control import BadRequest
+
+SAMAS_PLACES = "a hollow H1..H9 or a tray hole A1..A3, AJ (A's joker), B1..B3, BJ"
+"""What a place of the Samas board is, in words."""
 
 BUTTON = {"A": "roll", "B": "undo"}
 """The virtual board's button line of A's and B's button (the driver's names: the
@@ -63,7 +66,10 @@ def _button(body):
     side = body.get("button")
     if side not in BUTTON:
         raise BadRequest("a button is A's or B's, not %r" % (side,))
-    return [{"button": BUTTON[side], "long": bool(body.get("long"))}], ""
+    long = body.get("long", False)
+    if not isinstance(long, bool):
+        raise BadRequest('"long" (a long press) is true or false, not %r' % (long,))
+    return [{"button": BUTTON[side], "long": long}], ""
 
 
 def _two_on(h, sensed, standing, memory):
@@ -86,7 +92,7 @@ def _remember(memory, sensed, two):
         memory.update(hollows=_hollows(sensed), two=two)
 
 
-def hand_lines(game, body, sensed, standing=None, memory=None):
+def hand_lines(game, body, sensed, standing=None, memory=None, n_fields=MAX_FIELDS):
     """(feed lines, words) of one click of the page's hand on the app's own virtual
     board of `game` ("samas" or "schaska"), body as module docstring, sensed: the
     set of sensor positions on now.  standing (Samas): the hollows the two
@@ -94,19 +100,23 @@ def hand_lines(game, body, sensed, standing=None, memory=None):
     a hollow holding both.  memory (Samas): a dict the caller keeps between clicks
     ({} at first), where a click the sensors do not show (a second Sama-stone put on
     a hollow, or one of two lifted) is remembered while the hollows read the same.
-    words: "" or what the click did that the sensors do not show.  Raises BadRequest
-    for a bad body."""
+    n_fields (Schaska): the fields of the game's track (its layout's length).  words:
+    "" or what the click did that the sensors do not show.  Raises BadRequest for a
+    bad body (a place or field that is not the board's, "long" not a bool)."""
     if not isinstance(body, dict):
         raise BadRequest("a hand's click is a JSON object")
     if "button" in body:
         return _button(body)
     if game == "samas":
         name = body.get("place")
+        if name is None:
+            raise BadRequest('a click on the Samas board names its place: {"place": P}, '
+                             "P %s" % SAMAS_PLACES)
         try:
             p = place_index(name)
         except (ValueError, TypeError):
-            raise BadRequest("no place %r on the Samas board (H1..H9, A1..A3, AJ, B1..B3, "
-                             "BJ)" % (name,))
+            raise BadRequest("no place %r on the Samas board: a place is %s"
+                             % (name, SAMAS_PLACES))
         if p < 9 and p in sensed:
             h = p + 1
             on = [q for q in range(9) if hollow_pos(q + 1) in sensed]
@@ -125,9 +135,9 @@ def hand_lines(game, body, sensed, standing=None, memory=None):
         f = body.get("field")
         if isinstance(f, str) and f.isdigit():
             f = int(f)
-        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= MAX_FIELDS:
-            raise BadRequest("a field of the Schaska board is 1..%d, not %r"
-                             % (MAX_FIELDS, body.get("field")))
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= n_fields:
+            raise BadRequest("a field of this Schaska board is 1..%d, not %r"
+                             % (n_fields, body.get("field")))
         p = field_pos(f)
         return [_line(p, p not in sensed)], ""
     raise BadRequest("the page's hands play Samas or Schaska here, not %r" % (game,))
