@@ -167,7 +167,9 @@ def test_a_sama_stone_off_its_hollow_is_what_to_put_right():
     m.sensed = {"hollows": [2, 7, 8], "trays": {"A": ["J"], "B": []}}
     assert m.snapshot()["board_shows"] == ""
     m.sensed = {"hollows": [2, 5], "trays": {"A": ["J"], "B": []}}
-    assert "take a Sama-stone off hollow 5" in m.snapshot()["board_shows"]
+    assert "take a Sama-stone off hollow 5 (none" in m.snapshot()["board_shows"]
+    m.sensed = {"hollows": [2, 4, 5], "trays": {"A": ["J"], "B": []}}
+    assert "take a Sama-stone off hollows 4 and 5 (none" in m.snapshot()["board_shows"]
     m.event({"ev": "cleared", "round": 1})
     assert m.standing() == {"A": 2, "B": 7}
 
@@ -207,6 +209,9 @@ def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
     m.sensed = {"fields": [1, 5]}
     assert m.snapshot()["board_shows"] == (
         "Put the board right: take a figure off field 5 (none belongs there)")
+    m.sensed = {"fields": [1, 6, 10, 12]}
+    assert m.snapshot()["board_shows"] == (
+        "Put the board right: take a figure off fields 6, 10 and 12 (none belongs there)")
     # B to move: B's figure is not on the track yet; A's figure lifted is named as A's
     m.sensed = {"fields": []}
     assert m.snapshot()["board_shows"] == (

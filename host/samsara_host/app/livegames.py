@@ -29,6 +29,9 @@ SAMAS_HOW = {"far end": "a Sama-stone reached its far end",
 SCHASKA_BY = {"home": "all figures home", "block": "a player could not move",
               "limit": "the turn limit"}
 
+AGAIN = {"the tray is not settled yet": ": press Ready again"}
+"""What a player does about a refusal of the board, said after its words."""
+
 TOLD = 12
 """How many of the last events "What happened" keeps."""
 
@@ -42,11 +45,15 @@ def _names(players):
 
 
 def _fix_words(extra, missing, place, piece):
-    # the pieces to put right, in words ("" when none)
-    parts = ["take %s off %s %s (none belongs there)" % (piece, place, ", ".join(map(str, extra)))
-             ] if extra else []
+    # the pieces to put right, in words ("" when none): "field 5", "fields 5 and 9",
+    # "fields 5, 9 and 12"
+    def where(xs):
+        xs = [str(x) for x in xs]
+        return "%s%s %s" % (place, "" if len(xs) == 1 else "s",
+                            xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1])
+    parts = ["take %s off %s (none belongs there)" % (piece, where(extra))] if extra else []
     if missing:
-        parts.append("put %s on %s %s" % (piece, place, ", ".join(map(str, missing))))
+        parts.append("put %s on %s" % (piece, where(missing)))
     return ("Put the board right: " + "; ".join(parts)) if parts else ""
 
 
@@ -131,6 +138,7 @@ class GameLiveModel:
                        "%s changed the tray: Ready is taken back" % self.who(ev["p"]))
         elif name == "reject":
             why = str(ev.get("why") or "refused")
+            why += AGAIN.get(why, "")
             p = ev.get("p")
             self.refused = ("%s's Ready was refused: %s" % (self.who(p), why)
                             if p in ("A", "B") else "The board refused: %s" % why)
