@@ -362,6 +362,32 @@ def test_a_samas_round_is_played_by_the_pages_hands(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_samas_ready_while_a_sama_stone_is_lifted_waits_for_it_and_the_page_says_so(
+        tmp_path):
+    app = _App(tmp_path, "samas")
+    try:
+        _until(app.url, lambda s: s.get("kind") == "samas" and s["play"] and s["sensed"],
+               "the Samas board")
+        app.hand(place="H2")
+        s = _until(app.url, lambda s: s["sensed"]["hollows"] == [8], "A's stone lifted")
+        assert s["headline"].endswith("The Sama-stones are not on hollows 2 and 8: a Ready "
+                                      "waits for them, and the round is revealed once they "
+                                      "stand there"), s["headline"]
+        _press_ready(app, "A")
+        s = _press_ready(app, "B")
+        s = _until(app.url, lambda s: s["ready"]["A"] and s["ready"]["B"], "both ready")
+        assert s["headline"] == ("Round 1: both players are ready; the reveal waits until "
+                                 "the Sama-stones stand on hollows 2 and 8") and not s["moving"]
+        app.hand(place="H2")
+        # (no stones chosen: revealed, nobody moves, and cleared at once)
+        s = _until(app.url, lambda s: s["steps"] == 1, "the reveal")
+        assert s["record"][0] == [1, "Player A chose no stones, Player B no stones: nobody "
+                                     "moves"]
+    finally:
+        app.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
 def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
     app = _App(tmp_path, "schaska")
     try:
