@@ -215,10 +215,11 @@ class GameLiveModel:
     def board_shows(self):
         """What the board shows of the pieces the sensors read (the app's own virtual
         board, `sensed` set) where the game does not want them, in a player's words
-        (its red and white LEDs, "Put the board right: ...": docs/samas.md, docs/schaska.md "On the board"), or
-        "": Samas's hollows against where the Sama-stones stand (a revealed round's
-        move is the headline's); Schaska's fields against the game, a lifted figure
-        named with where it goes."""
+        (its red and white LEDs, "Put the board right: ...": docs/samas.md,
+        docs/schaska.md "On the board"), or "": Samas's hollows against where the
+        Sama-stones stand (a revealed round's move is the headline's); Schaska's
+        fields against the game, a lifted figure named as its player's, with where it
+        goes (or why it may not move now)."""
         if self.sensed is None or not self.lines or self.over_line():
             return ""
         s = self.state()
@@ -325,7 +326,10 @@ class GameLiveModel:
         return "Game over: %s wins after %d %s%s" % (self.who(end["result"]), n, unit, how)
 
     def headline(self):
-        """Whose turn it is and what to do, in a player's words."""
+        """Whose turn it is and what to do, in a player's words: Samas's round (and,
+        on the app's own virtual board, that a Ready waits for the Sama-stones off
+        their hollows); Schaska's legal actions now (schaska.rules.actions), and why
+        there are not more (the first field taken, half time)."""
         if not self.lines:
             return "Waiting for the board's game ..."
         if self.over_line():
