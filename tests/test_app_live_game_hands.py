@@ -62,6 +62,26 @@ def test_a_click_on_the_hollow_both_sama_stones_share_lifts_one_and_no_sensor_ch
         {"pos": _pos("H5"), "on": False}]
 
 
+def test_a_sama_stone_in_the_hand_is_put_on_the_hollow_where_the_other_stands():
+    # a revealed round: A goes from 6 to 7, where B stands (the hollows before the move)
+    standing, memory = {"A": 6, "B": 7}, {}
+    sensed = {place_index("H6"), place_index("H7")}
+    assert gamehands.hand_lines("samas", {"place": "H6"}, sensed, standing, memory)[0] == [
+        {"pos": _pos("H6"), "on": False}]
+    sensed = {place_index("H7")}
+    # A's stone in the hand onto hollow 7: B's is not lifted, the sensor stays on
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith(
+        "The Sama-stone in your hand is put on hollow 7: both Sama-stones stand there")
+    # a click again lifts one of the two (nothing sensed changes), the next puts it down
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith("Both Sama-stones stand on hollow 7: one is in")
+    lines, words = gamehands.hand_lines("samas", {"place": "H7"}, sensed, standing, memory)
+    assert lines == [] and words.startswith("The Sama-stone in your hand is put on hollow 7")
+    assert gamehands.hand_lines("samas", {"place": "H5"}, sensed, standing, memory)[0] == [
+        {"pos": _pos("H5"), "on": True}]
+
+
 def test_a_click_on_a_schaska_field_lifts_its_figure_or_puts_one_there():
     assert gamehands.hand_lines("schaska", {"field": 1}, set())[0] == [
         {"pos": position_name(0), "on": True}]
@@ -71,9 +91,15 @@ def test_a_click_on_a_schaska_field_lifts_its_figure_or_puts_one_there():
 
 @pytest.mark.parametrize("game, body, words", [
     ("samas", {"place": "H10"}, "no place 'H10' on the Samas board"),
-    ("samas", {"place": None}, "no place None"),
+    ("samas", {"place": "H10"}, "a place is a hollow H1..H9 or a tray hole A1..A3, AJ"),
+    ("samas", {"place": None}, 'a click on the Samas board names its place: {"place": P}, '
+                               "P a hollow H1..H9 or a tray hole"),
+    ("samas", {"field": 3}, "names its place"),
     ("samas", {"button": "C"}, "a button is A's or B's, not 'C'"),
-    ("schaska", {"field": 0}, "a field of the Schaska board is 1..30, not 0"),
+    ("samas", {"button": "A", "long": "yes"}, '"long" (a long press) is true or false, '
+                                              "not 'yes'"),
+    ("schaska", {"button": "B", "long": 1}, "is true or false, not 1"),
+    ("schaska", {"field": 0}, "a field of this Schaska board is 1..30, not 0"),
     ("schaska", {"field": 31}, "not 31"),
     ("schaska", {"field": True}, "not True"),
     ("schaska", {}, "not None"),
@@ -83,6 +109,15 @@ def test_a_click_that_is_no_place_of_the_board_is_refused_in_words(game, body, w
     with pytest.raises(BadRequest) as e:
         gamehands.hand_lines(game, body, set())
     assert words in str(e.value)
+
+
+def test_a_schaska_field_past_the_tracks_end_is_refused_in_words():
+    # a track of 10 fields: field 11 is none of its fields, field 10 is
+    with pytest.raises(BadRequest) as e:
+        gamehands.hand_lines("schaska", {"field": 11}, set(), n_fields=10)
+    assert str(e.value) == "a field of this Schaska board is 1..10, not 11"
+    assert gamehands.hand_lines("schaska", {"field": 10}, set(), n_fields=10)[0] == [
+        {"pos": position_name(9), "on": True}]
 
 
 def test_the_sensors_are_given_as_hollows_trays_and_fields():
@@ -132,9 +167,31 @@ def test_a_sama_stone_off_its_hollow_is_what_to_put_right():
     m.sensed = {"hollows": [2, 7, 8], "trays": {"A": ["J"], "B": []}}
     assert m.snapshot()["board_shows"] == ""
     m.sensed = {"hollows": [2, 5], "trays": {"A": ["J"], "B": []}}
-    assert "take a Sama-stone off hollow 5" in m.snapshot()["board_shows"]
+    assert "take a Sama-stone off hollow 5 (none" in m.snapshot()["board_shows"]
+    m.sensed = {"hollows": [2, 4, 5], "trays": {"A": ["J"], "B": []}}
+    assert "take a Sama-stone off hollows 4 and 5 (none" in m.snapshot()["board_shows"]
     m.event({"ev": "cleared", "round": 1})
     assert m.standing() == {"A": 2, "B": 7}
+
+
+def test_a_ready_while_a_sama_stone_is_off_its_hollow_is_said_to_wait_for_it():
+    # the board takes the Ready and reveals the round once the stones stand right
+    # (samas.controller _try_reveal): the headline says so
+    m = _samas_model()
+    m.sensed = {"hollows": [8], "trays": {"A": ["1"], "B": ["2"]}}
+    assert m.snapshot()["headline"].endswith(
+        "The Sama-stones are not on hollows 2 and 8: a Ready waits for them, and the round "
+        "is revealed once they stand there")
+    m.event({"ev": "ready", "p": "A"})
+    assert "a Ready waits for them" in m.snapshot()["headline"]
+    m.event({"ev": "ready", "p": "B"})
+    assert m.snapshot()["headline"] == (
+        "Round 1: both players are ready; the reveal waits until the Sama-stones stand on "
+        "hollows 2 and 8")
+    m.sensed = {"hollows": [2, 8], "trays": {"A": ["1"], "B": ["2"]}}
+    m.ready = {"A": True, "B": False}
+    assert m.snapshot()["headline"] == (
+        "Round 1: Player A is ready; Player B, choose behind your screen and press Ready")
 
 
 def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
@@ -152,11 +209,49 @@ def test_a_lifted_schaska_figure_is_named_with_where_it_goes():
     m.sensed = {"fields": [1, 5]}
     assert m.snapshot()["board_shows"] == (
         "Put the board right: take a figure off field 5 (none belongs there)")
-    # B to move: B's figure is not on the track yet; A's figure lifted is not B's to move
+    m.sensed = {"fields": [1, 6, 10, 12]}
+    assert m.snapshot()["board_shows"] == (
+        "Put the board right: take a figure off fields 6, 10 and 12 (none belongs there)")
+    # B to move: B's figure is not on the track yet; A's figure lifted is named as A's
     m.sensed = {"fields": []}
     assert m.snapshot()["board_shows"] == (
-        "Player B holds the figure from field 1, which may not move now: put it back on "
-        "field 1")
+        "Player A's figure from field 1 is lifted, and it is Player B's turn: put it back "
+        "on field 1")
+
+
+def _schaska_at(a, b, turn="A"):
+    # a Schaska game on the default layout, its state A's and B's (start, fields, home)
+    m = GameLiveModel("schaska")
+    start = {"A": dict(zip(("start", "fields", "home"), a)),
+             "B": dict(zip(("start", "fields", "home"), b)), "turn": turn}
+    m.event({"ev": "game_start", "game": "schaska", "layout": list(DEFAULT), "start": start})
+    return m
+
+
+def test_the_schaska_headline_offers_only_what_is_legal_now():
+    # the first field holds A's own figure: no figure comes in from the start
+    head = _schaska_at((5, [1, 4], 0), (7, [], 0)).headline()
+    assert "from the start on field" not in head and "field 1 to " in head and \
+        "field 4 to " in head and head.endswith(
+            "Field 1 is taken, so no figure comes in from the start"), head
+    # no figure at the start: nothing said of it
+    head = _schaska_at((0, [2, 5], 5), (7, [], 0)).headline()
+    assert head.startswith("Player A to move: move a figure") and "start" not in head, head
+    # B's first field is 16 on the default layout
+    head = _schaska_at((7, [], 0), (6, [12], 0), "B").headline()
+    assert head.startswith("Player B to move: put a figure from the start on field 16; or "
+                           "move a figure"), head
+    # half time: A's leader on 10 (past the middle of 16) stays while figures wait
+    m = _schaska_at((4, [3, 10], 1), (7, [], 0))
+    head = m.headline()
+    assert head.startswith("Player A to move: put a figure from the start on field 1; or "
+                           "move a figure") and "field 10 " not in head, head
+    assert head.endswith("Half time: the leading figure stays while figures wait at the "
+                         "start (field 10)"), head
+    m.sensed = {"fields": [3]}
+    assert m.snapshot()["board_shows"] == (
+        "Player A holds the figure from field 10, which stays at half time while figures "
+        "wait at the start: put it back on field 10")
 
 
 # -- through the API, on the app's own virtual board ----------------------------------------
@@ -267,6 +362,32 @@ def test_a_samas_round_is_played_by_the_pages_hands(tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
+def test_a_samas_ready_while_a_sama_stone_is_lifted_waits_for_it_and_the_page_says_so(
+        tmp_path):
+    app = _App(tmp_path, "samas")
+    try:
+        _until(app.url, lambda s: s.get("kind") == "samas" and s["play"] and s["sensed"],
+               "the Samas board")
+        app.hand(place="H2")
+        s = _until(app.url, lambda s: s["sensed"]["hollows"] == [8], "A's stone lifted")
+        assert s["headline"].endswith("The Sama-stones are not on hollows 2 and 8: a Ready "
+                                      "waits for them, and the round is revealed once they "
+                                      "stand there"), s["headline"]
+        _press_ready(app, "A")
+        s = _press_ready(app, "B")
+        s = _until(app.url, lambda s: s["ready"]["A"] and s["ready"]["B"], "both ready")
+        assert s["headline"] == ("Round 1: both players are ready; the reveal waits until "
+                                 "the Sama-stones stand on hollows 2 and 8") and not s["moving"]
+        app.hand(place="H2")
+        # (no stones chosen: revealed, nobody moves, and cleared at once)
+        s = _until(app.url, lambda s: s["steps"] == 1, "the reveal")
+        assert s["record"][0] == [1, "Player A chose no stones, Player B no stones: nobody "
+                                     "moves"]
+    finally:
+        app.stop()
+
+
+@pytest.mark.skipif(not HAVE_UPY, reason="micropython Unix port not installed")
 def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
     app = _App(tmp_path, "schaska")
     try:
@@ -275,6 +396,10 @@ def test_schaska_turns_are_played_by_the_pages_hands(tmp_path):
         n = len(DEFAULT)
         g = Game(DEFAULT)
         assert s["sensed"] == {"fields": []}
+        # a field past the track's end is refused in words, nothing fed
+        code, r = _post(app.url + "api/live/hand", {"field": n + 1})
+        assert code == 400 and r["error"] == (
+            "a field of this Schaska board is 1..%d, not %d" % (n, n + 1))
         # a figure put where none may go: nothing taken, the page says to take it off
         app.hand(field=5)
         s = _until(app.url, lambda s: s["sensed"]["fields"] == [5], "a figure on 5")

@@ -84,6 +84,12 @@ def _choose(browser, side, holes):
         or js(browser, "%s.moving" % LIVE)        # Ready put the screen back up
 
 
+def _screens(browser):
+    # the sides whose tray is behind its screen now
+    return sorted(e.get_attribute("data-side")
+                  for e in browser.find_elements("css selector", "#board g.screen"))
+
+
 def _round(browser, k, a, b, moves):
     """Round k: A's and B's tray holes; moves: [(from, to)] of the Sama-stones after
     the reveal.  Returns the snapshot once the round is cleared."""
@@ -121,6 +127,13 @@ def test_two_players_play_samas_rounds_by_clicks_on_the_apps_own_board(browser, 
         assert browser.find_element("id", "ghands").is_displayed()
         assert "look behind your screen" in _text(browser, "ghandsnote")
         assert len(browser.find_elements("css selector", "#board g.screen")) == 2
+        # one screen open at a time: a look behind B's closes A's
+        click(browser, "lookA")
+        assert _screens(browser) == ["B"]
+        click(browser, "lookB")
+        assert _screens(browser) == ["A"]
+        click(browser, "lookB")
+        assert _screens(browser) == ["A", "B"]
         # round 1: A 2 stones, B a joker: B wins the reveal and moves 8 to 7
         s = _round(browser, 1, ["1", "2"], ["J"], [(8, 7)])
         assert s["record"][0][1].startswith("Player A chose 2 stones, Player B a joker: B wins")

@@ -104,7 +104,7 @@ def test_a_samas_boards_events_give_rules_plays_game_and_its_end_in_words():
                             "screen and press Ready")
     m.event(evs[2])
     assert m.snapshot()["refused"] == ("Player B's Ready was refused: the tray is not "
-                                       "settled yet")
+                                       "settled yet: press Ready again")
     m.event(evs[3])
     m.event(evs[4])
     assert m.headline().startswith("Round 1 revealed: Player A chose 1 stone, Player B 2 "

@@ -139,6 +139,13 @@ def test_what_the_rules_forbid_is_refused_in_words_and_changes_nothing(served):
     assert "pick one of the offered moves" in got["problem"] and got["turns"] == 0
     code, got = call(url + "api/play/new", {"game": "schaska", "layout": "+1,+2,+4,8,1,1,1,1"})
     assert code == 400 and "field 3" in got["error"]
+    # a layout typed with commas, spaces or both is the same layout; an empty field is not
+    for text in ("+1, +2, -1, +3, +2, -2, 8, +1", "+1 +2 -1 +3 +2 -2 8 +1",
+                 " +1 ,+2,-1 , +3,+2,-2,8,+1 "):
+        code, got = call(url + "api/play/new", {"game": "schaska", "layout": text})
+        assert code == 200 and got["layout"] == [1, 2, -1, 3, 2, -2, 8, 1], (text, got)
+    code, got = call(url + "api/play/new", {"game": "schaska", "layout": "+1,,+2,-1,8,+3,+1,-2"})
+    assert code == 400 and "field 2" in got["error"]
     code, got = call(url + "api/play/new", {"game": "go"})
     assert code == 400 and "samsara, samas, schaska" in got["error"]
     _c, d = call(url + "api/schaska/layout")

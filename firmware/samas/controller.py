@@ -215,7 +215,8 @@ class SamasController:
             st = self.game.state
             if sel == JOKER:
                 self._refuse(now_ms, side, "no joker left")
-            self._refuse(now_ms, side, "holds %d stones" % st.stones[side])
+            n = st.stones[side]
+            self._refuse(now_ms, side, "holds %d stone%s" % (n, "" if n == 1 else "s"))
         if not self.ready[side]:
             self.ready[side] = True
             self._emit(now_ms, {"ev": "ready", "p": PLAYERS[side]})

@@ -81,6 +81,14 @@ def test_ready_with_more_stones_than_held_is_refused():
     assert names(evs) == ["reject"] and evs[0]["why"] == "holds 2 stones"
 
 
+def test_ready_with_more_stones_than_the_one_held_says_one_stone():
+    b, h = board_at(State((2, 8), (1, 13), (2, 2)))
+    samas_choose(h, 0, 2)
+    h.press("roll")
+    evs = h.events()
+    assert names(evs) == ["reject"] and evs[0]["why"] == "holds 1 stone"
+
+
 def test_ready_with_a_joker_not_held_is_refused():
     b, h = board_at(State((2, 8), (13, 13), (0, 2)))
     samas_choose(h, 0, JOKER)

@@ -435,9 +435,12 @@ class BoardWatch(threading.Thread):
         if vb is None:
             raise boardlink.LinkError("this board is not a virtual board the app started")
         other = self.model.other
+        layout = other.lines[0].get("layout") if other is not None and other.lines else None
         lines, words = gamehands.hand_lines(
             kind, body, gamehands.positions(vb.sensed()),
-            other.standing() if other is not None else None)
+            other.standing() if other is not None else None,
+            other.hand if other is not None else None,
+            len(layout) if layout else gamehands.MAX_FIELDS)
         if lines:
             vb.feed(*lines)
         self._changed()

@@ -29,6 +29,7 @@ SAMAS_HOW = {"far end": "a Sama-stone reached its far end",
 SCHASKA_BY = {"home": "all figures home", "block": "a player could not move",
               "limit": "the turn limit"}
 
+
 def samas_how(final):
     """How a Samas game whose end line carries no "how" (a log's lines, `rules play`'s)
     ended, from its final state S: "far end" (a Sama-stone on its far end: A on 9, B on
@@ -45,6 +46,10 @@ def samas_how(final):
     return ""
 
 
+AGAIN = {"the tray is not settled yet": ": press Ready again"}
+"""What a player does about a refusal of the board, said after its words."""
+
+
 TOLD = 12
 """How many of the last events "What happened" keeps."""
 
@@ -58,11 +63,15 @@ def _names(players):
 
 
 def _fix_words(extra, missing, place, piece):
-    # the pieces to put right, in words ("" when none)
-    parts = ["take %s off %s %s (none belongs there)" % (piece, place, ", ".join(map(str, extra)))
-             ] if extra else []
+    # the pieces to put right, in words ("" when none): "field 5", "fields 5 and 9",
+    # "fields 5, 9 and 12"
+    def where(xs):
+        xs = [str(x) for x in xs]
+        return "%s%s %s" % (place, "" if len(xs) == 1 else "s",
+                            xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1])
+    parts = ["take %s off %s (none belongs there)" % (piece, where(extra))] if extra else []
     if missing:
-        parts.append("put %s on %s %s" % (piece, place, ", ".join(map(str, missing))))
+        parts.append("put %s on %s" % (piece, where(missing)))
     return ("Put the board right: " + "; ".join(parts)) if parts else ""
 
 
@@ -92,6 +101,8 @@ class GameLiveModel:
         self.names = None       # [A's, B's] ("" unknown) or None: the players' names
         self.sensed = None      # the app's own virtual board: what its sensors read
                                 # (gamehands.sensed_view), None for another board
+        self.hand = {}          # the page's hand on it: what the sensors do not show
+                                # (gamehands.hand_lines memory)
 
     # -- folding -------------------------------------------------------------------
     def from_lines(self, lines, log_game=None):
@@ -145,6 +156,7 @@ class GameLiveModel:
                        "%s changed the tray: Ready is taken back" % self.who(ev["p"]))
         elif name == "reject":
             why = str(ev.get("why") or "refused")
+            why += AGAIN.get(why, "")
             p = ev.get("p")
             self.refused = ("%s's Ready was refused: %s" % (self.who(p), why)
                             if p in ("A", "B") else "The board refused: %s" % why)
@@ -221,10 +233,11 @@ class GameLiveModel:
     def board_shows(self):
         """What the board shows of the pieces the sensors read (the app's own virtual
         board, `sensed` set) where the game does not want them, in a player's words
-        (its red and white LEDs, "Put the board right: ...": docs/samas.md, docs/schaska.md "On the board"), or
-        "": Samas's hollows against where the Sama-stones stand (a revealed round's
-        move is the headline's); Schaska's fields against the game, a lifted figure
-        named with where it goes."""
+        (its red and white LEDs, "Put the board right: ...": docs/samas.md,
+        docs/schaska.md "On the board"), or "": Samas's hollows against where the
+        Sama-stones stand (a revealed round's move is the headline's); Schaska's
+        fields against the game, a lifted figure named as its player's, with where it
+        goes (or why it may not move now)."""
         if self.sensed is None or not self.lines or self.over_line():
             return ""
         s = self.state()
@@ -243,24 +256,46 @@ class GameLiveModel:
         extra, missing = sorted(on - want), sorted(want - on)
         if not extra and len(missing) == 1:
             f = missing[0]
+            mover = s["turn"]
+            owner = "A" if f in s["A"]["fields"] else "B"
+            if owner != mover:
+                return ("%s's figure from field %d is lifted, and it is %s's turn: put it "
+                        "back on field %d" % (self.who(owner), f, self.who(mover), f))
             to = self._schaska_move(f)
-            who = self.who(s["turn"])
+            who = self.who(mover)
             if to is None:
-                return ("%s holds the figure from field %d, which may not move now: put it "
-                        "back on field %d" % (who, f, f))
-            return "%s holds the figure from field %d: put it on field %d" % (who, f, to)
+                from schaska.rules.actions import frozen_leader
+                st = self._schaska_now()[0]
+                why = ("stays at half time while figures wait at the start"
+                       if frozen_leader(st, st.mover) == f else "may not move now")
+                return ("%s holds the figure from field %d, which %s: put it back on "
+                        "field %d" % (who, f, why, f))
+            return "%s holds the figure from field %d: put it %s" % (
+                who, f, self._to_words(to, mover))
         return _fix_words(extra, missing, "field", "a figure")
+
+    def _schaska_now(self):
+        # (State, legal actions, layout) of the Schaska game now
+        from schaska.rules.actions import legal_actions
+        from schaska.rules.state import State
+        layout = tuple(self.lines[0]["layout"])
+        st = State.from_obj(self.state(), len(layout))
+        return st, legal_actions(layout, st), layout
 
     def _schaska_move(self, f):
         # where the mover's figure on field f goes (None: it may not move now)
-        from schaska.rules.game import Game
-        from schaska.rules.state import State
-        layout = self.lines[0]["layout"]
-        g = Game(tuple(layout), State.from_obj(self.state(), len(layout)))
-        for frm, to in g.legal():
+        for frm, to in self._schaska_now()[1]:
             if frm == f:
                 return to
         return None
+
+    def _to_words(self, to, mover):
+        # where a move lands, in words: "on field t", "home", "back to its start"
+        n = len(self.lines[0]["layout"])
+        if 1 <= to <= n:
+            return "on field %d" % to
+        from schaska.rules.actions import home_of
+        return "home" if to == home_of(n, "AB".index(mover)) else "back to its start"
 
     def who(self, side):
         """What to call player `side` ("A"/"B"): the player's name when known, else
@@ -310,7 +345,10 @@ class GameLiveModel:
         return "Game over: %s wins after %d %s%s" % (self.who(end["result"]), n, unit, how)
 
     def headline(self):
-        """Whose turn it is and what to do, in a player's words."""
+        """Whose turn it is and what to do, in a player's words: Samas's round (and,
+        on the app's own virtual board, that a Ready waits for the Sama-stones off
+        their hollows); Schaska's legal actions now (schaska.rules.actions), and why
+        there are not more (the first field taken, half time)."""
         if not self.lines:
             return "Waiting for the board's game ..."
         if self.over_line():
@@ -328,15 +366,52 @@ class GameLiveModel:
                 return "Round %d revealed: %s. Now %s the revealed stones out of both trays" % (
                     k, self.round_words(len(self.lines) - 1), todo)
             waiting = [p for p in ("A", "B") if not self.ready[p]]
+            holes = sorted({s["A"]["hole"], s["B"]["hole"]})
+            stand = ("hollow %d" % holes[0] if len(holes) == 1
+                     else "hollows %d and %d" % tuple(holes))
+            if not waiting:
+                return ("Round %d: both players are ready; the reveal waits until the "
+                        "Sama-stones stand on %s" % (k + 1, stand))
             if len(waiting) == 2:
-                return ("Round %d: each player puts 0 to 3 stones or a joker into the tray "
+                head = ("Round %d: each player puts 0 to 3 stones or a joker into the tray "
                         "behind the screen and presses Ready" % (k + 1))
-            return ("Round %d: %s is ready; %s, choose behind your screen and press Ready"
-                    % (k + 1, self.who("AB"[1 - "AB".index(waiting[0])]), self.who(waiting[0])))
-        mover = s["turn"]
-        first = 1 if mover == "A" else len(self.lines[0]["layout"])
-        return ("%s to move: put a figure from the start on field %d, or move a figure "
-                "by its field's value (occupied fields are jumped)" % (self.who(mover), first))
+            else:
+                head = ("Round %d: %s is ready; %s, choose behind your screen and press "
+                        "Ready" % (k + 1, self.who("AB"[1 - "AB".index(waiting[0])]),
+                                   self.who(waiting[0])))
+            if self.sensed is not None and sorted(self.sensed.get("hollows") or ()) != holes:
+                head += (". The Sama-stones are not on %s: a Ready waits for them, and the "
+                         "round is revealed once they stand there" % stand)
+            return head
+        return self._schaska_headline()
+
+    def _schaska_headline(self):
+        # whose turn and only what is legal now (schaska.rules.actions.legal_actions),
+        # with why a figure may not: the first field taken, half time's leader
+        from schaska.rules.actions import frozen_leader
+        st, legal, layout = self._schaska_now()
+        n = len(layout)
+        mover = "AB"[st.mover]
+        who = self.who(mover)
+        first = 1 if mover == "A" else n
+        can = []
+        moves = ["field %d %s" % (f, self._to_words(to, mover).replace("on field ", "to "))
+                 for f, to in legal if 1 <= f <= n]
+        if any(not 1 <= f <= n for f, _to in legal):
+            can.append("put a figure from the start on field %d" % first)
+        if moves:
+            can.append("move a figure by its field's value (occupied fields are jumped): "
+                       + ", ".join(moves))
+        why = []
+        if st.start[st.mover] and st.cells[first]:
+            why.append("field %d is taken, so no figure comes in from the start" % first)
+        held = frozen_leader(st, st.mover)
+        if held:
+            why.append("half time: the leading figure stays while figures wait at the start "
+                       "(field %d)" % held)
+        head = ("%s to move: %s" % (who, "; or ".join(can)) if can
+                else "%s has no move" % who)
+        return head + "".join(". " + w[0].upper() + w[1:] for w in why)
 
     def record(self):
         """[[k, words]]: every round or turn so far."""

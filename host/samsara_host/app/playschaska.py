@@ -11,6 +11,7 @@ A finished game is kept as its JSON lines (docs/schaska.md "JSON lines") in
 `<games_dir>/browser-schaska/game-NNNN.jsonl`, numbered apart from every other game's
 folder.
 """
+import re
 import threading
 
 from schaska.rules.actions import action_obj
@@ -27,14 +28,15 @@ FOLDER = "browser-schaska"
 
 
 def layout_of(text):
-    """The layout tuple of the page's layout text ("+1,+2,-1,8,...", spaces allowed);
-    the default layout for None or "".  Raises PlayError naming the bad field."""
+    """The layout tuple of the page's layout text: field values parted by commas,
+    spaces or both ("+1,+2,-1,8", "+1 +2 -1 8", "+1, +2, -1, 8"); the default layout
+    for None or "".  Raises PlayError naming the bad field."""
     if text is None or (isinstance(text, str) and not text.strip()):
         return DEFAULT
     if not isinstance(text, str):
         raise PlayError("the layout is a text of field values, e.g. %s" % format_layout(DEFAULT))
     try:
-        return parse_layout(text.replace(" ", ","))
+        return parse_layout(",".join(re.split(r"\s*,\s*|\s+", text.strip())))
     except LayoutError as e:
         raise PlayError("layout: %s" % e)
 

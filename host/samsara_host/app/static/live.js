@@ -154,7 +154,8 @@ function showGame(s) {
 // The app's own Samas or Schaska virtual board has no pieces to touch: the page is the
 // hand (/api/live/hand, app/gamehands.py).  A click on a hollow, tray hole or field
 // lifts the piece there or puts one on it; A's and B's buttons are each player's
-// Ready.  Each tray stays behind its screen until its player looks; Ready closes it.
+// Ready.  Each tray stays behind its screen until its player looks; Ready closes it,
+// and so does a look behind the other player's screen.
 const look = {A: false, B: false};
 let gameSaidFor = null;        // the snapshot's steps when the hand's words were said
 const HANDS_NOTE = {
@@ -194,6 +195,7 @@ async function gameHand(body) {
 }
 function lookTray(side, open) {
   look[side] = open;
+  if (open) look[side === "A" ? "B" : "A"] = false;   // one screen open at a time
   if (last) showGame(last);
 }
 document.getElementById("board").addEventListener("click", (e) => {
