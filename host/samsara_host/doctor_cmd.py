@@ -161,6 +161,16 @@ def repair_finding(client):
                    % (" (the position it expects: %s)" % pos if pos else ""), REPAIR_TODO)
 
 
+def log_space_finding(space):
+    """The Finding of the game log's space ({"free", "need", "full"} of `status`'s
+    `log` or of a `logs` reply): a FAIL when full (pull the games), else OK."""
+    if space.get("full"):
+        return Finding(FAIL, "the game log is full: the flash holds only games no host "
+                       "has pulled, so no new game can start", "Run `samsara logs pull`.")
+    return Finding(OK, "game log: %s bytes free, a game reserves %s"
+                   % (space.get("free", "?"), space.get("need", "?")))
+
+
 def check_firmware(client, hello):
     """Step 3 after a hello reply: [Finding]."""
     out = []
@@ -182,27 +192,14 @@ def check_firmware(client, hello):
         except boardlink.LinkError as e:
             out.append(Finding(WARN, "logs failed: %s" % e))
             return out
-        if logs.get("full"):
-            out.append(Finding(FAIL, "the game log is full: the flash holds only games no "
-                               "host has pulled, so no new game can start",
-                               "Run `samsara logs pull`."))
-        else:
-            out.append(Finding(OK, "game log: %s bytes free, a game reserves %s"
-                               % (logs.get("free", "?"), logs.get("need", "?"))))
+        out.append(log_space_finding(logs))
         return out
     try:
         st = client.request("status")
     except boardlink.LinkError as e:
         out.append(Finding(WARN, "status failed: %s" % e))
         return out
-    log = st.get("log") or {}
-    if log.get("full"):
-        out.append(Finding(FAIL, "the game log is full: the flash holds only games no "
-                           "host has pulled, so no new game can start",
-                           "Run `samsara logs pull`."))
-    else:
-        out.append(Finding(OK, "game log: %s bytes free, a game reserves %s"
-                           % (log.get("free", "?"), log.get("need", "?"))))
+    out.append(log_space_finding(st.get("log") or {}))
     if st.get("state") == "repair":
         out.append(repair_finding(client))
     loop = st.get("loop") or {}

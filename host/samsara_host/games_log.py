@@ -44,6 +44,18 @@ def game_of(data):
     return record_event(recs[0][0], recs[0][1]).get("rules", "samsara")
 
 
+def other_game_of_file(path):
+    """"samas" or "schaska" when the file at `path` is that game's log, else None (a
+    Samsara log, a record exported as JSON or text, or no readable log at all: the
+    record reader says what is wrong with it)."""
+    try:
+        with open(path, "rb") as f:
+            game = game_of(f.read())
+    except (OSError, LogError, ValueError):
+        return None
+    return game if game in GAMES else None
+
+
 def players_of(data):
     """The players' names a log file's header holds ([A's, B's], "" for one not given;
     the board's GameBoard.set_players), or None.  Raises LogError when there is no

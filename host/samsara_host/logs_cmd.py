@@ -334,7 +334,8 @@ def cmd_tag(args):
     except gametags.TagError as e:
         _err("tag", e)
         return 2
-    other = _other_game(args.file)      # a Samas or Schaska game's log is a game too
+    from samsara_host import games_log
+    other = games_log.other_game_of_file(args.file)   # a Samas or Schaska log is a game too
     try:
         rec = gametags.load_tagged(args.file) if other is None else None  # only a game
         merged = gametags.update(args.file, tags)
@@ -435,18 +436,6 @@ def check_export_options(args):
     return None
 
 
-def _other_game(path):
-    # "samas" or "schaska" when the file at path is that game's log, else None (a
-    # Samsara log, a record exported as JSON or text, or no readable log at all: the
-    # record reader says what is wrong with it).
-    from samsara_host import games_log
-    try:
-        with open(path, "rb") as f:
-            game = games_log.game_of(f.read())
-    except (OSError, games_log.LogError, ValueError):
-        return None
-    return game if game in games_log.GAMES else None
-
 
 def export_jsonl(args, game):
     """`logs export FILE --format jsonl` of a Samas or Schaska log (game): its JSON
@@ -490,8 +479,8 @@ def export_jsonl(args, game):
 
 
 def cmd_export(args):
-    from samsara_host import export, gametags, record
-    game = _other_game(args.file)
+    from samsara_host import export, games_log, gametags, record
+    game = games_log.other_game_of_file(args.file)
     if args.format is None:
         args.format = "jsonl" if game is not None else "text"
     if args.format == "jsonl" or game is not None:

@@ -11,7 +11,7 @@ is listed with its `error`.
 import os
 import re
 
-from samsara_host import gametags, record
+from samsara_host import games_log, gametags, record
 
 ID_RE = re.compile(r"[A-Za-z0-9._-]{1,64}/game-\d{4,}(-\d+)?$")
 """A game id: `<board folder>/game-NNNN` (or -2, -3 beside it: logpull.place)."""
@@ -66,7 +66,7 @@ def summary(root, gid):
     out = {"id": gid, "board": gid.split("/")[0], "game": number.lstrip("0") or "0",
            "date": "", "players": ["", ""], "result": "", "winner": "", "score": "",
            "turns": 0, "options": "", "torn": None, "error": None, "kind": "samsara"}
-    other = _other_game(path)
+    other = games_log.other_game_of_file(path)
     if other is not None:
         return _other_summary(out, path, other)
     try:
@@ -87,25 +87,13 @@ def summary(root, gid):
     return out
 
 
-def _other_game(path):
-    # "samas" or "schaska" for such a game's log, else None (Samsara's, or unreadable:
-    # the record reader says what is wrong)
-    from samsara_host import games_log
-    try:
-        with open(path, "rb") as f:
-            game = games_log.game_of(f.read())
-    except (OSError, games_log.LogError, ValueError):
-        return None
-    return game if game in games_log.GAMES else None
-
 
 def _other_summary(out, path, game):
     """summary() of a Samas or Schaska game's log: the players (the tags over the log
     header's names), the result in words (livegames' words), the rounds or turns, its
     "kind" (the game: the page offers no Samsara replay for it)."""
-    from samsara_host import games_log
-    out["kind"] = game
     from samsara_host.app.livegames import GameLiveModel, game_words
+    out["kind"] = game
     try:
         with open(path, "rb") as f:
             lines = games_log.jsonl_lines(f.read())

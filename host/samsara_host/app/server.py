@@ -52,7 +52,7 @@ import threading
 
 from aiohttp import web
 
-from samsara_host import boardlink, record
+from samsara_host import boardlink, gametags, record
 from samsara_host.app import library
 from samsara_host.app.gameanalysis import AnalysisCache
 
@@ -97,6 +97,17 @@ class Hub:
 
 def _json(obj, status=200):
     return web.json_response(obj, status=status, dumps=lambda o: json.dumps(o))
+
+
+def _checked_names(names):
+    """Both players' names of a request, checked as the tool checks them everywhere
+    (gametags.check_names): the list [A's, B's], or the 400 reply that refuses them."""
+    if not (isinstance(names, list) and len(names) == 2):
+        return _error(400, "give both players' names")
+    try:
+        return list(gametags.check_names(names))
+    except gametags.TagError as e:
+        return _error(400, str(e))
 
 
 def _error(status, words):
@@ -458,14 +469,9 @@ class AppServer:
     async def _game_names(self, obj):
         # The players name themselves on a Samas or Schaska board's live page: the
         # library's tags of the board's running game (BoardWatch._job_name_game).
-        from samsara_host import gametags
-        names = obj.get("names")
-        if not (isinstance(names, list) and len(names) == 2):
-            return _error(400, "give both players' names")
-        try:
-            names = gametags.check_names(names)     # the tool's own check
-        except gametags.TagError as e:
-            return _error(400, str(e))
+        names = _checked_names(obj.get("names"))
+        if not isinstance(names, list):
+            return names                            # the refusal
         if self.watch is None:
             return _error(409, "No board is connected.")
         try:
@@ -538,16 +544,11 @@ class AppServer:
         return obj
 
     async def api_rename(self, request):
-        from samsara_host import gametags
         gid = self._gid(request)
         obj = await self._body(request)
-        names = obj.get("players")
-        if not (isinstance(names, list) and len(names) == 2):
-            return _error(400, "give both players' names")
-        try:
-            names = gametags.check_names(names)     # the tool's own check
-        except gametags.TagError as e:
-            return _error(400, str(e))
+        names = _checked_names(obj.get("players"))
+        if not isinstance(names, list):
+            return names                            # the refusal
         try:
             tags = library.rename(self.logs_dir, gid, names[0], names[1])
         except library.NotFound:
