@@ -45,8 +45,9 @@ mpy-cross: $(KIT_MPYCROSS)
 # The firmware image: MicroPython built from the kit with every firmware module frozen in,
 # build/firmware/samsara-<version>-rpi_pico.uf2 and build/firmware/fs/ (main.py, boot.py).
 # An unchanged checkout is taken from the image cache (seconds); a build takes 1-3 min.
+# `make uf2 GAME=samas` (or schaska) builds that game's image into build/firmware-<game>/.
 uf2: $(KIT_MPYCROSS)
-	@$(BIN)/python tools/build_image.py
+	@$(BIN)/python tools/build_image.py $(if $(GAME),--game $(GAME))
 
 # Every firmware file compiles for the Pico's Cortex-M0+.
 test-mpy: $(KIT_MPYCROSS)

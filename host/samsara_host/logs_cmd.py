@@ -250,8 +250,10 @@ def cmd_pull(args):
                         r["reconnects"], "" if r["reconnects"] == 1 else "s")
                 if r.get("kept"):
                     note += "; %s holds a different game and was kept" % r["kept"]
-                bar.console.print("game %d: %d bytes, %d records, CRC %s verified -> %s (%s)"
-                                  % (game, r["size"], r["records"], r["crc"], r["path"], note))
+                bar.console.print("game %d: %d bytes, %d record%s, CRC %s verified -> %s (%s)"
+                                  % (game, r["size"], r["records"],
+                                     "" if r["records"] == 1 else "s", r["crc"], r["path"],
+                                     note))
                 _stamp(bar.console, r["path"], args.names)
                 current.clear()
     except KeyboardInterrupt:
