@@ -247,3 +247,17 @@ def test_doctor_after_a_cut_deploy_reports_the_half_copied_firmware(tmp_path):
     assert "half-copied" in fails[-1].what and "hash" in fails[-1].what, fails[-1].what
     assert "samsara deploy" in fails[-1].todo
     assert dr.report(found, write=lambda s: None) == 1
+
+
+def test_remove_knows_every_package_a_bundle_can_put_on_the_board():
+    # `deploy --remove` takes off the folders of BUNDLE_TOPS: every package folder under
+    # firmware/ (Samsara's bundle and the other games' bundles alike), so that none is
+    # left to shadow the image's frozen modules.
+    import os
+    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+    packages = sorted(n for n in os.listdir(fw)
+                      if os.path.isfile(os.path.join(fw, n, "__init__.py")))
+    assert "boardcore" in packages and "samsara" in packages
+    assert sorted(d.BUNDLE_TOPS) == packages
+    # the image's version is read past the file system: the package above it is popped
+    assert "m.pop('boardcore',None)" in d.CMD_IMAGE and "'samsara'" not in d.CMD_IMAGE

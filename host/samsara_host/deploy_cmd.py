@@ -43,15 +43,18 @@ CHUNK = 512  # bytes per mpremote write command
 # The image under the files (docs/firmware.md "The firmware image"): the version module
 # frozen into flash, imported past the file system; 'none' on a board without an image.
 CMD_IMAGE = ("import sys\np=sys.path[:]\nm=sys.modules\n"
-             "o=(m.pop('boardcore.version',None),m.pop('samsara',None))\n"
+             "o=(m.pop('boardcore.version',None),m.pop('boardcore',None))\n"
              "sys.path[:]=['.frozen']\ntry:\n import boardcore.version as v\n"
              " print(getattr(v,'KIND','bundle'),v.HASH)\nexcept ImportError:\n print('none')\n"
-             "sys.path[:]=p\nm.pop('boardcore.version',None)\nm.pop('samsara',None)\n"
-             "if o[0]:\n m['boardcore.version']=o[0]\nif o[1]:\n m['samsara']=o[1]")
-# Takes a bundle off the file system: the folders samsara/ and board/, every top-level
-# .mpy and the deploy manifest; main.py and boot.py (the image's too), the game logs,
-# the calibration and the flight recorder's copies stay.  Prints the count.
-BUNDLE_TOPS = ("samsara", "board")
+             "sys.path[:]=p\nm.pop('boardcore.version',None)\nm.pop('boardcore',None)\n"
+             "if o[0]:\n m['boardcore.version']=o[0]\nif o[1]:\n m['boardcore']=o[1]")
+# Takes a bundle off the file system: the folders of the firmware's packages (every
+# game's: BUNDLE_TOPS), every top-level .mpy and the deploy manifest; main.py and boot.py
+# (the image's too), the game logs, the calibration and the flight recorder's copies
+# stay.  Prints the count.
+BUNDLE_TOPS = ("boardcore", "board", "samsara", "gameboard", "samas", "schaska")
+"""The packages a bundle may put on the board's file system: every folder of
+firmware/ (tests/test_host_deploy.py holds the two equal)."""
 CMD_REMOVE_BUNDLE = (
     "import os\ndef _rm(p):\n try:\n  d=os.stat(p)[0]&0x4000\n except OSError:\n  return 0\n"
     " if d:\n  n=0\n  for e in os.listdir(p):\n   n+=_rm(p+'/'+e)\n  os.rmdir(p)\n  return n\n"
