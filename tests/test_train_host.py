@@ -107,3 +107,27 @@ def test_a_threat_counts_only_at_five_or_four():
     f3 = neteval.features([at3.r], [at3.s], [0], [3], 0)[0][neteval.N_BASE:]
     assert f5[16] == pytest.approx(11 / 36)        # any roll with a 1
     assert f3[16] == 0
+
+
+def test_the_shipped_evaluation_is_both_networks_mean_logit():
+    # neteval.shipped(): the network with the player's features and the base network,
+    # the sigmoid of the mean of their logits, each reading its own inputs.
+    ens = neteval.shipped()
+    assert isinstance(ens, neteval.Ensemble) and ens.inputs == neteval.N_FEATURES
+    feat, base = neteval.load(neteval.WEIGHTS), neteval.load(neteval.BASE_WEIGHTS)
+    assert [n.inputs for n in ens.nets] == [neteval.N_FEATURES, neteval.N_BASE]
+    keys = [(0x3F, 0x3F, 0, 0), (0x7E, 0x3F, 2, 3), (0x3F << 12 | 1, 0x1F, 5, 4)]
+    x = neteval.features([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys],
+                         [k[3] for k in keys], 1)
+    pf, pb = feat.value(x), base.value(x[:, :neteval.N_BASE])
+    mean = (np.log(pf / (1 - pf)) + np.log(pb / (1 - pb))) / 2
+    want = 1 / (1 + np.exp(-mean))
+    assert np.allclose(neteval.evaluate(keys, 1), want, rtol=0, atol=1e-12)
+    # The two networks disagree, so the mean is neither of them.
+    assert not np.allclose(want, pf, atol=1e-6) and not np.allclose(want, pb, atol=1e-6)
+    # Both files say how they were made: the base network is stage 2's starting point.
+    assert neteval.load_meta(neteval.BASE_WEIGHTS)["games"] == 24000
+    assert neteval.load_meta(neteval.WEIGHTS)["options"]["init_sha"] == \
+        train_host.weights_sha(neteval.BASE_WEIGHTS)
+    with pytest.raises(ValueError):
+        neteval.Ensemble([])

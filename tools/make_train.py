@@ -1,5 +1,5 @@
-"""`make train`: the shipped host evaluation (host/samsara_host/engine/weights.npz) from
-its seed, in two stages of tools/train_host.py (docs/engine.md "Training the host
+"""`make train`: the shipped host evaluation (host/samsara_host/engine/weights.npz and
+weights-base.npz) from its seed, in two stages of tools/train_host.py (docs/engine.md "Training the host
 evaluation"):
 
   1. the base network: 88 inputs (lanes, double spaces, scores, the device engine's
@@ -13,8 +13,11 @@ evaluation"):
 Each stage keeps a checkpoint in DIR (base.npz, features.npz, and the measured
 weights features.games-N.npz, features.best.npz): a stopped run (Ctrl-C, a kill, a
 lost session) started again with the same options goes on where it stopped and writes
-the same weights.  The final weights go to DIR/weights.npz; copy them (or the best
-measured ones) to host/samsara_host/engine/weights.npz after measuring them at ply 2.
+the same weights.  The shipped evaluation is both stages' networks together (the mean of
+their logits, neteval.Ensemble): stage 1's DIR/base-final.npz is
+host/samsara_host/engine/weights-base.npz and stage 2's final weights, DIR/weights.npz,
+are host/samsara_host/engine/weights.npz; copy them (or other measured ones) there after
+measuring them at ply 2.
 
 Usage: python -m tools.make_train [--dir DIR] [--seed S] [--base-games N] [--games N]
        [--eval-every K] [--eval-games M] [--stop-after N]

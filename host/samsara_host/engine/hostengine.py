@@ -2,8 +2,9 @@
 evaluation trained by self-play (docs/engine.md "Host engine").
 
 Values are the mover's probability of winning the single game (0..1), from
-`neteval` (a small network trained by TD(lambda), tools/train_host.py).  A turn that
-ends the game is valued exactly: a win 1, a loss 0, and in a match (docs/rules.md §4)
+`neteval` (two small networks trained by TD(lambda), tools/train_host.py, the mean
+of their logits).  A turn that ends the game is valued exactly: a win 1, a loss 0,
+and in a match (docs/rules.md §4)
 the device engine's `turn_value` scaled to 0.5 + value / (2 WIN), so more points are
 worth a little more than 1 and the final turn is judged as on the device.
 

@@ -31,8 +31,10 @@ A network whose first layer has `N_BASE` rows reads only the first `N_BASE` inpu
 (the weights made before the player's features), one with `N_FEATURES` rows all.
 Network: N inputs -> H hidden units (sigmoid) -> 1 output (sigmoid), plus a linear
 path from the inputs to the output that starts as the device engine's evaluation
-(`device_weights`: that evaluation is linear in these inputs).  The weights
-ship in weights.npz beside this module (`load`).  Positions are evaluated in batches
+(`device_weights`: that evaluation is linear in these inputs).  Two networks ship
+beside this module (`load`): weights.npz (`N_FEATURES` inputs) and weights-base.npz
+(`N_BASE`, the network the first was trained on from); the shipped evaluation
+(`shipped`) is the sigmoid of the mean of their two logits (`Ensemble`).  Positions are evaluated in batches
 (numpy arrays of lane masks and scores), so a search pays the Python overhead once
 per roll, not once per position.
 """
@@ -53,7 +55,12 @@ N_INPUTS = N_FEATURES
 """Inputs of a new network (module docstring)."""
 
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.npz")
-"""The shipped weights (written by tools/train_host.py --out)."""
+"""The shipped weights (written by tools/train_host.py --out): the network with the
+player's features, `make train`'s stage 2."""
+
+BASE_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights-base.npz")
+"""The second shipped network: the 88-input base network (`make train`'s stage 1).  The
+shipped evaluation is the mean of both networks' logits (`Ensemble`, `shipped`)."""
 
 _SHIFTS = np.arange(24, dtype=np.int64)
 _CHANCE = None
@@ -251,10 +258,15 @@ class Net:
         return cls(rng.normal(0, 0.1, (inputs, hidden)), np.zeros(hidden),
                    np.zeros(hidden), device_weights(per_goal, inputs), bias)
 
+    def logit(self, x):
+        """The output before its sigmoid (n floats) for the rows of input matrix x
+        (n x `inputs`)."""
+        h = 1.0 / (1.0 + np.exp(-(x @ self.w1 + self.b1)))
+        return h @ self.w2 + x @ self.wl + self.b2
+
     def value(self, x):
         """Win probabilities (n floats) of the rows of input matrix x."""
-        h = 1.0 / (1.0 + np.exp(-(x @ self.w1 + self.b1)))
-        return 1.0 / (1.0 + np.exp(-(h @ self.w2 + x @ self.wl + self.b2)))
+        return 1.0 / (1.0 + np.exp(-self.logit(x)))
 
     def save(self, path, meta=None):
         """Write the weights to an .npz file; meta: a dict of how they were made
@@ -262,6 +274,25 @@ class Net:
         extra = {} if meta is None else {"meta": np.array(json.dumps(meta, sort_keys=True))}
         np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, wl=self.wl, b2=np.array(self.b2),
                  **extra)
+
+
+class Ensemble:
+    """Several networks valued as one: the win probability is the sigmoid of the mean of
+    their logits (`Net.logit`), each network reading the first `net.inputs` columns of
+    the input matrix, so a base network (`N_BASE`) and one with the player's features
+    (`N_FEATURES`) share one `features` call.  `inputs` is the widest network's; `value`
+    as `Net.value`.  Raises ValueError for no networks."""
+
+    def __init__(self, nets):
+        self.nets = list(nets)
+        if not self.nets:
+            raise ValueError("an ensemble needs at least one network")
+        self.inputs = max(n.inputs for n in self.nets)
+
+    def value(self, x):
+        """Win probabilities (n floats) of the rows of input matrix x (n x `inputs`)."""
+        z = sum(n.logit(x[:, :n.inputs]) for n in self.nets) / len(self.nets)
+        return 1.0 / (1.0 + np.exp(-z))
 
 
 def load(path=WEIGHTS):
@@ -285,10 +316,15 @@ _NET = None
 
 
 def shipped():
-    """The shipped network, loaded once per process."""
+    """The shipped evaluation, loaded once per process: the `Ensemble` of the network
+    with the player's features (`WEIGHTS`) and the base network (`BASE_WEIGHTS`), or
+    the first alone when the second file is missing."""
     global _NET
     if _NET is None:
-        _NET = load()
+        nets = [load(WEIGHTS)]
+        if os.path.exists(BASE_WEIGHTS):
+            nets.append(load(BASE_WEIGHTS))
+        _NET = Ensemble(nets)
     return _NET
 
 
