@@ -107,9 +107,11 @@ calibrate: $(STAMP)
 		--check-seed 2 --data build/calibration --write
 
 # The host engine's evaluation from its seed (docs/engine.md "Training the host
-# evaluation"): stage 1 the base network (24,000 self-play games), stage 2 with the
-# player's features to game TRAIN_GAMES, measured against the device engine every 4,000
-# games.  Checkpoints in build/train/: a stopped run goes on where it stopped.
+# evaluation"): stage 1 the base network (24,000 self-play games; the shipped
+# weights-base.npz), stage 2 with the player's features to game TRAIN_GAMES (the
+# shipped weights.npz), measured against the device engine every 4,000 games; the
+# engine values both together.  Checkpoints in build/train/: a stopped run goes on
+# where it stopped.
 TRAIN_GAMES ?= 40000
 train: $(STAMP)
 	@$(BIN)/python -m tools.make_train --dir build/train --games $(TRAIN_GAMES)
