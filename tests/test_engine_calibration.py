@@ -67,6 +67,15 @@ def test_the_games_are_the_same_for_the_same_seed(tiny):
     assert g["exact"] >= 1
 
 
+def test_two_worker_processes_give_the_same_table(tiny):
+    # the games come from their index, not from the process that plays them, and the
+    # progress still comes in game order
+    seen = []
+    res = calibration.run(GAMES, SEED, lambda done, games, data: seen.append(done), jobs=2)
+    assert res == tiny
+    assert seen == list(range(1, GAMES + 1))
+
+
 def test_a_miscalibrated_probability_scores_worse(tiny):
     # The same turns, the probability pushed to the extremes (an over-confident
     # engine): its ECE and Brier score must be the larger ones.
@@ -183,6 +192,8 @@ def test_cli_calibrate_text_and_json(capsys, tiny):
                                                      "0.5", "0.6", "0.7", "0.8", "0.9")]) == 10
     assert out[-1].startswith("ece ")
     assert main(["engine", "calibrate", "--games", "0"]) == 2
+    assert main(["engine", "calibrate", "--games", "1", "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
 
 
 def test_the_fit_writes_a_map_only_when_held_out_games_agree(tmp_path, capsys):

@@ -23,6 +23,7 @@ def add_parser(sub, name, help_text):
                         "print how well its win probability matches the outcomes")
     c.add_argument("--games", type=int, default=100, help="number of single games (default 100)")
     c.add_argument("--seed", type=int, default=1, help="dice seed (default 1)")
+    c.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(func=cmd_calibrate)
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
@@ -62,8 +63,8 @@ PROGRESS_EVERY = 10
 
 def cmd_calibrate(args):
     import time
-    if args.games < 1:
-        print("samsara engine calibrate: --games must be at least 1", file=sys.stderr)
+    if args.games < 1 or args.jobs < 1:
+        print("samsara engine calibrate: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     from samsara_host.engine import calibration
     t0 = time.time()
@@ -77,7 +78,7 @@ def cmd_calibrate(args):
                  "-" if table["ece"] is None else "%.3f" % table["ece"], time.time() - t0),
               file=sys.stderr, flush=True)
 
-    res = calibration.run(args.games, args.seed, progress)
+    res = calibration.run(args.games, args.seed, progress, args.jobs)
     if args.json:
         print(json.dumps(res, sort_keys=True))
         return 0

@@ -25,7 +25,7 @@ import random
 
 from samsara.rules.game import Game
 from samsara_host.engine import hostengine
-from samsara_host.engine.match import MAX_TURNS
+from samsara_host.engine.match import MAX_TURNS, _ignore_sigint
 
 BUCKETS = 10
 """Buckets of the reliability table (equal width on [0, 1])."""
@@ -123,18 +123,36 @@ def ece(rows):
                for r in rows if r["count"]) / float(n)
 
 
-def run(games, seed, progress=None):
-    """Play games 0..games-1 of `seed` (play_game) on this process and return the
+def _play_star(args):
+    return play_game(*args)
+
+
+def _played(games, seed, jobs):
+    # play_game 0..games-1 in game order, on `jobs` worker processes when jobs > 1
+    # (each game's dice come from its index, so the games are the same for any jobs).
+    work = [(seed, i) for i in range(games)]
+    if jobs <= 1 or games <= 1:
+        for w in work:
+            yield _play_star(w)
+        return
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs, _ignore_sigint) as pool:
+        for g in pool.imap(_play_star, work):
+            yield g
+
+
+def run(games, seed, progress=None, jobs=1):
+    """Play games 0..games-1 of `seed` (play_game), on `jobs` worker processes (the
+    same figures for any jobs), and return the
     `samsara engine calibrate --json` dict: `games`, `seed`, `turns` (the judged
     turns), `exact_turns` (left out), `draws`, the reliability table of the shown
     probability (`buckets`, `ece`, `brier`) and the same of the raw network value
     (`raw`: {`ece`, `brier`}).  progress(done, games, table so far) is called after
-    every game."""
+    every game, in game order."""
     results = []
     shown = []
     raw = []
-    for i in range(games):
-        g = play_game(seed, i)
+    for i, g in enumerate(_played(games, seed, jobs)):
         results.append(g)
         shown.extend(pairs(g))
         raw.extend(pairs(g, shown=False))
