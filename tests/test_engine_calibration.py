@@ -196,6 +196,17 @@ def test_cli_calibrate_text_and_json(capsys, tiny):
     assert "--jobs must be at least 1" in capsys.readouterr().err
 
 
+def test_kept_games_go_on_with_two_workers(tmp_path, tiny):
+    # one game kept, then the rest played on two processes: each game once, in order
+    data = str(tmp_path / "games.jsonl")
+    first = fit_calibration.play(1, SEED, data)
+    rows = fit_calibration.play(GAMES, SEED, data, jobs=2)
+    assert len(rows) == GAMES and rows[0] == first[0]
+    assert sum(len(r["judged"]) for r in rows) == tiny["turns"]
+    with open(data, encoding="utf-8") as f:
+        assert [json.loads(line) for line in f] == rows
+
+
 def test_the_fit_writes_a_map_only_when_held_out_games_agree(tmp_path, capsys):
     out = tmp_path / "map.json"
     argv = ["--games", str(GAMES), "--seed", str(SEED), "--check-games", "1",

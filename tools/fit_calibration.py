@@ -16,10 +16,11 @@ the map is written only when it lowers both on those games; otherwise the file i
 as it is and the run says so (a map fitted on too few games follows their noise).
 
 Usage: python -m tools.fit_calibration --games N --seed S [--check-games M]
-       [--check-seed T] [--min-block K] [--data DIR] [--write] [--out FILE]
+       [--check-seed T] [--min-block K] [--data DIR] [--jobs J] [--write] [--out FILE]
 --data DIR keeps the games played as JSON lines, one file per seed, one line per game
 as it ends (read back for the same seed: a stopped run goes on, a second fit costs no
-play).  Without --write the map is printed, not written.  `make calibrate` runs it.
+play).  --jobs J plays the games on J worker processes (the same games for any J).
+Without --write the map is printed, not written.  `make calibrate` runs it.
 """
 import argparse
 import json
@@ -71,8 +72,9 @@ def knots(blocks):
     return xs, ys
 
 
-def play(games, seed, data=None):
-    """The play_game dicts of games 0..games-1 of `seed`.  With `data` (a JSON-lines
+def play(games, seed, data=None, jobs=1):
+    """The play_game dicts of games 0..games-1 of `seed`, played on `jobs` worker
+    processes.  With `data` (a JSON-lines
     file) each game is appended as it ends and the games already there for the same
     seed are read back, not played again, so a stopped run goes on where it stopped."""
     rows = []
@@ -83,8 +85,7 @@ def play(games, seed, data=None):
     out = open(data, "a", encoding="utf-8") if data else None
     t0 = time.time()
     try:
-        for i in range(len(rows), games):
-            g = calibration.play_game(seed, i)
+        for i, g in enumerate(calibration.played(games, seed, jobs, len(rows)), len(rows)):
             g["seed"] = seed
             g["judged"] = [list(j) for j in g["judged"]]
             rows.append(g)
@@ -149,18 +150,20 @@ def main(argv=None):
     ap.add_argument("--check-seed", type=int, default=None,
                     help="seed of the check games (default --seed + 1)")
     ap.add_argument("--data", help="keep the games played in this folder (JSON lines)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", default=hostengine.CALIBRATION)
     ap.add_argument("--write", action="store_true", help="write the map to --out")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.min_block < 1:
-        print("fit_calibration: --games and --min-block must be at least 1", file=sys.stderr)
+    if args.games < 1 or args.min_block < 1 or args.jobs < 1:
+        print("fit_calibration: --games, --min-block and --jobs must be at least 1",
+              file=sys.stderr)
         return 2
     if args.check_seed is None:
         args.check_seed = args.seed + 1
     if args.check_games and args.check_seed == args.seed:
         print("fit_calibration: --check-seed must differ from --seed", file=sys.stderr)
         return 2
-    rows = play(args.games, args.seed, _data_file(args.data, args.seed))
+    rows = play(args.games, args.seed, _data_file(args.data, args.seed), args.jobs)
     m = fit(rows, args.min_block)
     m["games"] = args.games
     m["seed"] = args.seed
@@ -168,7 +171,8 @@ def main(argv=None):
                     % (args.games, args.seed, args.min_block))
     better = True
     if args.check_games:
-        check = play(args.check_games, args.check_seed, _data_file(args.data, args.check_seed))
+        check = play(args.check_games, args.check_seed, _data_file(args.data, args.check_seed),
+                     args.jobs)
         raw, mapped = held_out(check, m)
         m["check"] = {"games": args.check_games, "seed": args.check_seed,
                       "turns": raw["turns"],

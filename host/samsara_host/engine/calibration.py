@@ -127,10 +127,11 @@ def _play_star(args):
     return play_game(*args)
 
 
-def _played(games, seed, jobs):
-    # play_game 0..games-1 in game order, on `jobs` worker processes when jobs > 1
-    # (each game's dice come from its index, so the games are the same for any jobs).
-    work = [(seed, i) for i in range(games)]
+def played(games, seed, jobs=1, first=0):
+    """The play_game dicts of games first..games-1 of `seed`, yielded in game order as
+    they end, played on `jobs` worker processes when jobs > 1 (each game's dice come
+    from its index, so the games are the same for any jobs)."""
+    work = [(seed, i) for i in range(first, games)]
     if jobs <= 1 or games <= 1:
         for w in work:
             yield _play_star(w)
@@ -152,7 +153,7 @@ def run(games, seed, progress=None, jobs=1):
     results = []
     shown = []
     raw = []
-    for i, g in enumerate(_played(games, seed, jobs)):
+    for i, g in enumerate(played(games, seed, jobs)):
         results.append(g)
         shown.extend(pairs(g))
         raw.extend(pairs(g, shown=False))
