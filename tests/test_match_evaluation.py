@@ -1,0 +1,25 @@
+"""tools/match_evaluation.py: a match of the host engine with chosen weight files is the
+`samsara engine match host` match when the files are the shipped ones."""
+import json
+
+from samsara_host.engine import match, neteval
+from tools import match_evaluation
+
+
+def test_the_shipped_files_play_the_shipped_engine(capsys):
+    argv = ["--weights", neteval.WEIGHTS, neteval.BASE_WEIGHTS, "--games", "2",
+            "--seed", "3", "--opponent", "device"]
+    assert match_evaluation.main(argv) == 0
+    res = json.loads(capsys.readouterr().out)
+    ref = match.run_match("host", "device", 2, 3)
+    assert res["a_win_rate"] == ref["a_win_rate"]
+    assert len(res["won"]) == 2 and sum(res["won"]) == ref["a_wins"] + ref["draws"] / 2.0
+    assert res["ply"] == 2 and res["weights"] == [neteval.WEIGHTS, neteval.BASE_WEIGHTS]
+
+
+def test_bad_weights_are_refused(tmp_path, capsys):
+    bad = tmp_path / "w.npz"
+    bad.write_bytes(b"not a weights file")
+    assert match_evaluation.main(["--weights", str(bad), "--games", "1"]) == 2
+    assert "cannot read the weights" in capsys.readouterr().err
+    assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--games", "0"]) == 2

@@ -1,0 +1,79 @@
+"""A match of the host engine with an evaluation of your choice: one or more weight files
+valued together (neteval.Ensemble, the mean of their logits), searched at ply 1 or 2,
+against any match player (docs/engine.md "Strength": how the candidate evaluations
+were compared before one was shipped).
+
+The games are those of `samsara engine match host OPPONENT --games N --seed S` (the
+same dice, seats and tie-breaks; samsara_host.engine.match), so two evaluations
+measured on the same seed meet the same rolls, and with the shipped files at ply 2 the
+result is that command's.  Prints one JSON line: the files, ply, opponent, seed, games,
+`a_win_rate`, `a_win_rate_ci95`, the per-game winners (`won`: 1 a win of the host
+engine, 0 a loss, 0.5 a draw, in game order, for sign tests between two evaluations)
+and the wall time in seconds.
+
+Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2]
+       [--opponent device] [--games N] [--seed S] [--jobs J]
+"""
+import argparse
+import json
+import sys
+import time
+
+from samsara_host.engine import hostengine, match, neteval
+
+PLAYER = "host-evaluation"
+"""The name the chosen evaluation plays under in match.PLAYERS."""
+
+_NET = None
+_PLY = 2
+
+
+def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
+    ranked = hostengine.rank(r, s, a, b, mover, d1, d2, og, mode, starter, ply=_PLY, net=_NET)
+    if not ranked:
+        return None
+    moves, key, value, _depth = ranked[0]
+    return (moves, key, value)
+
+
+def main(argv=None):
+    global _NET, _PLY
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--weights", nargs="+", required=True,
+                    help="weight files (.npz of neteval.Net), valued together")
+    ap.add_argument("--ply", type=int, choices=(1, 2), default=2)
+    ap.add_argument("--opponent", default="device", choices=sorted(match.PLAYERS))
+    ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.jobs < 1:
+        print("match_evaluation: --games and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        _NET = neteval.Ensemble([neteval.load(f) for f in args.weights])
+    except (OSError, KeyError, ValueError) as e:
+        print("match_evaluation: cannot read the weights: %s" % e, file=sys.stderr)
+        return 2
+    _PLY = args.ply
+    match.PLAYERS[PLAYER] = match._engine(_choose)
+    work = [(PLAYER, args.opponent, args.seed, i) for i in range(args.games)]
+    t0 = time.time()
+    if args.jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(args.jobs, match._ignore_sigint) as pool:
+            results = pool.map(match._play_star, work)
+    else:
+        results = [match._play_star(w) for w in work]
+    res = match.summarize(PLAYER, args.opponent, args.games, args.seed, match.rules.OWNER_SCORES,
+                          results)
+    won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
+    print(json.dumps({"weights": args.weights, "ply": args.ply, "opponent": args.opponent,
+                      "seed": args.seed, "games": args.games, "a_win_rate": res["a_win_rate"],
+                      "a_win_rate_ci95": res["a_win_rate_ci95"], "won": won,
+                      "seconds": round(time.time() - t0)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
