@@ -37,7 +37,6 @@ ply 1 (a Moksha roll is worth 0.5, a draw); each player's luck is the sum over t
 rolls they received.  Positive: luckier than the average roll.
 """
 from samsara.rules import engine as dev
-from samsara.rules.moves import complete_turns
 from samsara.rules.notation import format_turn
 from samsara_host.record import RecordError
 
@@ -117,9 +116,11 @@ def roll_values(p, og, mode, starter, engine="host"):
     (host, win probability) or 0 (device, goals)."""
     from samsara_host.engine import hostengine
     out = []
+    if engine == "host":
+        per_roll = hostengine.roll_keys((p.r, p.s, p.a, p.b), p.mover, og)
     for x, y, w in hostengine.ROLLS:
         if engine == "host":
-            keys = [k for _m, k in complete_turns(p.r, p.s, p.a, p.b, p.mover, x, y, og)]
+            keys = per_roll[len(out)]
             v = float(hostengine.values(keys, p.mover, p.a, p.b, mode, starter).max()) \
                 if keys else 0.5
         else:

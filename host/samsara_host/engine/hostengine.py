@@ -33,12 +33,19 @@ import numpy as np
 from samsara.rules import engine as dev
 from samsara.rules.moves import complete_turns
 from samsara_host.engine import neteval
+from samsara_host.engine.turngen import TurnKeys
 
 WIDTH = 4
 """Turns searched at ply 2 per decision (the rest keep their ply-1 value)."""
 
 ROLLS = tuple((x, y, 1 if x == y else 2) for x in range(1, 7) for y in range(x, 7))
 """The 21 distinct rolls with their weight out of 36."""
+
+FAST_TURNS = True
+"""The search's replies come from `turngen.TurnKeys` (the resulting keys only, the
+one-die work shared by the 21 rolls); False: from `complete_turns`, as before.  The
+keys and their order are the same either way (tests/test_turngen.py), so the values are
+too; the switch is for that test and tools/bench_turngen.py."""
 
 _WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
 
@@ -147,6 +154,18 @@ def _single_values(keys, me, net=None):
     return np.where(my == 6, 1.0, v)
 
 
+def roll_keys(key, mover, og=0):
+    """The resulting keys of each of the 21 `ROLLS` from position `key` (r, s, a, b)
+    with `mover` to roll: a list of 21 lists of (r, s, a, b) in `complete_turns`
+    order, [] for a Moksha roll (docs/rules.md §3)."""
+    if FAST_TURNS:
+        tk = TurnKeys(key, mover, og)
+        return [tk.keys(x, y) for x, y, _w in ROLLS]
+    r, s, a, b = key
+    return [[t[1] for t in complete_turns(r, s, a, b, mover, x, y, og)]
+            for x, y, _w in ROLLS]
+
+
 def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     """For each position in `keys` (list of (r, s, a, b), `opp` to roll): the value for
     the player who just moved, one minus the opponent's mean best ply-1 value over the
@@ -154,9 +173,8 @@ def reply_values(keys, opp, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     segs = []
     allk = []
     for k in keys:
-        r, s, a, b = k
-        for x, y, _w in ROLLS:
-            tk = [t[1] for t in complete_turns(r, s, a, b, opp, x, y, og)]
+        _r, _s, a, b = k
+        for tk in roll_keys(k, opp, og):
             segs.append((len(allk), len(tk), a, b))
             allk.extend(tk)
     # One network call for every reply of every candidate.
@@ -181,11 +199,10 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     opp = 1 - me
     out = np.empty(len(keys))
     for n, k in enumerate(keys):
-        r, s, a, b = k
+        _r, _s, a, b = k
         per_roll = []           # per opponent roll: a value for me, or a position to search
         later = []
-        for x, y, _w in ROLLS:
-            tk = [t[1] for t in complete_turns(r, s, a, b, opp, x, y, og)]
+        for tk in roll_keys(k, opp, og):
             if not tk:
                 per_roll.append(0.5)
                 continue
