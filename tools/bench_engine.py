@@ -5,7 +5,11 @@ about 40 turns, without and with `--deep` (close choices at ply 3).  Prints the 
 the targets (p99 <= 1 s per decision, <= 30 s for the analysis); CPU time of this
 process, so a loaded machine inflates them less than wall time.
 
-Usage: python -m tools.bench_engine [--decisions N] [--seed S]
+Usage: python -m tools.bench_engine [--decisions N] [--seed S] [--generator G]
+
+--generator complete_turns: the search's replies from the firmware's complete_turns as
+before turngen (hostengine.FAST_TURNS False), to measure the difference; the default
+turngen.  tools/bench_turngen.py times the generators alone.
 """
 import argparse
 import random
@@ -73,8 +77,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--decisions", type=int, default=120)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--generator", choices=("turngen", "complete_turns"), default="turngen",
+                    help="where the search's replies come from (default turngen)")
     args = ap.parse_args(argv if argv is not None else [])
     dev.use_table()
+    hostengine.FAST_TURNS = args.generator == "turngen"
     ts = []
     for r, s, a, b, mover, d1, d2 in corpus(args.decisions, args.seed):
         t0 = time.process_time()
@@ -89,7 +96,8 @@ def main(argv=None):
     analysis.analyze_record(rec, deep=True)
     t_deep = time.process_time() - t0
     close = sum(1 for _ in res["turns"])
-    print("host engine, CPU seconds of one core (seed %d)" % args.seed)
+    print("host engine, CPU seconds of one core (seed %d, replies by %s)"
+          % (args.seed, args.generator))
     print("%-52s %-22s %-10s %s" % ("figure", "value", "target", "result"))
     print("-" * 96)
     p99 = pct(ts, 0.99)
