@@ -25,6 +25,7 @@ A decision (`rank`, `choose`):
 The work is bounded by `width` x 21 rolls x the replies (no clock), so the choice is
 the same under any load and in any process.
 """
+import itertools
 import json
 import os
 
@@ -144,7 +145,8 @@ def _single_values(keys, me, net=None):
     # values() of a single game for positions reached from scores below 6 (the
     # opponent's replies: a reply is only searched while the game runs), vectorised:
     # a score of 6 is the game's end (`me` reaching it wins, the other loses).
-    arr = np.array(keys, dtype=np.int64).reshape(-1, 4)
+    arr = np.fromiter(itertools.chain.from_iterable(keys), dtype=np.int64,
+                      count=4 * len(keys)).reshape(-1, 4)
     my = arr[:, 2] if me == 0 else arr[:, 3]
     op = arr[:, 3] if me == 0 else arr[:, 2]
     net = net or neteval.shipped()
