@@ -8,17 +8,21 @@ but is most of a host search's CPU time.  The search (`hostengine.reply_values`,
 
 - a position is the key ``(r, s, a, b)``: ``r, s`` the 24-bit lane masks (bit i =
   field i+1 of the round / angular lane), ``a, b`` the scores 0..6;
-- `die_results` gives the positions after one die's sub-move (docs/rules.md §3 "One
-  die's move", "Goals and scoring") as an insertion-ordered dict (keys only, values
-  None), which removes duplicates in C;
-- `TurnKeys` memoises, for one position and mover, the one-die results of each die
-  and of each position reached by a first die, so the 21 rolls share the work;
+- `all_die_results` gives the positions after one sub-move of each die 1..6
+  (docs/rules.md §3 "One die's move", "Goals and scoring") as six insertion-ordered
+  dicts (keys only, values None), which drop duplicates in C; each marble's counting
+  starts (with the lane change at the start) are found once for the six dice, the
+  landing field's bit, its partner's bit and the die reaching the goal come from
+  tables per field, and the reinsertion field is the lowest clear bit of
+  ``(x | y >> 12) & 0xFFF`` (x the goal's lane, y the other lane);
+- `TurnKeys` memoises, for one position and mover, the one-die results of the
+  position and of each position reached by a first die, so the 21 rolls share them;
 - `turn_keys` / `TurnKeys.keys(d1, d2)` list the distinct resulting keys of a roll in
   exactly the order of `complete_turns` (first occurrence of each key), so that ties
   broken by position in the list (numpy argmax in `deep_values`) fall the same way.
 
-Host only (CPython): it uses int.bit_length and dicts freely; firmware/ keeps its own
-engine.  tests/test_turngen.py checks the lists against `complete_turns`; tools/
+Host only (CPython: dicts and memo tables, no care for allocation); firmware/ keeps its
+own engine.  tests/test_turngen.py checks the lists against `complete_turns`; tools/
 bench_turngen.py prints both generators' speed.
 """
 from samsara.rules.moves import OWNER_SCORES
