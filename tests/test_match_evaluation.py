@@ -23,3 +23,22 @@ def test_bad_weights_are_refused(tmp_path, capsys):
     assert match_evaluation.main(["--weights", str(bad), "--games", "1"]) == 2
     assert "cannot read the weights" in capsys.readouterr().err
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--games", "0"]) == 2
+
+
+def test_deep_searches_close_choices_at_ply_3(monkeypatch, capsys):
+    # every close choice of a game goes to hostengine.deep_values with the two best turns
+    from samsara_host.engine import hostengine
+    calls = []
+    real = hostengine.deep_values
+
+    def spy(keys, me, *args, **kw):
+        calls.append(len(keys))
+        return real(keys, me, *args, **kw)
+    monkeypatch.setattr(hostengine, "deep_values", spy)
+    argv = ["--weights", neteval.WEIGHTS, "--games", "1", "--seed", "3", "--deep"]
+    assert match_evaluation.main(argv) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["deep"] is True and calls and set(calls) == {2}
+    calls.clear()
+    assert match_evaluation.main(argv + ["--ply", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["deep"] is False and calls == []

@@ -11,7 +11,11 @@ result is that command's.  Prints one JSON line: the files, ply, opponent, seed,
 engine, 0 a loss, 0.5 a draw, in game order, for sign tests between two evaluations)
 and the wall time in seconds.
 
-Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2]
+With --deep a close choice at ply 2 (the two best turns within `analysis.CLOSE`) is
+searched at ply 3 (`hostengine.deep_values`), the way `samsara analyze --deep` judges
+one: search where it pays, tried in play.
+
+Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2] [--deep]
        [--opponent device] [--games N] [--seed S] [--jobs J]
 """
 import argparse
@@ -19,6 +23,7 @@ import json
 import sys
 import time
 
+from samsara_host import analysis
 from samsara_host.engine import hostengine, match, neteval
 
 PLAYER = "host-evaluation"
@@ -26,6 +31,7 @@ PLAYER = "host-evaluation"
 
 _NET = None
 _PLY = 2
+_DEEP = False
 
 
 def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
@@ -33,15 +39,25 @@ def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
     if not ranked:
         return None
     moves, key, value, _depth = ranked[0]
+    if _DEEP and len(ranked) > 1 and ranked[1][3] == 2 and ranked[0][3] == 2 \
+            and ranked[1][2] >= value - analysis.CLOSE:
+        # a close choice: the two best at ply 3, as `samsara analyze --deep` does
+        close = [ranked[0][1], ranked[1][1]]
+        deep = hostengine.deep_values(close, mover, og, mode, starter, net=_NET)
+        if deep[1] > deep[0]:
+            moves, key, value, _depth = ranked[1]
     return (moves, key, value)
 
 
 def main(argv=None):
-    global _NET, _PLY
+    global _NET, _PLY, _DEEP
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--weights", nargs="+", required=True,
                     help="weight files (.npz of neteval.Net), valued together")
     ap.add_argument("--ply", type=int, choices=(1, 2), default=2)
+    ap.add_argument("--deep", action="store_true",
+                    help="search a close choice (the two best within analysis.CLOSE at "
+                    "ply 2) at ply 3, as `samsara analyze --deep` does")
     ap.add_argument("--opponent", default="device", choices=sorted(match.PLAYERS))
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--seed", type=int, default=7)
@@ -56,6 +72,7 @@ def main(argv=None):
         print("match_evaluation: cannot read the weights: %s" % e, file=sys.stderr)
         return 2
     _PLY = args.ply
+    _DEEP = args.deep and args.ply == 2
     match.PLAYERS[PLAYER] = match._engine(_choose)
     work = [(PLAYER, args.opponent, args.seed, i) for i in range(args.games)]
     t0 = time.time()
@@ -68,7 +85,8 @@ def main(argv=None):
     res = match.summarize(PLAYER, args.opponent, args.games, args.seed, match.rules.OWNER_SCORES,
                           results)
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
-    print(json.dumps({"weights": args.weights, "ply": args.ply, "opponent": args.opponent,
+    print(json.dumps({"weights": args.weights, "ply": args.ply, "deep": _DEEP,
+                      "opponent": args.opponent,
                       "seed": args.seed, "games": args.games, "a_win_rate": res["a_win_rate"],
                       "a_win_rate_ci95": res["a_win_rate_ci95"], "won": won,
                       "seconds": round(time.time() - t0)}))
