@@ -35,6 +35,8 @@ from samsara_host.engine import hostengine, neteval
 
 import numpy as np  # noqa: E402
 
+from tools.train_host import StopAsked  # noqa: E402
+
 TOP = 4
 """Turns kept and labelled per roll: the network's ply-1 best, as the search's width."""
 
@@ -139,14 +141,6 @@ def mse(net, x, y):
     return float(np.mean((net.value(x) - y) ** 2))
 
 
-class _Stop:
-    asked = False
-
-    @classmethod
-    def ask(cls, _sig, _frame):
-        cls.asked = True
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--init", default=neteval.WEIGHTS,
@@ -176,8 +170,8 @@ def main(argv=None):
               flush=True)
     else:
         data, nxt = {k: [] for k in _KEYS}, 0
-    old = [signal.signal(sg, _Stop.ask) for sg in (signal.SIGINT, signal.SIGTERM)]
-    _Stop.asked = False
+    old = [signal.signal(sg, StopAsked.ask) for sg in (signal.SIGINT, signal.SIGTERM)]
+    StopAsked.asked = False
     t0 = time.time()
     done = 0
     try:
@@ -186,7 +180,7 @@ def main(argv=None):
                 data[k].extend(vals)
             done += 1
             last = i + 1 == args.games
-            stop = _Stop.asked or (args.stop_after is not None and done >= args.stop_after)
+            stop = StopAsked.asked or (args.stop_after is not None and done >= args.stop_after)
             if (i + 1) % args.save_every == 0 or last or stop:
                 save_data(args.data, data, i + 1, args.seed)
                 print("games %d positions %d (%.0f s)" % (i + 1, len(data["y"]),

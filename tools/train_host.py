@@ -229,8 +229,9 @@ def load_checkpoint(path):
     return neteval.load(path), neteval.load_meta(path)
 
 
-class _Stop:
-    # SIGINT / SIGTERM ask the run to stop after the game being played.
+class StopAsked:
+    """Set by SIGINT / SIGTERM (`ask` is the handler): the run stops after the game
+    being played, its checkpoint kept (tools/train_host.py, tools/distill_host.py)."""
     asked = False
 
     @classmethod
@@ -322,8 +323,8 @@ def main(argv=None):
             state["loss"] = [tr.sq, tr.n]
             save_checkpoint(args.checkpoint, net, state)
 
-    old = [signal.signal(sg, _Stop.ask) for sg in (signal.SIGINT, signal.SIGTERM)]
-    _Stop.asked = False
+    old = [signal.signal(sg, StopAsked.ask) for sg in (signal.SIGINT, signal.SIGTERM)]
+    StopAsked.asked = False
     t0 = time.time()
     done = 0
     span = max(1, args.games - 1 - args.first)
@@ -355,7 +356,7 @@ def main(argv=None):
                 checkpoint()
             elif args.checkpoint and g % args.checkpoint_every == 0:
                 checkpoint()
-            if _Stop.asked or (args.stop_after is not None and done >= args.stop_after):
+            if StopAsked.asked or (args.stop_after is not None and done >= args.stop_after):
                 if g < args.games:
                     checkpoint()
                     print("stopped after game %d; the same command goes on from %s"
