@@ -29,6 +29,9 @@ from samsara_host.engine import hostengine, match, neteval
 PLAYER = "host-evaluation"
 """The name the chosen evaluation plays under in match.PLAYERS."""
 
+PROGRESS_EVERY = 50
+"""A progress line on stderr after every this many games."""
+
 _NET = None
 _PLY = 2
 _DEEP = False
@@ -76,12 +79,25 @@ def main(argv=None):
     match.PLAYERS[PLAYER] = match._engine(_choose)
     work = [(PLAYER, args.opponent, args.seed, i) for i in range(args.games)]
     t0 = time.time()
+    results = []
+    pool = None
     if args.jobs > 1:
         import multiprocessing
-        with multiprocessing.get_context("fork").Pool(args.jobs, match._ignore_sigint) as pool:
-            results = pool.map(match._play_star, work)
+        pool = multiprocessing.get_context("fork").Pool(args.jobs, match._ignore_sigint)
+        played = pool.imap(match._play_star, work)
     else:
-        results = [match._play_star(w) for w in work]
+        played = (match._play_star(w) for w in work)
+    try:
+        for g in played:
+            results.append(g)
+            if len(results) % PROGRESS_EVERY == 0 and len(results) < args.games:
+                won = sum(1 for x in results if x["winner"] == "a")
+                print("match_evaluation: %d/%d games, %d won, %.0f s"
+                      % (len(results), args.games, won, time.time() - t0),
+                      file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.terminate()
     res = match.summarize(PLAYER, args.opponent, args.games, args.seed, match.rules.OWNER_SCORES,
                           results)
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
