@@ -104,7 +104,7 @@ bench-device: uf2
 # 2 hours of one core; the games are kept in build/calibration/, so a stopped run goes on.
 calibrate: $(STAMP)
 	@$(BIN)/python -m tools.fit_calibration --games 1000 --seed 1 --check-games 1000 \
-		--check-seed 2 --data build/calibration --write
+		--check-seed 2 --data build/calibration --jobs 2 --write
 
 # The host engine's evaluation from its seed (docs/engine.md "Training the host
 # evaluation"): stage 1 the base network (24,000 self-play games; the shipped
