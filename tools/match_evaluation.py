@@ -76,28 +76,17 @@ def main(argv=None):
         return 2
     _PLY = args.ply
     _DEEP = args.deep and args.ply == 2
-    match.PLAYERS[PLAYER] = match._engine(_choose)
+    match.PLAYERS[PLAYER] = match.engine_player(_choose)
     work = [(PLAYER, args.opponent, args.seed, i) for i in range(args.games)]
     t0 = time.time()
     results = []
-    pool = None
-    if args.jobs > 1:
-        import multiprocessing
-        pool = multiprocessing.get_context("fork").Pool(args.jobs, match._ignore_sigint)
-        played = pool.imap(match._play_star, work)
-    else:
-        played = (match._play_star(w) for w in work)
-    try:
-        for g in played:
-            results.append(g)
-            if len(results) % PROGRESS_EVERY == 0 and len(results) < args.games:
-                won = sum(1 for x in results if x["winner"] == "a")
-                print("match_evaluation: %d/%d games, %d won, %.0f s"
-                      % (len(results), args.games, won, time.time() - t0),
-                      file=sys.stderr, flush=True)
-    finally:
-        if pool is not None:
-            pool.terminate()
+    for g in match.in_order(match.play_star, work, args.jobs):
+        results.append(g)
+        if len(results) % PROGRESS_EVERY == 0 and len(results) < args.games:
+            won = sum(1 for x in results if x["winner"] == "a")
+            print("match_evaluation: %d/%d games, %d won, %.0f s"
+                  % (len(results), args.games, won, time.time() - t0),
+                  file=sys.stderr, flush=True)
     res = match.summarize(PLAYER, args.opponent, args.games, args.seed, match.rules.OWNER_SCORES,
                           results)
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]

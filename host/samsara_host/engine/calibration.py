@@ -25,7 +25,7 @@ import random
 
 from samsara.rules.game import Game
 from samsara_host.engine import hostengine
-from samsara_host.engine.match import MAX_TURNS, _ignore_sigint
+from samsara_host.engine.match import MAX_TURNS, in_order
 
 BUCKETS = 10
 """Buckets of the reliability table (equal width on [0, 1])."""
@@ -131,15 +131,7 @@ def played(games, seed, jobs=1, first=0):
     """The play_game dicts of games first..games-1 of `seed`, yielded in game order as
     they end, played on `jobs` worker processes when jobs > 1 (each game's dice come
     from its index, so the games are the same for any jobs)."""
-    work = [(seed, i) for i in range(first, games)]
-    if jobs <= 1 or games <= 1:
-        for w in work:
-            yield _play_star(w)
-        return
-    import multiprocessing
-    with multiprocessing.get_context("fork").Pool(jobs, _ignore_sigint) as pool:
-        for g in pool.imap(_play_star, work):
-            yield g
+    return in_order(_play_star, [(seed, i) for i in range(first, games)], jobs)
 
 
 def run(games, seed, progress=None, jobs=1):

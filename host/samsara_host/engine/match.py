@@ -39,7 +39,10 @@ def _sim(strategy):
     return decide
 
 
-def _engine(choose):
+def engine_player(choose):
+    """A match player (module docstring) from an engine's choose(r, s, a, b, mover, d1,
+    d2, og, seed, mode, starter) -> (moves, key, value) or None; the tie-break seed is
+    ENGINE_SEED."""
     def decide(r, s, a, b, mover, d1, d2, og, mode, starter, pick):
         res = choose(r, s, a, b, mover, d1, d2, og, ENGINE_SEED, mode, starter)
         if res is None:
@@ -52,16 +55,16 @@ def _device_level(level):
     # the device engine at a lower level (samsara.rules.engine.LEVEL_SPREAD)
     def choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
         return dev.choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter, level)
-    return _engine(choose)
+    return engine_player(choose)
 
 
 PLAYERS = {
     "random": _sim(simplayer.choose_random),
     "greedy": _sim(simplayer.choose_greedy),
-    "device": _engine(dev.choose),
+    "device": engine_player(dev.choose),
     "device1": _device_level(1),
     "device2": _device_level(2),
-    "host": _engine(hostengine.choose),
+    "host": engine_player(hostengine.choose),
 }
 """Player name -> decide function (module docstring): device1 and device2 are the
 device engine at the board player's levels 1 and 2 (`device` is level 3)."""
@@ -111,7 +114,8 @@ def play_game(a_name, b_name, seed, index, og=rules.OWNER_SCORES):
             "decisions": decisions, "secs": secs}
 
 
-def _play_star(args):
+def play_star(args):
+    """play_game(*args): one game of a match from its argument tuple (for in_order)."""
     return play_game(*args)
 
 
@@ -139,15 +143,25 @@ def run_match(a_name, b_name, games, seed, jobs=1, og=rules.OWNER_SCORES):
         if n not in PLAYERS:
             raise ValueError("unknown player %r (use %s)" % (n, ", ".join(sorted(PLAYERS))))
     work = [(a_name, b_name, seed, i, og) for i in range(games)]
-    if jobs > 1 and games > 1:
-        import multiprocessing
-        # (the workers ignore Ctrl-C: the terminal sends it to the whole group, and
-        # only the parent answers it, with one line, not a traceback per worker)
-        with multiprocessing.get_context("fork").Pool(jobs, _ignore_sigint) as pool:
-            results = pool.map(_play_star, work, chunksize=max(1, games // (jobs * 8)))
-    else:
-        results = [_play_star(w) for w in work]
+    results = list(in_order(play_star, work, jobs, chunksize=max(1, games // (jobs * 8))))
     return summarize(a_name, b_name, games, seed, og, results)
+
+
+def in_order(func, work, jobs=1, chunksize=1):
+    """func(item) for each item of the list `work`, yielded in the order of `work` as
+    they are done, on `jobs` forked worker processes when jobs > 1 and there is more
+    than one item (matches, calibration games: each game's dice come from its index,
+    so the results are the same for any jobs).  The workers ignore Ctrl-C: the terminal
+    sends it to the whole group, and only the parent answers it, with one line, not a
+    traceback per worker."""
+    if jobs <= 1 or len(work) <= 1:
+        for w in work:
+            yield func(w)
+        return
+    import multiprocessing
+    with multiprocessing.get_context("fork").Pool(jobs, _ignore_sigint) as pool:
+        for res in pool.imap(func, work, chunksize):
+            yield res
 
 
 def summarize(a_name, b_name, games, seed, og, results):
