@@ -52,6 +52,33 @@ def test_host_choice_is_deterministic_and_takes_a_goal():
     assert [d for *_x, d in ranked[:hostengine.WIDTH]] == [2] * hostengine.WIDTH
 
 
+CLOSE_GOAL = ".oo.o..........o......../oooooo.........o..o..... 0-0 A"
+"""A close choice with the shipped weights, roll 4-2: at ply 2 a quiet turn is valued
+a little above the turn that scores A's first goal; at ply 3 the goal is better."""
+
+
+def test_a_close_choice_is_settled_at_ply_3_in_play(monkeypatch):
+    p = Position.parse(CLOSE_GOAL)
+    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False)
+    close = hostengine.close_keys(plain)
+    assert close == [plain[0][1], plain[1][1]]
+    assert plain[1][2] >= plain[0][2] - hostengine.CLOSE
+    assert plain[1][1][2] == 1 and plain[0][1][2] == 0      # the second scores A's goal
+    v3 = hostengine.deep_values(close, p.mover)
+    assert v3[1] > v3[0]
+    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False, deep=True)
+    assert deep[:2] == [plain[1], plain[0]] and deep[2:] == plain[2:]
+    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 4, 2)[1] == plain[1][1]
+    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 4, 2, deep=False)[1] == plain[0][1]
+    # a clear choice is not searched deeper
+    calls = []
+    monkeypatch.setattr(hostengine, "deep_values", lambda *a, **k: calls.append(a))
+    g = Position.parse(GOAL_31)
+    assert hostengine.close_keys(hostengine.rank(g.r, g.s, g.a, g.b, g.mover, 3, 1)) == []
+    hostengine.choose(g.r, g.s, g.a, g.b, g.mover, 3, 1)
+    assert calls == []
+
+
 def test_the_network_starts_as_the_device_evaluation():
     # The linear path of a fresh network is exactly engine.evaluate, scaled.
     from samsara.rules import engine as dev

@@ -15,6 +15,9 @@ def test_the_shipped_files_play_the_shipped_engine(capsys):
     assert res["a_win_rate"] == ref["a_win_rate"]
     assert len(res["won"]) == 2 and sum(res["won"]) == ref["a_wins"] + ref["draws"] / 2.0
     assert res["ply"] == 2 and res["weights"] == [neteval.WEIGHTS, neteval.BASE_WEIGHTS]
+    # --first: a stopped run goes on with the same games
+    assert match_evaluation.main(argv[:3] + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
+    assert json.loads(capsys.readouterr().out)["won"] == res["won"][1:]
 
 
 def test_bad_weights_are_refused(tmp_path, capsys):
@@ -25,7 +28,7 @@ def test_bad_weights_are_refused(tmp_path, capsys):
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--games", "0"]) == 2
 
 
-def test_deep_searches_close_choices_at_ply_3(monkeypatch, capsys):
+def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, capsys):
     # every close choice of a game goes to hostengine.deep_values with the two best turns
     from samsara_host.engine import hostengine
     calls = []
@@ -35,10 +38,11 @@ def test_deep_searches_close_choices_at_ply_3(monkeypatch, capsys):
         calls.append(len(keys))
         return real(keys, me, *args, **kw)
     monkeypatch.setattr(hostengine, "deep_values", spy)
-    argv = ["--weights", neteval.WEIGHTS, "--games", "1", "--seed", "3", "--deep"]
+    argv = ["--weights", neteval.WEIGHTS, "--games", "1", "--seed", "3"]
     assert match_evaluation.main(argv) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["deep"] is True and calls and set(calls) == {2}
-    calls.clear()
-    assert match_evaluation.main(argv + ["--ply", "1"]) == 0
-    assert json.loads(capsys.readouterr().out)["deep"] is False and calls == []
+    for off in (["--ply", "1"], ["--no-deep"]):
+        calls.clear()
+        assert match_evaluation.main(argv + off) == 0
+        assert json.loads(capsys.readouterr().out)["deep"] is False and calls == []

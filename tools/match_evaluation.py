@@ -11,19 +11,18 @@ result is that command's.  Prints one JSON line: the files, ply, opponent, seed,
 engine, 0 a loss, 0.5 a draw, in game order, for sign tests between two evaluations)
 and the wall time in seconds.
 
-With --deep a close choice at ply 2 (the two best turns within `analysis.CLOSE`) is
-searched at ply 3 (`hostengine.deep_values`), the way `samsara analyze --deep` judges
-one: search where it pays, tried in play.
+At ply 2 a close choice (the two best turns within `hostengine.CLOSE`) is settled at
+ply 3, as the shipped engine plays (`hostengine.rank(deep=True)`, which `choose`
+uses); --no-deep stops the search at ply 2, as the engine played before.
 
-Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2] [--deep]
-       [--opponent device] [--games N] [--seed S] [--jobs J]
+Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2] [--no-deep]
+       [--opponent device] [--games N] [--first F] [--seed S] [--jobs J]
 """
 import argparse
 import json
 import sys
 import time
 
-from samsara_host import analysis
 from samsara_host.engine import hostengine, match, neteval
 
 PLAYER = "host-evaluation"
@@ -38,17 +37,11 @@ _DEEP = False
 
 
 def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
-    ranked = hostengine.rank(r, s, a, b, mover, d1, d2, og, mode, starter, ply=_PLY, net=_NET)
+    ranked = hostengine.rank(r, s, a, b, mover, d1, d2, og, mode, starter, ply=_PLY, net=_NET,
+                             deep=_DEEP)
     if not ranked:
         return None
     moves, key, value, _depth = ranked[0]
-    if _DEEP and len(ranked) > 1 and ranked[1][3] == 2 and ranked[0][3] == 2 \
-            and ranked[1][2] >= value - analysis.CLOSE:
-        # a close choice: the two best at ply 3, as `samsara analyze --deep` does
-        close = [ranked[0][1], ranked[1][1]]
-        deep = hostengine.deep_values(close, mover, og, mode, starter, net=_NET)
-        if deep[1] > deep[0]:
-            moves, key, value, _depth = ranked[1]
     return (moves, key, value)
 
 
@@ -58,16 +51,19 @@ def main(argv=None):
     ap.add_argument("--weights", nargs="+", required=True,
                     help="weight files (.npz of neteval.Net), valued together")
     ap.add_argument("--ply", type=int, choices=(1, 2), default=2)
-    ap.add_argument("--deep", action="store_true",
-                    help="search a close choice (the two best within analysis.CLOSE at "
-                    "ply 2) at ply 3, as `samsara analyze --deep` does")
+    ap.add_argument("--deep", action=argparse.BooleanOptionalAction, default=True,
+                    help="settle a close choice (the two best within hostengine.CLOSE at "
+                    "ply 2) at ply 3, as the shipped engine plays")
     ap.add_argument("--opponent", default="device", choices=sorted(match.PLAYERS))
     ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--first", type=int, default=0,
+                    help="play games FIRST..FIRST+N-1 of the seed (a stopped run goes on)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
-    if args.games < 1 or args.jobs < 1:
-        print("match_evaluation: --games and --jobs must be at least 1", file=sys.stderr)
+    if args.games < 1 or args.jobs < 1 or args.first < 0:
+        print("match_evaluation: --games and --jobs must be at least 1, --first at least 0",
+              file=sys.stderr)
         return 2
     try:
         _NET = neteval.Ensemble([neteval.load(f) for f in args.weights])
@@ -77,7 +73,8 @@ def main(argv=None):
     _PLY = args.ply
     _DEEP = args.deep and args.ply == 2
     match.PLAYERS[PLAYER] = match.engine_player(_choose)
-    work = [(PLAYER, args.opponent, args.seed, i) for i in range(args.games)]
+    work = [(PLAYER, args.opponent, args.seed, i)
+            for i in range(args.first, args.first + args.games)]
     t0 = time.time()
     results = []
     for g in match.in_order(match.play_star, work, args.jobs):
@@ -92,7 +89,8 @@ def main(argv=None):
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
     print(json.dumps({"weights": args.weights, "ply": args.ply, "deep": _DEEP,
                       "opponent": args.opponent,
-                      "seed": args.seed, "games": args.games, "a_win_rate": res["a_win_rate"],
+                      "seed": args.seed, "first": args.first, "games": args.games,
+                      "a_win_rate": res["a_win_rate"],
                       "a_win_rate_ci95": res["a_win_rate_ci95"], "won": won,
                       "seconds": round(time.time() - t0)}))
     return 0

@@ -21,8 +21,8 @@ JSON or text, samsara_host.record.load), replays it and returns one dict:
 Equity loss (the host engine): the win probability of the engine's best turn minus
 that of the turn played, both searched at ply 2 (hostengine.rank with the played turn
 among the searched ones), from the mover's side.  A close choice (the best two within
-CLOSE at ply 2) is searched one ply deeper when asked (`deep=True`, `samsara analyze
---deep`) (hostengine.deep_values): the best of those
+hostengine.CLOSE at ply 2, hostengine.close_keys) is searched one ply deeper when asked
+(`deep=True`, `samsara analyze --deep`) (hostengine.deep_values): the best of those
 two at ply 3 is the best turn, and when the turn played is within CLOSE too, both
 values are ply-3 ones (otherwise both are ply-2 ones).  Flags, as backgammon analysis
 (GNU Backgammon's defaults of 0.04 / 0.08 / 0.16 in equity, which is twice the win
@@ -68,26 +68,17 @@ def _mode(rec):
     return dev.MODE_MATCH if rec.is_match() else dev.MODE_SINGLE
 
 
-CLOSE = 0.01
-"""A choice is close when the second best turn at ply 2 is within CLOSE (win
-probability, half the doubtful threshold) of the best: the analysis then searches the best
-two (and the turn played when it is within CLOSE too) at ply 3 (module docstring)."""
-
-
 def _host_turn(p, d1, d2, key, og, mode, starter, deep=False):
     # (best moves, best key, best value, played value): ply 2, the played turn searched
-    # too; with deep, a close choice at ply 3 (CLOSE).
+    # too; with deep, a close choice at ply 3 (hostengine.close_keys).
     from samsara_host.engine import hostengine
     ranked = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, mode, starter,
                              extra=(key,), calibrated=False)
     val = {k: v for _m, k, v, _d in ranked}
     moves = {k: m for m, k, _v, _d in ranked}
     best = ranked[0][1]
-    top = ranked[0][2]
-    close = [k for _m, k, v, d in ranked[:2] if deep and d == 2 and v >= top - CLOSE]
-    if len(close) == 2:
-        if key not in close and val[key] >= top - CLOSE and key != best:
-            close.append(key)
+    close = hostengine.close_keys(ranked, also=(key,)) if deep else []
+    if close:
         deep = hostengine.deep_values(close, p.mover, og, mode, starter)
         best = close[int(max(range(len(close)), key=lambda i: (deep[i], -i)))]
         if key in close:
@@ -141,8 +132,8 @@ def luck(p, d1, d2, og, mode, starter, engine="host"):
 
 def analyze_record(rec, engine="host", deep=False):
     """The analysis dict (module docstring) of a replayed GameRecord.  deep: the host
-    engine searches close choices at ply 3 (CLOSE; about 0.4 s of one core per turn
-    searched deeper)."""
+    engine searches close choices at ply 3 (hostengine.CLOSE; about 0.4 s of one core
+    per turn searched deeper)."""
     if engine not in ENGINES:
         raise AnalysisError("unknown engine %r (use host or device)" % (engine,))
     if len(rec.steps) != len(rec.turns):

@@ -17,6 +17,9 @@ A decision (`rank`, `choose`):
      the turn's value is one minus the opponent's weighted mean;
   3. the best 2-ply value wins; among equal values the better ply-1 rank, then the
      `complete_turns` order;
+  3b. in play (`choose`, deep=True): a close choice, the second best within CLOSE of
+     the best at ply 2, is settled at ply 3 (`deep_values` of those two); the values
+     stay the ply-2 ones (the number calibrated, docs/engine.md "Calibration");
   4. the values are then made the win probabilities the player is shown
      (`shown_value`: a ply-2 value of a single game goes through the calibration map
      fitted on self-play, `calibration.json`, when one is shipped; docs/engine.md
@@ -47,6 +50,11 @@ FAST_TURNS = True
 one-die work shared by the 21 rolls); False: from `complete_turns`, as before.  The
 keys and their order are the same either way (tests/test_turngen.py), so the values are
 too; the switch is for that test and tools/bench_turngen.py."""
+
+CLOSE = 0.01
+"""A choice is close when the second best turn at ply 2 is within CLOSE (win
+probability) of the best: `choose` settles it at ply 3 and `samsara analyze --deep`
+judges it there (`close_keys`)."""
 
 _WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
 
@@ -197,7 +205,7 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     exactly), then `me`'s mean best ply-1 value over my 21 rolls after that reply
     (`reply_values` from the reply), weighted 1/36 and 2/36.  About 441 complete-turn
     generations per key (about 1 s of one core): `samsara analyze` spends it on close
-    choices only (analysis.CLOSE)."""
+    choices only (`close_keys`)."""
     opp = 1 - me
     out = np.empty(len(keys))
     for n, k in enumerate(keys):
@@ -225,15 +233,35 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     return out
 
 
+def close_keys(ranked, also=()):
+    """The resulting keys of a close choice, to be searched at ply 3: the best two
+    turns of `ranked` (a `rank` list, best first) when both were searched at ply 2 and
+    the second is within CLOSE of the best, then any key of `also` (e.g. the turn
+    played) searched at ply 2 and within CLOSE too; [] when the choice is not close."""
+    if len(ranked) < 2 or ranked[0][3] != 2 or ranked[1][3] != 2:
+        return []
+    top = ranked[0][2]
+    if ranked[1][2] < top - CLOSE:
+        return []
+    keys = [ranked[0][1], ranked[1][1]]
+    for _m, k, v, d in ranked[2:]:
+        if k in also and d == 2 and v >= top - CLOSE and k not in keys:
+            keys.append(k)
+    return keys
+
+
 def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH,
-         ply=2, extra=(), net=None, calibrated=True):
+         ply=2, extra=(), net=None, calibrated=True, deep=False):
     """Every complete turn of roll (d1, d2) with its value, best first: a list of
     (moves, key, value, depth) with value the mover's win probability (0..1, a match's
     won game a little more) and depth the ply it was searched to (0 for a game end,
     1, or 2).  extra: resulting keys (r, s, a, b) to search at ply 2 besides the best
     `width`.  [] for Moksha.  Bounded by work: width + len(extra) turns at ply 2.
     calibrated: values as shown (`shown_value`); False gives the raw search values
-    (the order is the same either way)."""
+    (the order is the same either way).  deep: a close choice (`close_keys`) is
+    settled at ply 3: the second best goes first when its `deep_values` value is
+    higher (a tie keeps the ply-2 order); the values and depths stay the ply-2 ones,
+    so the first two may then be out of value order (about 0.2 s more of one core)."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
         return []
@@ -249,10 +277,10 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
         want = set(order[:width])
         ex = set(extra)
         want.update(i for i in range(len(turns)) if keys[i] in ex)
-        deep = [i for i in order if i in want and depth[i] != 0]
-        if deep:
-            v2 = reply_values([keys[i] for i in deep], 1 - mover, og, mode, starter, net)
-            for i, v in zip(deep, v2):
+        searched = [i for i in order if i in want and depth[i] != 0]
+        if searched:
+            v2 = reply_values([keys[i] for i in searched], 1 - mover, og, mode, starter, net)
+            for i, v in zip(searched, v2):
                 val[i] = float(v)
                 depth[i] = 2
     pos = {i: n for n, i in enumerate(order)}
@@ -260,18 +288,26 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     # value, then the ply-1 rank.
     best = sorted(range(len(turns)),
                   key=lambda i: (0 if depth[i] != 1 or ply < 2 else 1, -val[i], pos[i]))
+    out = [(turns[i][0], keys[i], val[i], depth[i]) for i in best]
+    if deep and ply >= 2:
+        close = close_keys(out)
+        if close:
+            v3 = deep_values(close, mover, og, mode, starter, net)
+            if v3[1] > v3[0]:
+                out[0], out[1] = out[1], out[0]
     if calibrated:
-        val = [shown_value(v, d, mode) for v, d in zip(val, depth)]
-    return [(turns[i][0], keys[i], val[i], depth[i]) for i in best]
+        out = [(m, k, shown_value(v, d, mode), d) for m, k, v, d in out]
+    return out
 
 
 def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=dev.MODE_SINGLE, starter=0,
-           width=WIDTH, ply=2):
+           width=WIDTH, ply=2, deep=True):
     """The host engine's turn for roll (d1, d2): (moves, key, value) like the device
-    engine's `choose`, value the mover's win probability (0..1), or None for Moksha.
-    seed: accepted for the same signature; the host engine needs no tie-break draw
-    (equal values go to the ply-1 rank, then complete_turns order)."""
-    ranked = rank(r, s, a, b, mover, d1, d2, og, mode, starter, width, ply)
+    engine's `choose`, value the mover's win probability (0..1, the chosen turn's ply-2
+    value as shown), or None for Moksha.  deep: a close choice is settled at ply 3
+    (`rank`).  seed: accepted for the same signature; the host engine needs no
+    tie-break draw (equal values go to the ply-1 rank, then complete_turns order)."""
+    ranked = rank(r, s, a, b, mover, d1, d2, og, mode, starter, width, ply, deep=deep)
     if not ranked:
         return None
     moves, key, value, _depth = ranked[0]
