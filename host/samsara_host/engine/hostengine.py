@@ -152,16 +152,21 @@ def _exact_or_net(keys, me, scores, mode, starter, net):
 def _single_values(keys, me, net=None):
     # values() of a single game for positions reached from scores below 6 (the
     # opponent's replies: a reply is only searched while the game runs), vectorised:
-    # a score of 6 is the game's end (`me` reaching it wins, the other loses).
+    # a score of 6 is the game's end (`me` reaching it wins, the other loses).  Each
+    # distinct position is valued once (a quarter to a third of the replies of a
+    # search are repeats: two rolls reach the same position).
     arr = np.fromiter(itertools.chain.from_iterable(keys), dtype=np.int64,
                       count=4 * len(keys)).reshape(-1, 4)
+    code = arr[:, 0] | (arr[:, 1] << 24) | (arr[:, 2] << 48) | (arr[:, 3] << 52)
+    _u, first, back = np.unique(code, return_index=True, return_inverse=True)
+    arr = arr[first]
     my = arr[:, 2] if me == 0 else arr[:, 3]
     op = arr[:, 3] if me == 0 else arr[:, 2]
     net = net or neteval.shipped()
     x = neteval.features(arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], me, net.inputs)
     v = net.value(x)
     v = np.where(op == 6, 0.0, v)
-    return np.where(my == 6, 1.0, v)
+    return np.where(my == 6, 1.0, v)[back]
 
 
 def roll_keys(key, mover, og=0):
