@@ -10,6 +10,11 @@ host`'s third column, `samsara analyze`'s `win_prob` and the replay chart, all f
 ends the game: a win 1, a loss 0) and a Moksha roll (the game ends in a draw) are
 counted apart and left out of the table: they say nothing about the evaluation.
 
+The games are played at ply 2 (`rank` without `deep`): in play the engine settles a
+close choice at ply 3 (hostengine.CLOSE), which may pick the second of two turns within
+0.01 of each other but shows the same kind of number, the chosen turn's ply-2 value;
+plain games cost about half as much and keep the games measured before comparable.
+
 Outcome of a turn for its mover: 1 the mover won the game, 0 lost it, 0.5 a draw
 (Moksha, or a game stopped after match.MAX_TURNS turns).
 
