@@ -177,6 +177,25 @@ def test_a_map_fitted_on_games_lowers_their_ece():
     assert calibration.reliability(fitted)["ece"] < calibration.reliability(raw)["ece"] / 2
 
 
+def test_the_bootstrap_sums_give_the_tables_ece():
+    # bucket sums per game add up to calibration.reliability's ece; resampling games that
+    # are all alike gives that one ece at both ends
+    rng = np.random.default_rng(7)
+    rows = [{"winner": int(rng.integers(0, 2)),
+             "judged": [(int(rng.integers(0, 2)), float(p), 2) for p in rng.random(30)]}
+            for _ in range(40)]
+    pairs = [(v, calibration.outcome(g["winner"], m)) for g in rows for m, v, _d in g["judged"]]
+    whole = calibration.reliability(pairs)["ece"]
+    sums = fit_calibration.bucket_sums(rows)
+    assert sums.shape == (40, calibration.BUCKETS, 3) and sums[:, :, 2].sum() == 1200
+    assert abs(fit_calibration.ece_of_sums(sums.sum(axis=0)) - whole) < 1e-12
+    lo, hi = fit_calibration.bootstrap_ece(rows, samples=200)
+    assert 0.0 <= lo < hi <= 1.0
+    one = calibration.reliability(pairs[:30])["ece"]
+    lo, hi = fit_calibration.bootstrap_ece([rows[0]] * 5, samples=50)
+    assert abs(lo - one) < 1e-12 and abs(hi - one) < 1e-12
+
+
 def test_cli_calibrate_text_and_json(capsys, tiny):
     assert main(["engine", "calibrate", "--games", str(GAMES), "--seed", str(SEED),
                  "--json"]) == 0
@@ -221,6 +240,8 @@ def test_the_fit_writes_a_map_only_when_held_out_games_agree(tmp_path, capsys):
     if out.exists():
         m = hostengine.load_calibration(str(out))
         assert m["check"]["raw"]["ece"] == round(ece_raw, 4)
+    both = [x for x in err.splitlines() if "all 3 games of seeds 3 and 4" in x]
+    assert len(both) == 1, err
     # the games were kept: a second run plays nothing and says the same
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
         "calibrate-seed3.jsonl", "calibrate-seed4.jsonl"]

@@ -11,7 +11,9 @@ first and last block's rate.  Blocks with fewer than --min-block turns are poole
 their neighbours first, so that no knot rests on a handful of turns.
 
 Then it plays --check-games games of --check-seed (games the fit has not seen) and
-prints their ECE and Brier score with the raw values and with the map.  With --write
+prints their ECE and Brier score with the raw values and with the map, and the raw
+values' ECE (with a bootstrap interval over games) and Brier score over the games of
+both seeds.  With --write
 the map is written only when it lowers both on those games; otherwise the file is left
 as it is and the run says so (a map fitted on too few games follows their noise).
 
@@ -139,6 +141,39 @@ def held_out(rows, m):
     return calibration.reliability(raw), calibration.reliability(mapped)
 
 
+def bucket_sums(rows, buckets=calibration.BUCKETS):
+    """Per game, per reliability bucket, the sums of the raw predictions, of the
+    outcomes and the count of judged turns: a numpy array (games x buckets x 3), so
+    that any multiset of games (a bootstrap sample) is a sum over its first axis."""
+    out = np.zeros((len(rows), buckets, 3))
+    for n, g in enumerate(rows):
+        for mover, v, _depth in g["judged"]:
+            k = calibration.bucket_of(v, buckets)
+            out[n, k, 0] += v
+            out[n, k, 1] += calibration.outcome(g["winner"], mover)
+            out[n, k, 2] += 1
+    return out
+
+
+def ece_of_sums(sums):
+    """The expected calibration error (calibration.ece) of bucket sums (buckets x 3)."""
+    c = sums[:, 2]
+    full = c > 0
+    return float(np.abs(sums[full, 0] - sums[full, 1]).sum() / c.sum())
+
+
+def bootstrap_ece(rows, samples=1000, seed=1):
+    """(5 %, 95 %) of the raw ece over `samples` bootstrap samples of the games `rows`
+    (games drawn with replacement, each keeping all its turns: the turns of one game
+    share its outcome, so they are not independent)."""
+    per_game = bucket_sums(rows)
+    rng = np.random.default_rng(seed)
+    n = len(rows)
+    e = sorted(ece_of_sums(per_game[rng.integers(0, n, n)].sum(axis=0))
+               for _ in range(samples))
+    return e[int(0.05 * samples)], e[int(0.95 * samples) - 1]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, required=True)
@@ -184,6 +219,18 @@ def main(argv=None):
               % (args.check_games, args.check_seed, raw["turns"], raw["ece"], mapped["ece"],
                  raw["brier"], mapped["brier"]), file=sys.stderr)
         better = mapped["ece"] < raw["ece"] and mapped["brier"] < raw["brier"]
+        # the raw values over every game of both seeds: the figure of docs/engine.md
+        both = rows + check
+        every = held_out(both, m)[0]
+        lo, hi = bootstrap_ece(both)
+        m["all"] = {"games": len(both), "seeds": [args.seed, args.check_seed],
+                    "turns": every["turns"], "ece": round(every["ece"], 4),
+                    "ece_bootstrap_5_95": [round(lo, 4), round(hi, 4)],
+                    "brier": round(every["brier"], 4)}
+        print("fit_calibration: all %d games of seeds %d and %d, %d turns, raw: ece %.4f "
+              "(5-95 %% over games resampled: %.4f-%.4f), Brier %.4f"
+              % (len(both), args.seed, args.check_seed, every["turns"], every["ece"], lo, hi,
+                 every["brier"]), file=sys.stderr)
     text = json.dumps(m, sort_keys=True, indent=1) + "\n"
     if args.write and better:
         with open(args.out, "w", encoding="utf-8") as f:
