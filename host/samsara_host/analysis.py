@@ -75,6 +75,7 @@ def _host_turn(p, d1, d2, key, og, mode, starter, deep=False):
     ranked = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, mode, starter,
                              extra=(key,), calibrated=False)
     val = {k: v for _m, k, v, _d in ranked}
+    depth = {k: d for _m, k, _v, d in ranked}    # 0: a game end, exact, shown as it is
     moves = {k: m for m, k, _v, _d in ranked}
     best = ranked[0][1]
     close = hostengine.close_keys(ranked, also=(key,)) if deep else []
@@ -86,8 +87,8 @@ def _host_turn(p, d1, d2, key, og, mode, starter, deep=False):
             for k, v in zip(close, deep):
                 val[k] = float(v)
     bv, pv = val[best], val[key]
-    return (moves[best], best, hostengine.shown_value(bv, 2, mode),
-            hostengine.shown_value(pv, 2, mode))
+    return (moves[best], best, hostengine.shown_value(bv, depth[best], mode),
+            hostengine.shown_value(pv, depth[key], mode))
 
 
 def _goals(v):
