@@ -100,8 +100,9 @@ bench-device: uf2
 
 # The host engine's calibration map (docs/engine.md "Calibration"): 1,000 self-play games
 # of seed 1 fitted, 1,000 of seed 2 held out; host/samsara_host/engine/calibration.json is
-# written only when the map lowers both ECE and Brier score on the held-out games.  About
-# 2 hours of one core; the games are kept in build/calibration/, so a stopped run goes on.
+# written only when the map lowers both ECE and Brier score on the held-out games (the
+# shipped one did).  About an hour and a quarter of two cores; the games are kept in
+# build/calibration/, so a stopped run goes on and a second run plays nothing.
 calibrate: $(STAMP)
 	@$(BIN)/python -m tools.fit_calibration --games 1000 --seed 1 --check-games 1000 \
 		--check-seed 2 --data build/calibration --jobs 2 --write
