@@ -1,9 +1,10 @@
 """Host engine benchmark (docs/engine.md "Host engine", "Game analysis"): the time of
 one decision of `samsara rules best --engine host` (hostengine.choose, the 2-ply
-search, a close choice settled at ply 3) over positions of seeded games, and of `samsara analyze` of a whole game of
-about 40 turns, without and with `--deep` (close choices at ply 3).  Prints the figures and
-the targets (p99 <= 1 s per decision, <= 30 s for the analysis); CPU time of this
-process, so a loaded machine inflates them less than wall time.
+search, a close choice settled at ply 3) over positions of seeded games, with the
+number of close choices, and of `samsara analyze` of a whole game of about 40 turns,
+without and with `--deep` (close choices at ply 3).  Prints the figures and the targets
+(p99 <= 1 s per decision, <= 30 s for the analysis); CPU time of this process, so a
+loaded machine inflates them less than wall time.
 
 Usage: python -m tools.bench_engine [--decisions N] [--seed S] [--generator G]
 
