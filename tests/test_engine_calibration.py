@@ -107,9 +107,17 @@ def test_shown_values_are_the_calibrated_raw_ones_and_the_order_stays():
 
 
 def test_a_map_file_is_what_the_shown_values_go_through(tmp_path, monkeypatch):
-    # No map shipped (docs/engine.md "Calibration": none fitted so far beat the raw
-    # values on held-out games): the shown value is the raw one.
-    if not hostengine.os.path.exists(hostengine.CALIBRATION):
+    # The shipped map (docs/engine.md "Calibration": fitted on seed 1, better on the
+    # held-out seed 2) is what a ply-2 value goes through; without one, the raw value.
+    if hostengine.os.path.exists(hostengine.CALIBRATION):
+        shipped = hostengine.load_calibration()
+        assert hostengine.calibration_name() == "isotonic, %d games of seed %d" % (
+            shipped["games"], shipped["seed"])
+        assert shipped["check"]["mapped"]["ece"] < shipped["check"]["raw"]["ece"]
+        assert hostengine.shown_value(0.3, 2) == pytest.approx(
+            float(np.interp(0.3, shipped["x"], shipped["y"])))
+        assert hostengine.shown_value(0.3, 2) != 0.3 and hostengine.shown_value(1.0, 0) == 1.0
+    else:
         assert hostengine.calibration_name() == "none"
         assert hostengine.shown_value(0.3, 2) == 0.3
     path = tmp_path / "map.json"
