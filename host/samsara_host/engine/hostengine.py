@@ -22,7 +22,7 @@ A decision (`rank`, `choose`):
      stay the ply-2 ones (the number calibrated, docs/engine.md "Calibration");
   4. the values are then made the win probabilities the player is shown
      (`shown_value`: a ply-2 value of a single game goes through the calibration map
-     fitted on self-play, `calibration.json`, when one is shipped; docs/engine.md
+     fitted on self-play, `calibration.json` (shipped; without it the raw value); docs/engine.md
      "Calibration"); the map is monotone and applied after the order is fixed, so it
      never changes a choice.
 The work is bounded by `width` x 21 rolls x the replies (no clock), so the choice is
