@@ -157,9 +157,8 @@ def bucket_sums(rows, buckets=calibration.BUCKETS):
 
 def ece_of_sums(sums):
     """The expected calibration error (calibration.ece) of bucket sums (buckets x 3)."""
-    c = sums[:, 2]
-    full = c > 0
-    return float(np.abs(sums[full, 0] - sums[full, 1]).sum() / c.sum())
+    return calibration.ece([{"predicted": sp / c, "observed": sy / c, "count": c}
+                            for sp, sy, c in sums if c])
 
 
 def bootstrap_ece(rows, samples=1000, seed=1):
@@ -221,7 +220,8 @@ def main(argv=None):
         better = mapped["ece"] < raw["ece"] and mapped["brier"] < raw["brier"]
         # the raw values over every game of both seeds: the figure of docs/engine.md
         both = rows + check
-        every = held_out(both, m)[0]
+        every = calibration.reliability(
+            [pair for g in both for pair in calibration.pairs(g, shown=False)])
         lo, hi = bootstrap_ece(both)
         m["all"] = {"games": len(both), "seeds": [args.seed, args.check_seed],
                     "turns": every["turns"], "ece": round(every["ece"], 4),
