@@ -209,7 +209,7 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     its best reply by the network (ply 1; a Moksha roll 0.5, a reply that ends the game
     exactly), then `me`'s mean best ply-1 value over my 21 rolls after that reply
     (`reply_values` from the reply), weighted 1/36 and 2/36.  About 441 complete-turn
-    generations per key (about 0.2-0.4 s of one core): spent on close choices only
+    generations per key (0.35 s of one core a key in the position timed): spent on close choices only
     (`close_keys`: `choose` in play, `samsara analyze --deep`)."""
     opp = 1 - me
     out = np.empty(len(keys))
@@ -266,7 +266,7 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     (the order is the same either way).  deep: a close choice (`close_keys`) is
     settled at ply 3: the second best goes first when its `deep_values` value is
     higher (a tie keeps the ply-2 order); the values and depths stay the ply-2 ones,
-    so the first two may then be out of value order (about 0.3-0.7 s more of one core
+    so the first two may then be out of value order (0.7 s more of one core in the position timed
     for a close choice, docs/engine.md "Time")."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
