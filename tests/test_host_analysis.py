@@ -79,6 +79,52 @@ def test_a_close_choice_is_settled_at_ply_3_in_play(monkeypatch):
     assert calls == []
 
 
+def test_close_keys_takes_the_best_turns_within_the_band_up_to_top():
+    # (moves, key, value, depth) rows, best first, as rank gives them
+    rows = [("m%d" % i, (i, 0, 0, 0), v, d)
+            for i, (v, d) in enumerate(((0.60, 2), (0.595, 2), (0.58, 2), (0.57, 2),
+                                        (0.59, 1)))]
+    keys = [k for _m, k, _v, _d in rows]
+    assert hostengine.close_keys(rows, close=0.01, top=2) == keys[:2]
+    assert hostengine.close_keys(rows, close=0.01, top=3) == keys[:2]
+    assert hostengine.close_keys(rows, close=0.025, top=3) == keys[:3]
+    assert hostengine.close_keys(rows, close=0.025, top=2) == keys[:2]
+    assert hostengine.close_keys(rows, close=0.05, top=4) == keys[:4]
+    # the turn played joins when it is within the band, searched at ply 2
+    assert hostengine.close_keys(rows, also=(keys[3],), close=0.03, top=2) == \
+        [keys[0], keys[1], keys[3]]
+    assert hostengine.close_keys(rows, also=(keys[3],), close=0.02, top=2) == keys[:2]
+    assert hostengine.close_keys(rows, also=(keys[4],), close=0.05, top=2) == keys[:2]
+    # not close: the second is too far, or only one turn was searched at ply 2
+    assert hostengine.close_keys(rows, close=0.001, top=3) == []
+    assert hostengine.close_keys([rows[0], rows[4]], close=0.05, top=3) == []
+    assert hostengine.close_keys(rows[:1]) == []
+    # the defaults are the module's
+    assert hostengine.close_keys(rows) == hostengine.close_keys(
+        rows, close=hostengine.CLOSE, top=hostengine.CLOSE_TOP)
+
+
+def test_the_best_of_a_close_choice_at_ply_3_goes_first_and_the_rest_keep_their_order(
+        monkeypatch):
+    p = Position.parse(CLOSE_GOAL)
+    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False)
+    monkeypatch.setattr(hostengine, "CLOSE", 1.0)
+    monkeypatch.setattr(hostengine, "CLOSE_TOP", 3)
+    seen = []
+
+    def third_best(keys, *_a, **_k):
+        seen.append(list(keys))
+        return [0.5, 0.4, 0.6][:len(keys)]
+    monkeypatch.setattr(hostengine, "deep_values", third_best)
+    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False, deep=True)
+    assert seen == [[plain[0][1], plain[1][1], plain[2][1]]]
+    assert deep == [plain[2], plain[0], plain[1]] + plain[3:]
+    # a tie at ply 3 keeps the ply-2 order
+    monkeypatch.setattr(hostengine, "deep_values", lambda keys, *_a, **_k: [0.5] * len(keys))
+    assert hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False,
+                           deep=True) == plain
+
+
 def test_the_network_starts_as_the_device_evaluation():
     # The linear path of a fresh network is exactly engine.evaluate, scaled.
     from samsara.rules import engine as dev

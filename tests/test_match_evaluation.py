@@ -26,6 +26,8 @@ def test_bad_weights_are_refused(tmp_path, capsys):
     assert match_evaluation.main(["--weights", str(bad), "--games", "1"]) == 2
     assert "cannot read the weights" in capsys.readouterr().err
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--games", "0"]) == 2
+    assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--top", "1"]) == 2
+    assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--close", "-0.1"]) == 2
 
 
 def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, capsys):
@@ -38,10 +40,18 @@ def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, cap
         calls.append(len(keys))
         return real(keys, me, *args, **kw)
     monkeypatch.setattr(hostengine, "deep_values", spy)
+    # the tool sets the band for its workers: put the module's back after the test
+    monkeypatch.setattr(hostengine, "CLOSE", hostengine.CLOSE)
+    monkeypatch.setattr(hostengine, "CLOSE_TOP", hostengine.CLOSE_TOP)
     argv = ["--weights", neteval.WEIGHTS, "--games", "1", "--seed", "3"]
     assert match_evaluation.main(argv) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["deep"] is True and calls and set(calls) == {2}
+    # a wider band, up to three turns
+    calls.clear()
+    assert match_evaluation.main(argv + ["--close", "0.05", "--top", "3"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert (res["close"], res["top"]) == (0.05, 3) and 3 in calls and set(calls) <= {2, 3}
     for off in (["--ply", "1"], ["--no-deep"]):
         calls.clear()
         assert match_evaluation.main(argv + off) == 0

@@ -7,6 +7,10 @@ without and with `--deep` (close choices at ply 3).  Prints the figures and the 
 loaded machine inflates them less than wall time.
 
 Usage: python -m tools.bench_engine [--decisions N] [--seed S] [--generator G]
+       [--close C] [--top T]
+
+--close C, --top T: time another close choice (the best T turns within C of the best
+searched at ply 3; the shipped hostengine.CLOSE and CLOSE_TOP by default).
 
 --generator complete_turns: the search's replies from the firmware's complete_turns as
 before turngen (hostengine.FAST_TURNS False), to measure the difference; the default
@@ -80,7 +84,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--generator", choices=("turngen", "complete_turns"), default="turngen",
                     help="where the search's replies come from (default turngen)")
+    ap.add_argument("--close", type=float, default=hostengine.CLOSE)
+    ap.add_argument("--top", type=int, default=hostengine.CLOSE_TOP)
     args = ap.parse_args(argv if argv is not None else [])
+    hostengine.CLOSE, hostengine.CLOSE_TOP = args.close, args.top
     dev.use_table()
     hostengine.FAST_TURNS = args.generator == "turngen"
     ts = []
@@ -105,8 +112,8 @@ def main(argv=None):
     analysis.analyze_record(rec, deep=True)
     t_deep = time.process_time() - t0
     turns = len(res["turns"])
-    print("host engine, CPU seconds of one core (seed %d, replies by %s)"
-          % (args.seed, args.generator))
+    print("host engine, CPU seconds of one core (seed %d, replies by %s, close choices: "
+          "the best %d within %g)" % (args.seed, args.generator, args.top, args.close))
     print("%-52s %-22s %-10s %s" % ("figure", "value", "target", "result"))
     print("-" * 96)
     p99 = pct(ts, 0.99)

@@ -13,10 +13,13 @@ and the wall time in seconds.
 
 At ply 2 a close choice (the two best turns within `hostengine.CLOSE`) is settled at
 ply 3, as the shipped engine plays (`hostengine.rank(deep=True)`, which `choose`
-uses); --no-deep stops the search at ply 2, as the engine played before.
+uses); --no-deep stops the search at ply 2, as the engine played before.  --close C
+and --top T measure another close choice: the best T turns within C of the best
+(`hostengine.close_keys`; the shipped CLOSE and CLOSE_TOP by default).
 
 Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2] [--no-deep]
-       [--opponent device] [--games N] [--first F] [--seed S] [--jobs J]
+       [--close C] [--top T] [--opponent device] [--games N] [--first F] [--seed S]
+       [--jobs J]
 """
 import argparse
 import json
@@ -54,6 +57,12 @@ def main(argv=None):
     ap.add_argument("--deep", action=argparse.BooleanOptionalAction, default=True,
                     help="settle a close choice (the two best within hostengine.CLOSE at "
                     "ply 2) at ply 3, as the shipped engine plays")
+    ap.add_argument("--close", type=float, default=hostengine.CLOSE,
+                    help="a choice is close when the turns are within this much win "
+                    "probability of the best (default %(default)s)")
+    ap.add_argument("--top", type=int, default=hostengine.CLOSE_TOP,
+                    help="the most turns of a close choice searched at ply 3 "
+                    "(default %(default)s)")
     ap.add_argument("--opponent", default="device", choices=sorted(match.PLAYERS))
     ap.add_argument("--games", type=int, default=600)
     ap.add_argument("--first", type=int, default=0,
@@ -61,9 +70,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or args.first < 0:
-        print("match_evaluation: --games and --jobs must be at least 1, --first at least 0",
-              file=sys.stderr)
+    if args.games < 1 or args.jobs < 1 or args.first < 0 or args.top < 2 or args.close < 0:
+        print("match_evaluation: --games and --jobs must be at least 1, --first and "
+              "--close at least 0, --top at least 2", file=sys.stderr)
         return 2
     try:
         _NET = neteval.Ensemble([neteval.load(f) for f in args.weights])
@@ -72,6 +81,7 @@ def main(argv=None):
         return 2
     _PLY = args.ply
     _DEEP = args.deep and args.ply == 2
+    hostengine.CLOSE, hostengine.CLOSE_TOP = args.close, args.top   # the forked workers too
     match.PLAYERS[PLAYER] = match.engine_player(_choose)
     work = [(PLAYER, args.opponent, args.seed, i)
             for i in range(args.first, args.first + args.games)]
@@ -88,6 +98,7 @@ def main(argv=None):
                           results)
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
     print(json.dumps({"weights": args.weights, "ply": args.ply, "deep": _DEEP,
+                      "close": args.close, "top": args.top,
                       "opponent": args.opponent,
                       "seed": args.seed, "first": args.first, "games": args.games,
                       "a_win_rate": res["a_win_rate"],

@@ -17,8 +17,9 @@ A decision (`rank`, `choose`):
      the turn's value is one minus the opponent's weighted mean;
   3. the best 2-ply value wins; among equal values the better ply-1 rank, then the
      `complete_turns` order;
-  3b. in play (`choose`, deep=True): a close choice, the second best within CLOSE of
-     the best at ply 2, is settled at ply 3 (`deep_values` of those two); the values
+  3b. in play (`choose`, deep=True): a close choice, the best CLOSE_TOP turns at
+     ply 2 that are within CLOSE of the best (`close_keys`, at least two), is settled
+     at ply 3 (`deep_values` of those turns; the best there is played); the values
      stay the ply-2 ones (the number calibrated, docs/engine.md "Calibration");
   4. the values are then made the win probabilities the player is shown
      (`shown_value`: a ply-2 value of a single game goes through the calibration map
@@ -55,6 +56,10 @@ CLOSE = 0.01
 """A choice is close when the second best turn at ply 2 is within CLOSE (win
 probability) of the best: `choose` settles it at ply 3 and `samsara analyze --deep`
 judges it there (`close_keys`)."""
+
+CLOSE_TOP = 2
+"""The most turns of a close choice searched at ply 3: the best CLOSE_TOP at ply 2
+that are within CLOSE of the best (`close_keys`)."""
 
 _WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
 
@@ -217,11 +222,17 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
         _r, _s, a, b = k
         per_roll = []           # per opponent roll: a value for me, or a position to search
         later = []
-        for tk in roll_keys(k, opp, og):
+        rolls = roll_keys(k, opp, og)
+        # the opponent's turns of all 21 rolls valued in one call
+        flat = list(itertools.chain.from_iterable(rolls))
+        vals = values(flat, opp, a, b, mode, starter, net) if flat else None
+        st = 0
+        for tk in rolls:
             if not tk:
                 per_roll.append(0.5)
                 continue
-            v = values(tk, opp, a, b, mode, starter, net)
+            v = vals[st:st + len(tk)]
+            st += len(tk)
             j = int(np.argmax(v))
             q = tk[j]
             if _terminal(q, opp, a, b, mode, starter) is not None:
@@ -238,19 +249,26 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     return out
 
 
-def close_keys(ranked, also=()):
-    """The resulting keys of a close choice, to be searched at ply 3: the best two
-    turns of `ranked` (a `rank` list, best first) when both were searched at ply 2 and
-    the second is within CLOSE of the best, then any key of `also` (e.g. the turn
-    played) searched at ply 2 and within CLOSE too; [] when the choice is not close."""
-    if len(ranked) < 2 or ranked[0][3] != 2 or ranked[1][3] != 2:
+def close_keys(ranked, also=(), close=None, top=None):
+    """The resulting keys of a close choice, to be searched at ply 3: the best `top`
+    (default CLOSE_TOP) turns of `ranked` (a `rank` list, best first) searched at ply 2
+    and within `close` (win probability, default CLOSE) of the best, when there are at
+    least two, then any key of `also` (e.g. the turn played) searched at ply 2 and
+    within `close` too; [] when the choice is not close."""
+    close = CLOSE if close is None else close
+    top = CLOSE_TOP if top is None else top
+    if len(ranked) < 2 or ranked[0][3] != 2:
         return []
-    top = ranked[0][2]
-    if ranked[1][2] < top - CLOSE:
+    best = ranked[0][2]
+    keys = []
+    for _m, k, v, d in ranked[:top]:
+        if d != 2 or v < best - close:
+            break
+        keys.append(k)
+    if len(keys) < 2:
         return []
-    keys = [ranked[0][1], ranked[1][1]]
-    for _m, k, v, d in ranked[2:]:
-        if k in also and d == 2 and v >= top - CLOSE and k not in keys:
+    for _m, k, v, d in ranked[top:]:
+        if k in also and d == 2 and v >= best - close and k not in keys:
             keys.append(k)
     return keys
 
@@ -264,10 +282,10 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     `width`.  [] for Moksha.  Bounded by work: width + len(extra) turns at ply 2.
     calibrated: values as shown (`shown_value`); False gives the raw search values
     (the order is the same either way).  deep: a close choice (`close_keys`) is
-    settled at ply 3: the second best goes first when its `deep_values` value is
-    higher (a tie keeps the ply-2 order); the values and depths stay the ply-2 ones,
-    so the first two may then be out of value order (0.7 s more of one core in the position timed
-    for a close choice, docs/engine.md "Time")."""
+    settled at ply 3: the turn of it with the highest `deep_values` value goes first
+    (a tie goes to the better at ply 2), the others keep their order; the values and
+    depths stay the ply-2 ones, so the first turns may then be out of value order
+    (docs/engine.md "Time" gives what a close choice costs)."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
         return []
@@ -299,8 +317,9 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
         close = close_keys(out)
         if close:
             v3 = deep_values(close, mover, og, mode, starter, net)
-            if v3[1] > v3[0]:
-                out[0], out[1] = out[1], out[0]
+            j = max(range(len(close)), key=lambda i: (v3[i], -i))
+            if j:
+                out.insert(0, out.pop(j))
     if calibrated:
         out = [(m, k, shown_value(v, d, mode), d) for m, k, v, d in out]
     return out
