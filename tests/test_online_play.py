@@ -102,8 +102,13 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         jb2 = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp,
                        code=code, tag="-again")
         procs.append(jb2)
-        jb2.wait_line("resuming game %s as B" % gid, 30)
-        # the stranger strikes
+        resumed = jb2.wait_line("resuming game %s as B" % gid, 30)
+        # the stranger strikes once the new bridge has heard a turn of Anna's that its
+        # file did not hold, so it is subscribed (a message published before that
+        # reaches no one: nothing to drop)
+        first_new = int(resumed.split()[-1])
+        while int(jb2.wait_line("turn ", 90).split()[1]) < first_new:
+            pass
         sent = stranger.attack()
         # a few turns on, the broker restarts
         while _turn_of(ha.wait_line("sent turn", 90)) < 7:
