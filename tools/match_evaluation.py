@@ -11,8 +11,8 @@ result is that command's.  Prints one JSON line: the files, ply, opponent, seed,
 engine, 0 a loss, 0.5 a draw, in game order, for sign tests between two evaluations)
 and the wall time in seconds.
 
-At ply 2 a close choice (the two best turns within `hostengine.CLOSE`) is settled at
-ply 3, as the shipped engine plays (`hostengine.rank(deep=True)`, which `choose`
+At ply 2 a close choice (the best `hostengine.CLOSE_TOP` turns within
+`hostengine.CLOSE` of the best) is settled at ply 3, as the shipped engine plays (`hostengine.rank(deep=True)`, which `choose`
 uses); --no-deep stops the search at ply 2, as the engine played before.  --close C
 and --top T measure another close choice: the best T turns within C of the best
 (`hostengine.close_keys`; the shipped CLOSE and CLOSE_TOP by default).
@@ -55,8 +55,8 @@ def main(argv=None):
                     help="weight files (.npz of neteval.Net), valued together")
     ap.add_argument("--ply", type=int, choices=(1, 2), default=2)
     ap.add_argument("--deep", action=argparse.BooleanOptionalAction, default=True,
-                    help="settle a close choice (the two best within hostengine.CLOSE at "
-                    "ply 2) at ply 3, as the shipped engine plays")
+                    help="settle a close choice (the best turns within --close of the "
+                    "best at ply 2) at ply 3, as the shipped engine plays")
     ap.add_argument("--close", type=float, default=hostengine.CLOSE,
                     help="a choice is close when the turns are within this much win "
                     "probability of the best (default %(default)s)")
