@@ -40,9 +40,6 @@ def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, cap
         calls.append(len(keys))
         return real(keys, me, *args, **kw)
     monkeypatch.setattr(hostengine, "deep_values", spy)
-    # the tool sets the band for its workers: put the module's back after the test
-    monkeypatch.setattr(hostengine, "CLOSE", hostengine.CLOSE)
-    monkeypatch.setattr(hostengine, "CLOSE_TOP", hostengine.CLOSE_TOP)
     argv = ["--weights", neteval.WEIGHTS, "--games", "1", "--seed", "3"]
     assert match_evaluation.main(argv) == 0
     res = json.loads(capsys.readouterr().out)

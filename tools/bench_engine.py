@@ -9,8 +9,9 @@ loaded machine inflates them less than wall time.
 Usage: python -m tools.bench_engine [--decisions N] [--seed S] [--generator G]
        [--close C] [--top T]
 
---close C, --top T: time another close choice (the best T turns within C of the best
-searched at ply 3; the shipped hostengine.CLOSE and CLOSE_TOP by default).
+--close C, --top T: time the decisions with another close choice (the best T turns
+within C of the best searched at ply 3; the shipped hostengine.CLOSE and CLOSE_TOP by
+default); `analyze --deep` is timed as shipped.
 
 --generator complete_turns: the search's replies from the firmware's complete_turns as
 before turngen (hostengine.FAST_TURNS False), to measure the difference; the default
@@ -87,7 +88,6 @@ def main(argv=None):
     ap.add_argument("--close", type=float, default=hostengine.CLOSE)
     ap.add_argument("--top", type=int, default=hostengine.CLOSE_TOP)
     args = ap.parse_args(argv if argv is not None else [])
-    hostengine.CLOSE, hostengine.CLOSE_TOP = args.close, args.top
     dev.use_table()
     hostengine.FAST_TURNS = args.generator == "turngen"
     ts = []
@@ -100,7 +100,7 @@ def main(argv=None):
     hostengine.deep_values = counted
     for r, s, a, b, mover, d1, d2 in corpus(args.decisions, args.seed):
         t0 = time.process_time()
-        hostengine.choose(r, s, a, b, mover, d1, d2)
+        hostengine.choose(r, s, a, b, mover, d1, d2, close=args.close, top=args.top)
         ts.append(time.process_time() - t0)
     hostengine.deep_values = deep_values
     rec = game_record(args.seed)

@@ -37,11 +37,13 @@ PROGRESS_EVERY = 50
 _NET = None
 _PLY = 2
 _DEEP = False
+_CLOSE = hostengine.CLOSE
+_TOP = hostengine.CLOSE_TOP
 
 
 def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
     ranked = hostengine.rank(r, s, a, b, mover, d1, d2, og, mode, starter, ply=_PLY, net=_NET,
-                             deep=_DEEP)
+                             deep=_DEEP, close=_CLOSE, top=_TOP)
     if not ranked:
         return None
     moves, key, value, _depth = ranked[0]
@@ -49,7 +51,7 @@ def _choose(r, s, a, b, mover, d1, d2, og, seed, mode, starter):
 
 
 def main(argv=None):
-    global _NET, _PLY, _DEEP
+    global _NET, _PLY, _DEEP, _CLOSE, _TOP
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--weights", nargs="+", required=True,
                     help="weight files (.npz of neteval.Net), valued together")
@@ -81,7 +83,7 @@ def main(argv=None):
         return 2
     _PLY = args.ply
     _DEEP = args.deep and args.ply == 2
-    hostengine.CLOSE, hostengine.CLOSE_TOP = args.close, args.top   # the forked workers too
+    _CLOSE, _TOP = args.close, args.top
     match.PLAYERS[PLAYER] = match.engine_player(_choose)
     work = [(PLAYER, args.opponent, args.seed, i)
             for i in range(args.first, args.first + args.games)]

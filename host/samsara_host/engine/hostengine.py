@@ -274,7 +274,7 @@ def close_keys(ranked, also=(), close=None, top=None):
 
 
 def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width=WIDTH,
-         ply=2, extra=(), net=None, calibrated=True, deep=False):
+         ply=2, extra=(), net=None, calibrated=True, deep=False, close=None, top=None):
     """Every complete turn of roll (d1, d2) with its value, best first: a list of
     (moves, key, value, depth) with value the mover's win probability (0..1, a match's
     won game a little more) and depth the ply it was searched to (0 for a game end,
@@ -285,7 +285,8 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     settled at ply 3: the turn of it with the highest `deep_values` value goes first
     (a tie goes to the better at ply 2), the others keep their order; the values and
     depths stay the ply-2 ones, so the first turns may then be out of value order
-    (docs/engine.md "Time" gives what a close choice costs)."""
+    (docs/engine.md "Time" gives what a close choice costs).  close, top: the close
+    choice's band and most turns (`close_keys`; CLOSE and CLOSE_TOP by default)."""
     turns = complete_turns(r, s, a, b, mover, d1, d2, og)
     if not turns:
         return []
@@ -314,10 +315,10 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
                   key=lambda i: (0 if depth[i] != 1 or ply < 2 else 1, -val[i], pos[i]))
     out = [(turns[i][0], keys[i], val[i], depth[i]) for i in best]
     if deep and ply >= 2:
-        close = close_keys(out)
-        if close:
-            v3 = deep_values(close, mover, og, mode, starter, net)
-            j = max(range(len(close)), key=lambda i: (v3[i], -i))
+        keys = close_keys(out, close=close, top=top)
+        if keys:
+            v3 = deep_values(keys, mover, og, mode, starter, net)
+            j = max(range(len(keys)), key=lambda i: (v3[i], -i))
             if j:
                 out.insert(0, out.pop(j))
     if calibrated:
@@ -326,13 +327,15 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
 
 
 def choose(r, s, a, b, mover, d1, d2, og=0, seed=0, mode=dev.MODE_SINGLE, starter=0,
-           width=WIDTH, ply=2, deep=True):
+           width=WIDTH, ply=2, deep=True, close=None, top=None):
     """The host engine's turn for roll (d1, d2): (moves, key, value) like the device
     engine's `choose`, value the mover's win probability (0..1, the chosen turn's ply-2
     value as shown), or None for Moksha.  deep: a close choice is settled at ply 3
-    (`rank`).  seed: accepted for the same signature; the host engine needs no
-    tie-break draw (equal values go to the ply-1 rank, then complete_turns order)."""
-    ranked = rank(r, s, a, b, mover, d1, d2, og, mode, starter, width, ply, deep=deep)
+    (`rank`; close, top: its band and most turns, CLOSE and CLOSE_TOP by default).
+    seed: accepted for the same signature; the host engine needs no tie-break draw
+    (equal values go to the ply-1 rank, then complete_turns order)."""
+    ranked = rank(r, s, a, b, mover, d1, d2, og, mode, starter, width, ply, deep=deep,
+                  close=close, top=top)
     if not ranked:
         return None
     moves, key, value, _depth = ranked[0]
