@@ -318,7 +318,7 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
         keys = close_keys(out, close=close, top=top)
         if keys:
             v3 = deep_values(keys, mover, og, mode, starter, net)
-            j = max(range(len(keys)), key=lambda i: (v3[i], -i))
+            j = int(np.argmax(v3))      # the first of equal values: the better at ply 2
             if j:
                 out.insert(0, out.pop(j))
     if calibrated:
