@@ -11,7 +11,8 @@ Usage: python -m tools.bench_engine [--decisions N] [--seed S] [--generator G]
 
 --close C, --top T: time the decisions with another close choice (the best T turns
 within C of the best searched at ply 3; the shipped hostengine.CLOSE and CLOSE_TOP by
-default); `analyze --deep` is timed as shipped.
+default); `analyze --deep` is timed as shipped.  --top below 2, a negative --close and
+--decisions below 1 are refused (exit status 2) before anything is timed.
 
 --generator complete_turns: the search's replies from the firmware's complete_turns as
 before turngen (hostengine.FAST_TURNS False), to measure the difference; the default
@@ -88,6 +89,9 @@ def main(argv=None):
     ap.add_argument("--close", type=float, default=hostengine.CLOSE)
     ap.add_argument("--top", type=int, default=hostengine.CLOSE_TOP)
     args = ap.parse_args(argv if argv is not None else [])
+    if args.top < 2 or args.close < 0 or args.decisions < 1:
+        ap.error("--top must be at least 2 (a close choice is two turns or more), "
+                 "--close at least 0 and --decisions at least 1")
     dev.use_table()
     hostengine.FAST_TURNS = args.generator == "turngen"
     ts = []
