@@ -51,10 +51,14 @@ def _text(browser, element_id):
 
 def _ready(browser, side):
     # A's or B's Ready, pressed again while the board refuses it (the tray not settled
-    # yet: a hand at the board presses again too)
+    # yet: a hand at the board presses again too).  A refusal stays in the snapshot
+    # until the board's next word, so a press taken after one may show as ready only
+    # once the button is already off: ready counts as well as the button coming on (a
+    # press too many is harmless: pressed again, Ready stays).
     for _ in range(100):
         wait_for(lambda: browser.find_element("id", "ready" + side).is_enabled()
-                 or js(browser, "%s.moving" % LIVE), "%s's Ready button" % side)
+                 or js(browser, "%s.moving || %s.ready.%s" % (LIVE, LIVE, side)),
+                 "%s's Ready button" % side)
         if js(browser, "%s.moving || %s.ready.%s" % (LIVE, LIVE, side)):
             return
         click(browser, "ready" + side)
