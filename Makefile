@@ -108,12 +108,12 @@ calibrate: $(STAMP)
 		--check-seed 2 --data build/calibration --jobs 2 --write
 
 # The host engine's evaluation from its seed (docs/engine.md "Training the host
-# evaluation"): stage 1 the base network (24,000 self-play games; the shipped
-# weights-base.npz), stage 2 with the player's features to game TRAIN_GAMES (the
-# shipped weights.npz), measured against the device engine every 4,000 games; the
-# engine values both together.  Checkpoints in build/train/: a stopped run goes on
-# where it stopped.
-TRAIN_GAMES ?= 40000
+# evaluation"), in three stages: the base network (games 0-23,999; the shipped
+# weights-base.npz), the player's features (to game 39,999; weights-features.npz) and
+# a faster hidden layer to game TRAIN_GAMES (weights.npz), the last two measured
+# against the device engine every 8,000 games; the engine values the three together.
+# Checkpoints in build/train/: a stopped run goes on where it stopped.
+TRAIN_GAMES ?= 104000
 train: $(STAMP)
 	@$(BIN)/python -m tools.make_train --dir build/train --games $(TRAIN_GAMES)
 

@@ -7,16 +7,16 @@ from tools import match_evaluation
 
 
 def test_the_shipped_files_play_the_shipped_engine(capsys):
-    argv = ["--weights", neteval.WEIGHTS, neteval.BASE_WEIGHTS, "--games", "2",
-            "--seed", "3", "--opponent", "device"]
+    files = [neteval.WEIGHTS, neteval.FEATURES_WEIGHTS, neteval.BASE_WEIGHTS]
+    argv = ["--weights"] + files + ["--games", "2", "--seed", "3", "--opponent", "device"]
     assert match_evaluation.main(argv) == 0
     res = json.loads(capsys.readouterr().out)
     ref = match.run_match("host", "device", 2, 3)
     assert res["a_win_rate"] == ref["a_win_rate"]
     assert len(res["won"]) == 2 and sum(res["won"]) == ref["a_wins"] + ref["draws"] / 2.0
-    assert res["ply"] == 2 and res["weights"] == [neteval.WEIGHTS, neteval.BASE_WEIGHTS]
+    assert res["ply"] == 2 and res["weights"] == files
     # --first: a stopped run goes on with the same games
-    assert match_evaluation.main(argv[:3] + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
+    assert match_evaluation.main(argv[:4] + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
     assert json.loads(capsys.readouterr().out)["won"] == res["won"][1:]
 
 

@@ -31,10 +31,12 @@ A network whose first layer has `N_BASE` rows reads only the first `N_BASE` inpu
 (the weights made before the player's features), one with `N_FEATURES` rows all.
 Network: N inputs -> H hidden units (sigmoid) -> 1 output (sigmoid), plus a linear
 path from the inputs to the output that starts as the device engine's evaluation
-(`device_weights`: that evaluation is linear in these inputs).  Two networks ship
-beside this module (`load`): weights.npz (`N_FEATURES` inputs) and weights-base.npz
-(`N_BASE`, the network the first was trained on from); the shipped evaluation
-(`shipped`) is the sigmoid of the mean of their two logits (`Ensemble`).  Positions are evaluated in batches
+(`device_weights`: that evaluation is linear in these inputs).  Three networks ship
+beside this module (`load`), the three stages of `make train`: weights-base.npz
+(`N_BASE` inputs), weights-features.npz (`N_FEATURES`, trained on from the first) and
+weights.npz (`N_FEATURES`, trained on from the second with a faster hidden layer); the
+shipped evaluation (`shipped`) is the sigmoid of the mean of their logits
+(`Ensemble`).  Positions are evaluated in batches
 (numpy arrays of lane masks and scores), so a search pays the Python overhead once
 per roll, not once per position.
 """
@@ -55,12 +57,17 @@ N_INPUTS = N_FEATURES
 """Inputs of a new network (module docstring)."""
 
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.npz")
-"""The shipped weights (written by tools/train_host.py --out): the network with the
-player's features, `make train`'s stage 2."""
+"""The first shipped network (written by tools/train_host.py --out): the network with
+the player's features trained on with a faster hidden layer, `make train`'s stage 3."""
+
+FEATURES_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "weights-features.npz")
+"""The second shipped network: the network with the player's features that stage 3
+started from (`make train`'s stage 2)."""
 
 BASE_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights-base.npz")
-"""The second shipped network: the 88-input base network (`make train`'s stage 1).  The
-shipped evaluation is the mean of both networks' logits (`Ensemble`, `shipped`)."""
+"""The third shipped network: the 88-input base network (`make train`'s stage 1).  The
+shipped evaluation is the mean of the three networks' logits (`Ensemble`, `shipped`)."""
 
 _SHIFTS = np.arange(24, dtype=np.int64)
 _CHANCE = None
@@ -316,14 +323,15 @@ _NET = None
 
 
 def shipped():
-    """The shipped evaluation, loaded once per process: the `Ensemble` of the network
-    with the player's features (`WEIGHTS`) and the base network (`BASE_WEIGHTS`), or
-    the first alone when the second file is missing."""
+    """The shipped evaluation, loaded once per process: the `Ensemble` of the three
+    stages' networks (`WEIGHTS`, `FEATURES_WEIGHTS`, `BASE_WEIGHTS`); a missing second
+    or third file is left out.  Raises OSError when `WEIGHTS` is missing."""
     global _NET
     if _NET is None:
         nets = [load(WEIGHTS)]
-        if os.path.exists(BASE_WEIGHTS):
-            nets.append(load(BASE_WEIGHTS))
+        for path in (FEATURES_WEIGHTS, BASE_WEIGHTS):
+            if os.path.exists(path):
+                nets.append(load(path))
         _NET = Ensemble(nets)
     return _NET
 
