@@ -13,9 +13,13 @@ their neighbours first, so that no knot rests on a handful of turns.
 Then it plays --check-games games of --check-seed (games the fit has not seen) and
 prints their ECE and Brier score with the raw values and with the map, and the raw
 values' ECE (with a bootstrap interval over games) and Brier score over the games of
-both seeds.  With --write
-the map is written only when it lowers both on those games; otherwise the file is left
-as it is and the run says so (a map fitted on too few games follows their noise).
+both seeds.  The map records the evaluation it was fitted for (`evaluation`:
+neteval.shipped_shas, the hash of each shipped network).  With --write the map is
+written only when it lowers both on those games; otherwise the file is left as it is
+when it was fitted for the same evaluation (a map fitted on too few games follows their
+noise), and written as no map (`method` "none", the identity: the raw values are
+shown, with this run's figures) when it was fitted for another one or is missing; the
+run says which.
 
 Usage: python -m tools.fit_calibration --games N --seed S [--check-games M]
        [--check-seed T] [--min-block K] [--data DIR] [--jobs J] [--write] [--out FILE]
@@ -32,7 +36,7 @@ import time
 
 import numpy as np
 
-from samsara_host.engine import calibration, hostengine
+from samsara_host.engine import calibration, hostengine, neteval
 
 
 def pool_adjacent_violators(x, y, min_block=1):
@@ -203,6 +207,7 @@ def main(argv=None):
     m["seed"] = args.seed
     m["command"] = ("python -m tools.fit_calibration --games %d --seed %d --min-block %d"
                     % (args.games, args.seed, args.min_block))
+    m["evaluation"] = neteval.shipped_shas()
     better = True
     if args.check_games:
         check = play(args.check_games, args.check_seed, _data_file(args.data, args.check_seed),
@@ -231,18 +236,40 @@ def main(argv=None):
               "(5-95 %% over games resampled: %.4f-%.4f), Brier %.4f"
               % (len(both), args.seed, args.check_seed, every["turns"], every["ece"], lo, hi,
                  every["brier"]), file=sys.stderr)
-    text = json.dumps(m, sort_keys=True, indent=1) + "\n"
+    name = os.path.basename(args.out)
     if args.write and better:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+        _write(args.out, m)
         print("fit_calibration: %d knots from %d turns written to %s"
-              % (len(m["x"]), m["turns"], os.path.basename(args.out)))
-    elif args.write:
+              % (len(m["x"]), m["turns"], name))
+    elif args.write and _evaluation_of(args.out) == m["evaluation"]:
         print("fit_calibration: the map does not lower both ece and Brier on the held-out "
-              "games: %s left as it was" % os.path.basename(args.out))
+              "games: %s left as it was" % name)
+    elif args.write:
+        # The file in place was fitted for another evaluation (or is missing): its map
+        # would bend values it was not fitted on, so the raw values are shown instead.
+        _write(args.out, dict(m, method="none", x=[0.0, 1.0], y=[0.0, 1.0],
+                              rejected={"knots": len(m["x"])}))
+        print("fit_calibration: the map does not lower both ece and Brier on the held-out "
+              "games, and %s was not fitted for this evaluation: written as no map (the "
+              "raw values are shown)" % name)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(json.dumps(m, sort_keys=True, indent=1) + "\n")
     return 0
+
+
+def _write(path, m):
+    # calibration.json as the tool writes it: sorted keys, one per line
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(m, sort_keys=True, indent=1) + "\n")
+
+
+def _evaluation_of(path):
+    # the `evaluation` a map file was fitted for (neteval.shipped_shas), or None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f).get("evaluation")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 if __name__ == "__main__":

@@ -39,7 +39,6 @@ player's features (neteval.N_FEATURES), with zero weights, before training.)
 evaluation".
 """
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -194,13 +193,8 @@ _RUN_KEYS = ("seed", "hidden", "inputs", "alpha", "alpha_end", "lam", "per_goal"
              "lin", "first", "widen", "init_sha")
 
 
-def weights_sha(path):
-    """A short hash of the weights at `path` (their arrays, not how they were made)."""
-    net = neteval.load(path)
-    h = hashlib.sha256()
-    for arr in (net.w1, net.b1, net.w2, net.wl, np.array(net.b2)):
-        h.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
-    return h.hexdigest()[:16]
+weights_sha = neteval.weights_sha
+"""A short hash of the weights at a path (their arrays, not how they were made)."""
 
 
 def _commit():

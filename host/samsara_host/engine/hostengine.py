@@ -66,7 +66,10 @@ _WEIGHTS = np.array([w for _x, _y, w in ROLLS], dtype=np.float64) / 36.0
 CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "calibration.json")
 """The shipped calibration map (tools/fit_calibration.py writes it): a JSON object with
 `x` and `y`, the knots of a non-decreasing piecewise-linear map from the raw ply-2 win
-probability to the calibrated one, and how it was made (`method`, `games`, `seed`)."""
+probability to the calibrated one, how it was made (`method`, `games`, `seed`) and the
+evaluation it was fitted for (`evaluation`: neteval.shipped_shas).  `method` "none"
+(knots (0, 0) and (1, 1)) shows the raw values as they are: the fit found no map that
+did better on held-out games."""
 
 _MAP = None
 

@@ -40,6 +40,7 @@ shipped evaluation (`shipped`) is the sigmoid of the mean of their logits
 (numpy arrays of lane masks and scores), so a search pays the Python overhead once
 per roll, not once per position.
 """
+import hashlib
 import json
 import os
 
@@ -310,6 +311,16 @@ def load(path=WEIGHTS):
         return Net(z["w1"], z["b1"], z["w2"], z["wl"], z["b2"])
 
 
+def weights_sha(path):
+    """A short hash (16 hex digits) of the weights at `path`: their arrays, not how they
+    were made, so a file whose meta alone changed keeps it.  Raises as `load`."""
+    net = load(path)
+    h = hashlib.sha256()
+    for arr in (net.w1, net.b1, net.w2, net.wl, np.array(net.b2)):
+        h.update(np.ascontiguousarray(arr, dtype=np.float64).tobytes())
+    return h.hexdigest()[:16]
+
+
 def load_meta(path=WEIGHTS):
     """How the weights at `path` were made (the dict `Net.save` stored: training seed,
     games, options, commit), or {} for weights saved without it."""
@@ -328,12 +339,20 @@ def shipped():
     or third file is left out.  Raises OSError when `WEIGHTS` is missing."""
     global _NET
     if _NET is None:
-        nets = [load(WEIGHTS)]
-        for path in (FEATURES_WEIGHTS, BASE_WEIGHTS):
-            if os.path.exists(path):
-                nets.append(load(path))
-        _NET = Ensemble(nets)
+        _NET = Ensemble([load(path) for path in shipped_files()])
     return _NET
+
+
+def shipped_files():
+    """The paths of the networks `shipped` values together, in order: `WEIGHTS`, then
+    `FEATURES_WEIGHTS` and `BASE_WEIGHTS` where they exist."""
+    return [WEIGHTS] + [p for p in (FEATURES_WEIGHTS, BASE_WEIGHTS) if os.path.exists(p)]
+
+
+def shipped_shas():
+    """Which evaluation `shipped` is: {file name: `weights_sha`} of `shipped_files`, the
+    record a calibration map keeps of the evaluation it was fitted for."""
+    return {os.path.basename(p): weights_sha(p) for p in shipped_files()}
 
 
 def evaluate(keys, me, net=None):
