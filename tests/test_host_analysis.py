@@ -52,24 +52,30 @@ def test_host_choice_is_deterministic_and_takes_a_goal():
     assert [d for *_x, d in ranked[:hostengine.WIDTH]] == [2] * hostengine.WIDTH
 
 
-CLOSE_GOAL = ".oo.o..........o......../oooooo.........o..o..... 0-0 A"
-"""A close choice with the shipped weights, roll 4-2: at ply 2 a quiet turn is valued
-a little above the turn that scores A's first goal; at ply 3 the goal is better."""
+CLOSE_GOAL = ".o...o........ooo......./oo..........o..oo.o.o... 3-3 B"
+"""A close choice with the shipped weights, roll `CLOSE_ROLL`: at ply 2 the turn that
+scores B's fourth goal is valued a little above a quiet turn; at ply 3 the quiet turn
+is better (by about 0.013 of win probability)."""
+
+CLOSE_ROLL = (5, 4)
 
 
 def test_a_close_choice_is_settled_at_ply_3_in_play(monkeypatch):
     p = Position.parse(CLOSE_GOAL)
-    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False)
+    d1, d2 = CLOSE_ROLL
+    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, calibrated=False)
     close = hostengine.close_keys(plain)
     assert close == [plain[0][1], plain[1][1]]
     assert plain[1][2] >= plain[0][2] - hostengine.CLOSE
-    assert plain[1][1][2] == 1 and plain[0][1][2] == 0      # the second scores A's goal
+    assert plain[0][1][3] == 4 and plain[1][1][3] == 3      # the first scores B's goal
     v3 = hostengine.deep_values(close, p.mover)
     assert v3[1] > v3[0]
-    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False, deep=True)
+    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, calibrated=False,
+                           deep=True)
     assert deep[:2] == [plain[1], plain[0]] and deep[2:] == plain[2:]
-    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 4, 2)[1] == plain[1][1]
-    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, 4, 2, deep=False)[1] == plain[0][1]
+    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2)[1] == plain[1][1]
+    assert hostengine.choose(p.r, p.s, p.a, p.b, p.mover, d1, d2, deep=False)[1] == \
+        plain[0][1]
     # a clear choice is not searched deeper
     calls = []
     monkeypatch.setattr(hostengine, "deep_values", lambda *a, **k: calls.append(a))
@@ -107,7 +113,8 @@ def test_close_keys_takes_the_best_turns_within_the_band_up_to_top():
 def test_the_best_of_a_close_choice_at_ply_3_goes_first_and_the_rest_keep_their_order(
         monkeypatch):
     p = Position.parse(CLOSE_GOAL)
-    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False)
+    d1, d2 = CLOSE_ROLL
+    plain = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, calibrated=False)
     monkeypatch.setattr(hostengine, "CLOSE", 1.0)
     monkeypatch.setattr(hostengine, "CLOSE_TOP", 3)
     seen = []
@@ -116,12 +123,13 @@ def test_the_best_of_a_close_choice_at_ply_3_goes_first_and_the_rest_keep_their_
         seen.append(list(keys))
         return [0.5, 0.4, 0.6][:len(keys)]
     monkeypatch.setattr(hostengine, "deep_values", third_best)
-    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False, deep=True)
+    deep = hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, calibrated=False,
+                           deep=True)
     assert seen == [[plain[0][1], plain[1][1], plain[2][1]]]
     assert deep == [plain[2], plain[0], plain[1]] + plain[3:]
     # a tie at ply 3 keeps the ply-2 order
     monkeypatch.setattr(hostengine, "deep_values", lambda keys, *_a, **_k: [0.5] * len(keys))
-    assert hostengine.rank(p.r, p.s, p.a, p.b, p.mover, 4, 2, calibrated=False,
+    assert hostengine.rank(p.r, p.s, p.a, p.b, p.mover, d1, d2, calibrated=False,
                            deep=True) == plain
 
 
