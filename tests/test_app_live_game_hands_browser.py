@@ -28,15 +28,15 @@ def _live(browser, cond, what, timeout=40.0):
 
 def _place(browser, attr, value):
     # the page's hand: a click on what is drawn on top at that place (a stone over its
-    # hole), as a finger would
+    # hole), as a finger would; waited for while the board is drawn without its hands
+    # (the app's link to the board lost for a moment under load and taken up again)
     from selenium.common.exceptions import StaleElementReferenceException
     for _ in range(20):
-        el = browser.execute_script(
+        el = wait_for(lambda: browser.execute_script(
             "const els = Array.from(document.querySelectorAll(arguments[0]))"
             ".filter(e => getComputedStyle(e).pointerEvents !== 'none');"
             "return els.length ? els[els.length - 1] : null;",
-            '#board [%s="%s"]' % (attr, value))
-        assert el is not None, "nothing drawn at %s=%s" % (attr, value)
+            '#board [%s="%s"]' % (attr, value)), "something drawn at %s=%s" % (attr, value))
         try:
             el.click()
             return
@@ -69,12 +69,19 @@ def _ready(browser, side):
     raise AssertionError("the board never took %s's Ready: %s" % (side, s["refused"]))
 
 
+def _screen(browser, side):
+    # side's screen as drawn now ([] when its tray is open)
+    return browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % side)
+
+
 def _choose(browser, side, holes):
     # the player looks behind the screen, puts the stones (or the joker) in the tray
-    # and presses Ready
-    assert browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % side)
+    # and presses Ready.  The screens are waited for: while the app's link to the board
+    # is lost for a moment under load (and taken up again), the board is drawn without
+    # its trays.
+    wait_for(lambda: _screen(browser, side), "%s's screen" % side)
     click(browser, "look" + side)
-    assert not browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % side)
+    assert not _screen(browser, side)
     for k in holes:
         _place(browser, "data-place", side + k)
     want = sorted(holes)
@@ -82,10 +89,10 @@ def _choose(browser, side, holes):
           % (side, str(want).replace("'", '"').replace(" ", "")), "%s's tray" % side)
     # the other player's tray stays behind its screen, and no headline tells a tray
     other = "B" if side == "A" else "A"
-    assert browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % other)
+    wait_for(lambda: _screen(browser, other), "%s's screen" % other)
     _ready(browser, side)
-    assert browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % side) \
-        or js(browser, "%s.moving" % LIVE)        # Ready put the screen back up
+    wait_for(lambda: _screen(browser, side) or js(browser, "%s.moving" % LIVE),
+             "%s's screen back up" % side)        # Ready put the screen back up
 
 
 def _screens(browser):
@@ -130,14 +137,14 @@ def test_two_players_play_samas_rounds_by_clicks_on_the_apps_own_board(browser, 
                            "samsaraLive.sensed", "the app's own Samas board")
         assert browser.find_element("id", "ghands").is_displayed()
         assert "look behind your screen" in _text(browser, "ghandsnote")
-        assert len(browser.find_elements("css selector", "#board g.screen")) == 2
+        wait_for(lambda: _screens(browser) == ["A", "B"], "both screens")
         # one screen open at a time: a look behind B's closes A's
         click(browser, "lookA")
-        assert _screens(browser) == ["B"]
+        wait_for(lambda: _screens(browser) == ["B"], "B's screen alone")
         click(browser, "lookB")
-        assert _screens(browser) == ["A"]
+        wait_for(lambda: _screens(browser) == ["A"], "A's screen alone")
         click(browser, "lookB")
-        assert _screens(browser) == ["A", "B"]
+        wait_for(lambda: _screens(browser) == ["A", "B"], "both screens again")
         # round 1: A 2 stones, B a joker: B wins the reveal and moves 8 to 7
         s = _round(browser, 1, ["1", "2"], ["J"], [(8, 7)])
         assert s["record"][0][1].startswith("Player A chose 2 stones, Player B a joker: B wins")
