@@ -69,19 +69,14 @@ def _ready(browser, side):
     raise AssertionError("the board never took %s's Ready: %s" % (side, s["refused"]))
 
 
-def _screen(browser, side):
-    # side's screen as drawn now ([] when its tray is open)
-    return browser.find_elements("css selector", '#board g.screen[data-side="%s"]' % side)
-
-
 def _choose(browser, side, holes):
     # the player looks behind the screen, puts the stones (or the joker) in the tray
     # and presses Ready.  The screens are waited for: while the app's link to the board
     # is lost for a moment under load (and taken up again), the board is drawn without
     # its trays.
-    wait_for(lambda: _screen(browser, side), "%s's screen" % side)
+    wait_for(lambda: side in _screens(browser), "%s's screen" % side)
     click(browser, "look" + side)
-    assert not _screen(browser, side)
+    assert side not in _screens(browser)
     for k in holes:
         _place(browser, "data-place", side + k)
     want = sorted(holes)
@@ -89,9 +84,9 @@ def _choose(browser, side, holes):
           % (side, str(want).replace("'", '"').replace(" ", "")), "%s's tray" % side)
     # the other player's tray stays behind its screen, and no headline tells a tray
     other = "B" if side == "A" else "A"
-    wait_for(lambda: _screen(browser, other), "%s's screen" % other)
+    wait_for(lambda: other in _screens(browser), "%s's screen" % other)
     _ready(browser, side)
-    wait_for(lambda: _screen(browser, side) or js(browser, "%s.moving" % LIVE),
+    wait_for(lambda: side in _screens(browser) or js(browser, "%s.moving" % LIVE),
              "%s's screen back up" % side)        # Ready put the screen back up
 
 

@@ -52,8 +52,8 @@ def test_a_stopped_run_goes_on_to_the_same_weights(tmp_path, capsys):
     assert feat["games"] == 7 and feat["first"] == 3 and feat["options"]["widen"] is True
     assert feat["options"]["alpha"] == make_train.ALPHA
     # Each stage starts from the last one's weights, and training moved them.
-    assert meta["options"]["init_sha"] == train_host.weights_sha(whole / "features-final.npz")
-    assert feat["options"]["init_sha"] == train_host.weights_sha(whole / "base-final.npz")
+    assert meta["options"]["init_sha"] == neteval.weights_sha(whole / "features-final.npz")
+    assert feat["options"]["init_sha"] == neteval.weights_sha(whole / "base-final.npz")
     base = neteval.load(str(whole / "base-final.npz")).widened()
     features = neteval.load(str(whole / "features-final.npz"))
     assert not np.array_equal(base.wl, features.wl)
@@ -151,8 +151,8 @@ def test_the_shipped_evaluation_is_the_three_networks_mean_logit():
     meta = [neteval.load_meta(p) for p in paths]
     assert [m["games"] for m in meta] == [104000, 40000, 24000]
     assert [m["first"] for m in meta] == [40000, 24000, 0]
-    assert meta[0]["options"]["init_sha"] == train_host.weights_sha(neteval.FEATURES_WEIGHTS)
-    assert meta[1]["options"]["init_sha"] == train_host.weights_sha(neteval.BASE_WEIGHTS)
+    assert meta[0]["options"]["init_sha"] == neteval.weights_sha(neteval.FEATURES_WEIGHTS)
+    assert meta[1]["options"]["init_sha"] == neteval.weights_sha(neteval.BASE_WEIGHTS)
     assert meta[0]["options"]["alpha"] == make_train.FAST_ALPHA
     with pytest.raises(ValueError):
         neteval.Ensemble([])

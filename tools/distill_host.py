@@ -161,7 +161,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="write the fitted weights here (.npz)")
     argv_used = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(argv)
-    from tools.train_host import _commit, weights_sha
+    from tools.train_host import _commit
     net = neteval.load(args.init)
     if os.path.exists(args.data):
         data, nxt = load_data(args.data)
@@ -203,7 +203,7 @@ def main(argv=None):
         log=lambda s: print(s, flush=True))
     net.save(args.out, {"seed": args.seed, "games": args.games, "positions": int(len(y)),
                         "epochs": args.epochs, "lr": args.lr, "fit_seed": args.fit_seed,
-                        "init_sha": weights_sha(args.init), "commit": _commit(),
+                        "init_sha": neteval.weights_sha(args.init), "commit": _commit(),
                         "command": "python -m tools.distill_host " + " ".join(argv_used)})
     return 0
 

@@ -253,14 +253,18 @@ def main(argv=None):
               "games, and %s was not fitted for this evaluation: written as no map (the "
               "raw values are shown)" % name)
     else:
-        sys.stdout.write(json.dumps(m, sort_keys=True, indent=1) + "\n")
+        sys.stdout.write(_text(m))
     return 0
 
 
-def _write(path, m):
+def _text(m):
     # calibration.json as the tool writes it: sorted keys, one per line
+    return json.dumps(m, sort_keys=True, indent=1) + "\n"
+
+
+def _write(path, m):
     with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(m, sort_keys=True, indent=1) + "\n")
+        f.write(_text(m))
 
 
 def _evaluation_of(path):

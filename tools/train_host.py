@@ -193,10 +193,6 @@ _RUN_KEYS = ("seed", "hidden", "inputs", "alpha", "alpha_end", "lam", "per_goal"
              "lin", "first", "widen", "init_sha")
 
 
-weights_sha = neteval.weights_sha
-"""A short hash of the weights at a path (their arrays, not how they were made)."""
-
-
 def _commit():
     # The commit of the training code (with "+changes" when the tree differs from it).
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -277,7 +273,7 @@ def main(argv=None):
     if args.widen and not args.init:
         ap.error("--widen needs --init")
     opts = {k: getattr(args, k, None) for k in _RUN_KEYS if k != "init_sha"}
-    opts["init_sha"] = weights_sha(args.init) if args.init else None
+    opts["init_sha"] = neteval.weights_sha(args.init) if args.init else None
     if args.init:
         opts["hidden"] = opts["inputs"] = None       # from the file
     if args.alpha_end is not None:
