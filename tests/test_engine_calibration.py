@@ -253,8 +253,9 @@ def test_the_fit_writes_a_map_only_when_held_out_games_agree(tmp_path, capsys):
     both = [x for x in err.splitlines() if "all 3 games of seeds 3 and 4" in x]
     assert len(both) == 1, err
     # the games were kept: a second run plays nothing and says the same
+    ev = fit_calibration._evaluation_id()
     assert sorted(p.name for p in (tmp_path / "d").iterdir()) == [
-        "calibrate-seed3.jsonl", "calibrate-seed4.jsonl"]
+        "calibrate-seed3-%s.jsonl" % ev, "calibrate-seed4-%s.jsonl" % ev]
     assert fit_calibration.main(argv) == 0
     assert line in capsys.readouterr().err
     assert fit_calibration.main(["--games", "1", "--seed", "2", "--check-games", "1",
@@ -283,8 +284,8 @@ def test_a_map_of_another_evaluation_is_replaced_by_none_when_the_fit_does_not_h
         tmp_path, capsys):
     data = tmp_path / "d"
     data.mkdir()
-    _calibrated_games(data / "calibrate-seed5.jsonl", 5, 20)
-    _calibrated_games(data / "calibrate-seed6.jsonl", 6, 20)
+    _calibrated_games(fit_calibration._data_file(str(data), 5), 5, 20)
+    _calibrated_games(fit_calibration._data_file(str(data), 6), 6, 20)
     out = tmp_path / "map.json"
     argv = ["--games", "20", "--seed", "5", "--check-games", "20", "--check-seed", "6",
             "--min-block", "5", "--data", str(data), "--write", "--out", str(out)]
@@ -302,3 +303,13 @@ def test_a_map_of_another_evaluation_is_replaced_by_none_when_the_fit_does_not_h
     assert fit_calibration.main(argv) == 0
     assert "left as it was" in capsys.readouterr().out
     assert out.read_text() == before
+
+
+def test_kept_games_are_named_by_their_evaluation(tmp_path, monkeypatch):
+    # `make calibrate` after new weights must play new games, not read back the games
+    # of the weights before (--data keeps them by seed and evaluation).
+    before = fit_calibration._data_file(str(tmp_path), 1)
+    monkeypatch.setattr(neteval, "shipped_shas", lambda: {"weights.npz": "0" * 16})
+    after = fit_calibration._data_file(str(tmp_path), 1)
+    assert before != after
+    assert all("calibrate-seed1-" in p for p in (before, after))

@@ -23,12 +23,14 @@ run says which.
 
 Usage: python -m tools.fit_calibration --games N --seed S [--check-games M]
        [--check-seed T] [--min-block K] [--data DIR] [--jobs J] [--write] [--out FILE]
---data DIR keeps the games played as JSON lines, one file per seed, one line per game
-as it ends (read back for the same seed: a stopped run goes on, a second fit costs no
-play).  --jobs J plays the games on J worker processes (the same games for any J).
+--data DIR keeps the games played as JSON lines, one file per seed and evaluation
+(calibrate-seedS-E.jsonl, E 12 hex digits of the networks' hashes), one line per game
+as it ends (read back for the same seed and evaluation: a stopped run goes on, a second
+fit costs no play; new weights play new games).  --jobs J plays the games on J worker processes (the same games for any J).
 Without --write the map is printed, not written.  `make calibrate` runs it.
 """
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -108,11 +110,19 @@ def play(games, seed, data=None, jobs=1):
 
 
 def _data_file(folder, seed):
-    # the JSON-lines file of seed `seed`'s games in folder `folder` (None: no file)
+    # the JSON-lines file of seed `seed`'s games of the shipped evaluation in folder
+    # `folder` (None: no file); its name carries the evaluation (`_evaluation_id`), so
+    # games of other weights are never read back as these.
     if not folder:
         return None
     os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "calibrate-seed%d.jsonl" % seed)
+    return os.path.join(folder, "calibrate-seed%d-%s.jsonl" % (seed, _evaluation_id()))
+
+
+def _evaluation_id():
+    # 12 hex digits naming the shipped evaluation (a hash of neteval.shipped_shas)
+    text = json.dumps(neteval.shipped_shas(), sort_keys=True).encode("utf-8")
+    return hashlib.sha256(text).hexdigest()[:12]
 
 
 def fit(rows, min_block):
