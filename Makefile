@@ -108,10 +108,11 @@ calibrate: $(STAMP)
 		--check-seed 2 --data build/calibration --jobs 2 --write
 
 # The host engine's evaluation from its seed (docs/engine.md "Training the host
-# evaluation"), in three stages: the base network (games 0-23,999; the shipped
-# weights-base.npz), the player's features (to game 39,999; weights-features.npz) and
-# a faster hidden layer to game TRAIN_GAMES (weights.npz), the last two measured
-# against the device engine every 8,000 games; the engine values the three together.
+# evaluation"), in four stages: the base network (games 0-23,999; the shipped
+# weights-base.npz), the player's features (to game 39,999; weights-features.npz), a
+# faster hidden layer to game TRAIN_GAMES (weights.npz) and one faster still from the
+# same start to game 95,999 (weights-faster.npz), the last three measured against the
+# device engine every 8,000 games; the engine values the four together.
 # Checkpoints in build/train/: a stopped run goes on where it stopped.
 TRAIN_GAMES ?= 104000
 train: $(STAMP)

@@ -7,8 +7,10 @@ from tools import match_evaluation
 
 
 def test_the_shipped_files_play_the_shipped_engine(capsys):
-    files = [neteval.WEIGHTS, neteval.FEATURES_WEIGHTS, neteval.BASE_WEIGHTS]
-    argv = ["--weights"] + files + ["--games", "2", "--seed", "3", "--opponent", "device"]
+    files = neteval.shipped_files()
+    assert len(files) == 4
+    weights = ["--weights"] + files
+    argv = weights + ["--games", "2", "--seed", "3", "--opponent", "device"]
     assert match_evaluation.main(argv) == 0
     res = json.loads(capsys.readouterr().out)
     ref = match.run_match("host", "device", 2, 3)
@@ -16,7 +18,7 @@ def test_the_shipped_files_play_the_shipped_engine(capsys):
     assert len(res["won"]) == 2 and sum(res["won"]) == ref["a_wins"] + ref["draws"] / 2.0
     assert res["ply"] == 2 and res["weights"] == files
     # --first: a stopped run goes on with the same games
-    assert match_evaluation.main(argv[:4] + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
+    assert match_evaluation.main(weights + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
     assert json.loads(capsys.readouterr().out)["won"] == res["won"][1:]
 
 

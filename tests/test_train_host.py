@@ -1,5 +1,5 @@
 """`make train` (tools/make_train.py, tools/train_host.py; docs/engine.md "Training the
-host evaluation") on a tiny run: the three stages, a run stopped and started again gives the
+host evaluation") on a tiny run: the four stages, a run stopped and started again gives the
 weights of a run that never stopped, a checkpoint of other options is refused, and the
 player's features of the network's input (neteval.extras) say what they claim."""
 import numpy as np
@@ -10,8 +10,8 @@ from samsara.rules.position import Position
 from samsara_host.engine import neteval
 from tools import make_train, train_host
 
-TINY = ["--base-games", "3", "--features-games", "7", "--games", "10", "--hidden", "4",
-        "--eval-every", "2", "--eval-games", "2", "--log-every", "2"]
+TINY = ["--base-games", "3", "--features-games", "7", "--games", "10", "--faster-games", "9",
+        "--hidden", "4", "--eval-every", "2", "--eval-games", "2", "--log-every", "2"]
 
 
 def arrays(path):
@@ -28,19 +28,20 @@ def test_a_stopped_run_goes_on_to_the_same_weights(tmp_path, capsys):
     whole = tmp_path / "whole"
     assert make_train.main(["--dir", str(whole)] + TINY) == 0
     out = capsys.readouterr().out
-    assert "stage 1" in out and "stage 2" in out and "stage 3" in out
+    assert all("stage %d" % k in out for k in (1, 2, 3, 4))
     assert "games 4 vs device (1 ply, 2 games of seed 3)" in out
     assert "games 8 vs device (1 ply, 2 games of seed 3)" in out
     assert "loss" in out
-    # Stopped in stage 1, at its end, in stage 2, at its end, in stage 3, then to the end.
+    # Stopped in stage 1, at its end, in stage 2, at its end, in stage 3, at its end, in
+    # stage 4, then to the end.
     parts = tmp_path / "parts"
-    for n in (2, 1, 2, 2, 1, 9):
+    for n in (2, 1, 2, 2, 1, 2, 1, 9):
         assert make_train.main(["--dir", str(parts), "--stop-after", str(n)] + TINY) == 0
     out = capsys.readouterr().out
     assert "resuming from" in out and "stopped after game 2" in out
     assert "stopped after game 8" in out
-    for name in ("base-final.npz", "features-final.npz", "weights.npz",
-                 "features.games-6.npz", "fast.games-8.npz"):
+    for name in ("base-final.npz", "features-final.npz", "weights.npz", "faster-final.npz",
+                 "features.games-6.npz", "fast.games-8.npz", "faster.games-8.npz"):
         assert same(whole / name, parts / name), name
     net = neteval.load(str(whole / "weights.npz"))
     assert net.inputs == neteval.N_FEATURES and net.w1.shape[1] == 4
@@ -51,13 +52,20 @@ def test_a_stopped_run_goes_on_to_the_same_weights(tmp_path, capsys):
     feat = neteval.load_meta(str(whole / "features-final.npz"))
     assert feat["games"] == 7 and feat["first"] == 3 and feat["options"]["widen"] is True
     assert feat["options"]["alpha"] == make_train.ALPHA
-    # Each stage starts from the last one's weights, and training moved them.
+    faster = neteval.load_meta(str(whole / "faster-final.npz"))
+    assert faster["games"] == 9 and faster["first"] == 7
+    assert faster["options"]["alpha"] == make_train.FASTER_ALPHA
+    assert faster["options"]["lin"] == make_train.FASTER_LIN
+    # Each stage starts from the one before (stages 3 and 4 both from stage 2), and
+    # training moved the weights.
     assert meta["options"]["init_sha"] == neteval.weights_sha(whole / "features-final.npz")
+    assert faster["options"]["init_sha"] == meta["options"]["init_sha"]
     assert feat["options"]["init_sha"] == neteval.weights_sha(whole / "base-final.npz")
     base = neteval.load(str(whole / "base-final.npz")).widened()
     features = neteval.load(str(whole / "features-final.npz"))
     assert not np.array_equal(base.wl, features.wl)
     assert not np.array_equal(features.w1, net.w1)
+    assert not np.array_equal(neteval.load(str(whole / "faster-final.npz")).w1, net.w1)
 
 
 def test_stages_out_of_order_are_refused(tmp_path, capsys):
@@ -65,6 +73,10 @@ def test_stages_out_of_order_are_refused(tmp_path, capsys):
         make_train.main(["--dir", str(tmp_path), "--base-games", "5", "--features-games",
                          "5", "--games", "9"])
     assert "--base-games < --features-games < --games" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        make_train.main(["--dir", str(tmp_path), "--base-games", "2", "--features-games",
+                         "5", "--games", "9", "--faster-games", "5"])
+    assert "--faster-games" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 
@@ -128,31 +140,35 @@ def test_a_threat_counts_only_at_five_or_four():
     assert f3[16] == 0
 
 
-def test_the_shipped_evaluation_is_the_three_networks_mean_logit():
-    # neteval.shipped(): make train's three stages (the faster hidden layer, the network
-    # with the player's features, the base network), the sigmoid of the mean of their
-    # logits, each reading its own inputs.
+def test_the_shipped_evaluation_is_the_four_networks_mean_logit():
+    # neteval.shipped(): make train's four stages (the faster hidden layer, the one
+    # faster still, the network with the player's features, the base network), the
+    # sigmoid of the mean of their logits, each reading its own inputs.
     ens = neteval.shipped()
     assert isinstance(ens, neteval.Ensemble) and ens.inputs == neteval.N_FEATURES
-    paths = [neteval.WEIGHTS, neteval.FEATURES_WEIGHTS, neteval.BASE_WEIGHTS]
+    paths = [neteval.WEIGHTS, neteval.FASTER_WEIGHTS, neteval.FEATURES_WEIGHTS,
+             neteval.BASE_WEIGHTS]
+    assert neteval.shipped_files() == paths
     nets = [neteval.load(p) for p in paths]
-    assert [n.inputs for n in ens.nets] == [neteval.N_FEATURES, neteval.N_FEATURES,
-                                            neteval.N_BASE]
+    assert [n.inputs for n in ens.nets] == [neteval.N_FEATURES] * 3 + [neteval.N_BASE]
     keys = [(0x3F, 0x3F, 0, 0), (0x7E, 0x3F, 2, 3), (0x3F << 12 | 1, 0x1F, 5, 4)]
     x = neteval.features([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys],
                          [k[3] for k in keys], 1)
     ps = [n.value(x[:, :n.inputs]) for n in nets]
-    mean = sum(np.log(p / (1 - p)) for p in ps) / 3
+    mean = sum(np.log(p / (1 - p)) for p in ps) / 4
     want = 1 / (1 + np.exp(-mean))
     assert np.allclose(neteval.evaluate(keys, 1), want, rtol=0, atol=1e-12)
     # The networks disagree, so the mean is none of them.
     assert not any(np.allclose(want, p, atol=1e-6) for p in ps)
     # The files say how they were made: each stage starts from the one before.
     meta = [neteval.load_meta(p) for p in paths]
-    assert [m["games"] for m in meta] == [104000, 40000, 24000]
-    assert [m["first"] for m in meta] == [40000, 24000, 0]
+    assert [m["games"] for m in meta] == [104000, 96000, 40000, 24000]
+    assert [m["first"] for m in meta] == [40000, 40000, 24000, 0]
     assert meta[0]["options"]["init_sha"] == neteval.weights_sha(neteval.FEATURES_WEIGHTS)
-    assert meta[1]["options"]["init_sha"] == neteval.weights_sha(neteval.BASE_WEIGHTS)
+    assert meta[1]["options"]["init_sha"] == neteval.weights_sha(neteval.FEATURES_WEIGHTS)
+    assert meta[2]["options"]["init_sha"] == neteval.weights_sha(neteval.BASE_WEIGHTS)
     assert meta[0]["options"]["alpha"] == make_train.FAST_ALPHA
+    assert meta[1]["options"]["alpha"] == make_train.FASTER_ALPHA
+    assert meta[1]["options"]["lin"] == make_train.FASTER_LIN
     with pytest.raises(ValueError):
         neteval.Ensemble([])

@@ -31,12 +31,12 @@ A network whose first layer has `N_BASE` rows reads only the first `N_BASE` inpu
 (the weights made before the player's features), one with `N_FEATURES` rows all.
 Network: N inputs -> H hidden units (sigmoid) -> 1 output (sigmoid), plus a linear
 path from the inputs to the output that starts as the device engine's evaluation
-(`device_weights`: that evaluation is linear in these inputs).  Three networks ship
-beside this module (`load`), the three stages of `make train`: weights-base.npz
-(`N_BASE` inputs), weights-features.npz (`N_FEATURES`, trained on from the first) and
-weights.npz (`N_FEATURES`, trained on from the second with a faster hidden layer); the
-shipped evaluation (`shipped`) is the sigmoid of the mean of their logits
-(`Ensemble`).  Positions are evaluated in batches
+(`device_weights`: that evaluation is linear in these inputs).  Four networks ship
+beside this module (`load`), the four stages of `make train`: weights-base.npz
+(`N_BASE` inputs), weights-features.npz (`N_FEATURES`, trained on from the first),
+weights.npz and weights-faster.npz (`N_FEATURES`, each trained on from the second with
+a faster hidden layer, at two rates); the shipped evaluation (`shipped`) is the sigmoid
+of the mean of their logits (`Ensemble`).  Positions are evaluated in batches
 (numpy arrays of lane masks and scores), so a search pays the Python overhead once
 per roll, not once per position.
 """
@@ -61,14 +61,19 @@ WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights.npz"
 """The first shipped network (written by tools/train_host.py --out): the network with
 the player's features trained on with a faster hidden layer, `make train`'s stage 3."""
 
+FASTER_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              "weights-faster.npz")
+"""The second shipped network: the network with the player's features trained on with a
+hidden layer faster still (twice stage 3's rate), `make train`'s stage 4."""
+
 FEATURES_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "weights-features.npz")
-"""The second shipped network: the network with the player's features that stage 3
-started from (`make train`'s stage 2)."""
+"""The third shipped network: the network with the player's features that stages 3 and
+4 started from (`make train`'s stage 2)."""
 
 BASE_WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights-base.npz")
-"""The third shipped network: the 88-input base network (`make train`'s stage 1).  The
-shipped evaluation is the mean of the three networks' logits (`Ensemble`, `shipped`)."""
+"""The fourth shipped network: the 88-input base network (`make train`'s stage 1).  The
+shipped evaluation is the mean of the four networks' logits (`Ensemble`, `shipped`)."""
 
 _SHIFTS = np.arange(24, dtype=np.int64)
 _CHANCE = None
@@ -334,9 +339,9 @@ _NET = None
 
 
 def shipped():
-    """The shipped evaluation, loaded once per process: the `Ensemble` of the three
-    stages' networks (`WEIGHTS`, `FEATURES_WEIGHTS`, `BASE_WEIGHTS`); a missing second
-    or third file is left out.  Raises OSError when `WEIGHTS` is missing."""
+    """The shipped evaluation, loaded once per process: the `Ensemble` of the four
+    stages' networks (`shipped_files`); a missing file other than `WEIGHTS` is left
+    out.  Raises OSError when `WEIGHTS` is missing."""
     global _NET
     if _NET is None:
         _NET = Ensemble([load(path) for path in shipped_files()])
@@ -345,8 +350,10 @@ def shipped():
 
 def shipped_files():
     """The paths of the networks `shipped` values together, in order: `WEIGHTS`, then
-    `FEATURES_WEIGHTS` and `BASE_WEIGHTS` where they exist."""
-    return [WEIGHTS] + [p for p in (FEATURES_WEIGHTS, BASE_WEIGHTS) if os.path.exists(p)]
+    `FASTER_WEIGHTS`, `FEATURES_WEIGHTS` and `BASE_WEIGHTS` where they exist (the order
+    the evaluation was measured in: the mean's rounding depends on it)."""
+    return [WEIGHTS] + [p for p in (FASTER_WEIGHTS, FEATURES_WEIGHTS, BASE_WEIGHTS)
+                        if os.path.exists(p)]
 
 
 def shipped_shas():
