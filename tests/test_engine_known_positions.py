@@ -52,22 +52,28 @@ def test_an_obvious_scoring_turn_is_taken():
     assert _after(res).a == 1 and _after(res).b == 0
 
 
-# A forced block.  B is at 5: one goal in GR wins.  B's marble on R23 is 2 fields from
-# GR, so B wins next turn with any roll holding a 2 and with 1-1 (12 of 36 rolls).  A
-# (at 4) rolls 4 2 and cannot win now (A's nearest marble to GS is S11, 14 fields away).
-# Marbles belong to nobody: A may move the R23 marble, but forward it only comes nearer
-# GR (a 2 puts it into GR: B scores and wins at once).  The way out is the lane change
-# at the start: R23's partner S11 is full, so the R23 marble may count from S11 and go
-# 4 to S15, off B's lane.  The 2 must then move S11 itself (to S13): while S11 is full,
-# a marble landing on it must take its free partner R23, so B's 6 from S5 would land on
-# R23 and B's 2 take it into GR (6-2).  `42 4:R23-S15 2:S11-S13` is the only turn after
-# which B has no winning roll; every other turn leaves B at least 2 of 36.
-BLOCK = "ooooo.................o./ooooo.....o............. 4-5 A"
+# A forced block.  Both players are at 5: one goal wins.  B's marble on R23 is 2 fields
+# from GR, so B wins next turn with any roll holding a 2 and with 1-1 (12 of 36 rolls).
+# A rolls 4 2 and cannot win now: A's S20 marble is 5 fields from GS (4, 2 and 6 all
+# miss) and S11 is 14 away.  Marbles belong to nobody: A may move the R23 marble, but
+# forward it only comes nearer GR (a 2 puts it into GR: B scores and wins at once).
+# The way out is the lane change at the start: R23's partner S11 is full, so the R23
+# marble may count from S11 and go 4 to S15, off B's lane.  The 2 must then move S11
+# itself (to S13): while S11 is full, a marble landing on it must take its free partner
+# R23, so B's 6 from S5 would land on R23 and B's 2 take it into GR (6-2).
+# `42 4:R23-S15 2:S11-S13` is the only turn after which B has no winning roll; every
+# other turn leaves B at least 2 of 36, and after the block A's S20 marble wins on
+# A's next roll with 18 of 36, so each roll B is given costs A about half a game.
+# (Played out, docs/engine.md "Known positions": the block wins about 0.07 more than
+# the engine's next choices.  The same shape with A at 4 and no marble near GS is a
+# near tie: A's chances are small either way, so B's 2 rolls cost A little.)
+BLOCK = "ooooo.................o./oo.oo.....o........o.... 5-5 A"
 
 
 def test_a_forced_block_is_found():
     p = Position.parse(BLOCK)
     assert winning_rolls(Position(p.r, p.s, p.a, p.b, 1)) == 12
+    assert all(k[2] < 6 for _m, k in _turns(p, 4, 2))      # A cannot win now
     safe = []
     for _m, k in _turns(p, 4, 2):
         after = Position(k[0], k[1], k[2], k[3], 1)
@@ -76,6 +82,8 @@ def test_a_forced_block_is_found():
         elif k[3] < 6:
             assert winning_rolls(after) >= 2
     assert len(safe) == 1
+    blocked = Position.parse(safe[0])
+    assert winning_rolls(Position(blocked.r, blocked.s, blocked.a, blocked.b, 0)) == 18
     res = best_turn(p, 4, 2, "host")
     assert res[1] == safe[0]
     assert res[0] == "42 4:R23-S15 2:S11-S13"
