@@ -64,7 +64,7 @@ def test_an_obvious_scoring_turn_is_taken():
 # `42 4:R23-S15 2:S11-S13` is the only turn after which B has no winning roll; every
 # other turn leaves B at least 2 of 36, and after the block A's S20 marble wins on
 # A's next roll with 18 of 36, so each roll B is given costs A about half a game.
-# (Played out, docs/engine.md "Known positions": the block wins about 0.07 more than
+# (Played out, docs/engine.md "Known positions": the block wins 0.06-0.09 more than
 # the engine's next choices.  The same shape with A at 4 and no marble near GS is a
 # near tie: A's chances are small either way, so B's 2 rolls cost A little.)
 BLOCK = "ooooo.................o./oo.oo.....o........o.... 5-5 A"
