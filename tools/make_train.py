@@ -17,8 +17,9 @@ of tools/train_host.py (docs/engine.md "Training the host evaluation"):
 Stages 2 to 4 are measured against the device engine every EVAL_EVERY games (1 ply,
 EVAL_GAMES games of match seed 3).  Each stage keeps a checkpoint in DIR (base.npz,
 features.npz, fast.npz, faster.npz, and the measured weights features.games-N.npz,
-fast.games-N.npz, faster.games-N.npz and their .best.npz): a stopped run (Ctrl-C, a kill, a lost session) started again with
-the same options goes on where it stopped and writes the same weights.  Each stage's
+fast.games-N.npz, faster.games-N.npz and their .best.npz): a stopped run (Ctrl-C, a
+kill, a lost session) started again with the same options goes on where it stopped
+and writes the same weights.  Each stage's
 final weights are DIR/base-final.npz, DIR/features-final.npz, DIR/weights.npz and
 DIR/faster-final.npz; the shipped evaluation is all four together (the mean of their
 logits, neteval.Ensemble): copy them to weights-base.npz, weights-features.npz,
