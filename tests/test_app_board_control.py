@@ -282,9 +282,10 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
         body = browser.find_element("tag name", "body").text
         assert "Player A" not in body and "Player B" not in body
         # every turn has a link
-        links = browser.find_elements("css selector", "#record .turnline a")
-        assert [a.get_attribute("href").split("#")[1] for a in links][:3] == \
-            ["turn-1", "turn-2", "turn-3"]
+        # (the list is drawn again when a turn arrives, so it is read in one script)
+        hrefs = js(browser, "Array.from(document.querySelectorAll('#record .turnline a'))"
+                            ".map(function (a) { return a.getAttribute('href'); })")
+        assert [h.split("#")[1] for h in hrefs][:3] == ["turn-1", "turn-2", "turn-3"]
         for _ in range(5):      # (the list is drawn again when a turn is added meanwhile)
             try:
                 link = browser.find_element("css selector", '#record .turnline[data-n="2"] a')
@@ -304,8 +305,8 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
         titles = [e.get_attribute("textContent") for e in browser.find_elements(
             "css selector", "#board svg path.move title")]
         assert titles == ["%s to %s" % (f, t) for f, t, _d in movewords.arrows(turns[1])]
-        assert "here" in browser.find_element(
-            "css selector", '#record .turnline[data-n="2"]').get_attribute("class")
+        assert "here" in js(browser, "document.querySelector("
+                                     "'#record .turnline[data-n=\"2\"]').className")
         ok, wide, small = fits(browser, width)
         browser.save_screenshot(str(tmp_path / ("live-turn-%d.png" % width)))
         assert ok and not wide and not small, (wide, small)
