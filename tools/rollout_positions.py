@@ -18,11 +18,11 @@ Usage: python -m tools.rollout_positions [--player P] [--games N] [--seed S]
        [--side A|B] POSITION POSITION [...]
 """
 import argparse
+import functools
 import math
 import random
 import sys
 
-from samsara.rules import engine as dev
 from samsara.rules import moves as rules
 from samsara.rules.game import Game
 from samsara.rules.position import Position
@@ -30,13 +30,9 @@ from samsara_host.engine import hostengine, match
 from samsara_host.sim import player as simplayer
 
 
-def _host1(r, s, a, b, mover, d1, d2, og, mode, starter, pick):
-    res = hostengine.choose(r, s, a, b, mover, d1, d2, og, 0, mode, starter, ply=1,
-                            deep=False)
-    return None if res is None else (res[0], res[1])
-
-
-PLAYERS = dict(match.PLAYERS, host1=_host1)
+PLAYERS = dict(match.PLAYERS, host1=match.engine_player(
+    functools.partial(hostengine.choose, ply=1, deep=False)))
+"""Player name -> match player: match.PLAYERS and host1, the host engine at ply 1."""
 
 
 def play_out(position, decide, seed, index, side, og=rules.OWNER_SCORES):
@@ -46,16 +42,7 @@ def play_out(position, decide, seed, index, side, og=rules.OWNER_SCORES):
     match.MAX_TURNS turns."""
     dice = random.Random("samsara-rollout:%d:%d" % (seed, index))
     pick = simplayer.random_pick(random.Random("samsara-rollout-pick:%d:%d" % (seed, index)))
-    game = Game(position, og=og)
-    while not game.over() and len(game.record) < match.MAX_TURNS:
-        d1 = dice.randint(1, 6)
-        d2 = dice.randint(1, 6)
-        p = game.pos
-        res = decide(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, dev.MODE_SINGLE, 0, pick)
-        if res is None:
-            game.apply(d1, d2, [], None)
-        else:
-            game.apply(d1, d2, list(res[0]), res[1])
+    game = match.play_on(Game(position, og=og), (decide, decide), dice, pick, og)
     if game.result is None or game.result[0] is None:
         return 0.5
     return 1.0 if game.result[0] == side else 0.0

@@ -70,6 +70,25 @@ PLAYERS = {
 device engine at the board player's levels 1 and 2 (`device` is level 3)."""
 
 
+def play_on(game, players, dice, pick, og=rules.OWNER_SCORES):
+    """Play Game `game` on to its end, or until it has MAX_TURNS turns: each turn two
+    dice drawn from `dice` (a random.Random: d1, then d2, 1..6), the turn chosen by
+    players[mover] (a match player, module docstring; mover 0 = A, 1 = B) in single
+    mode, None (no turn: Moksha) applied as an empty turn.  Returns `game`, its result
+    in game.result (None when stopped at MAX_TURNS)."""
+    while not game.over() and len(game.record) < MAX_TURNS:
+        d1 = dice.randint(1, 6)
+        d2 = dice.randint(1, 6)
+        p = game.pos
+        res = players[p.mover](p.r, p.s, p.a, p.b, p.mover, d1, d2, og, dev.MODE_SINGLE,
+                               0, pick)
+        if res is None:
+            game.apply(d1, d2, [], None)
+        else:
+            game.apply(d1, d2, list(res[0]), res[1])
+    return game
+
+
 def play_game(a_name, b_name, seed, index, og=rules.OWNER_SCORES):
     """Play game `index` of a match between players a_name and b_name (PLAYERS keys).
 
@@ -86,24 +105,23 @@ def play_game(a_name, b_name, seed, index, og=rules.OWNER_SCORES):
         names = ("b", "a")
     dice = random.Random("samsara-dice:%d:%d" % (seed, index))
     picks = random.Random("samsara-pick:%d:%d" % (seed, index))
-    pick = simplayer.random_pick(picks)
-    game = Game(og=og)
     decisions = {"a": 0, "b": 0}
     secs = {"a": 0.0, "b": 0.0}
-    while not game.over() and len(game.record) < MAX_TURNS:
-        d1 = dice.randint(1, 6)
-        d2 = dice.randint(1, 6)
-        p = game.pos
-        side = names[p.mover]
-        decide = PLAYERS[seats[p.mover]]
-        t0 = time.perf_counter()
-        res = decide(p.r, p.s, p.a, p.b, p.mover, d1, d2, og, dev.MODE_SINGLE, 0, pick)
-        secs[side] += time.perf_counter() - t0
-        decisions[side] += 1
-        if res is None:
-            game.apply(d1, d2, [], None)
-        else:
-            game.apply(d1, d2, list(res[0]), res[1])
+
+    def timed(mover):
+        # the seat's player, its decisions counted and timed for its side
+        decide, side = PLAYERS[seats[mover]], names[mover]
+
+        def run(*args):
+            t0 = time.perf_counter()
+            res = decide(*args)
+            secs[side] += time.perf_counter() - t0
+            decisions[side] += 1
+            return res
+        return run
+
+    game = play_on(Game(og=og), (timed(0), timed(1)), dice,
+                   simplayer.random_pick(picks), og)
     winner = None
     moksha = False
     if game.result is not None:
