@@ -108,6 +108,10 @@ def test_close_keys_takes_the_best_turns_within_the_band_up_to_top():
     # the defaults are the module's
     assert hostengine.close_keys(rows) == hostengine.close_keys(
         rows, close=hostengine.CLOSE, top=hostengine.CLOSE_TOP)
+    # a band that could never hold a choice is an error, not "never close"
+    for close, top in ((0.01, 1), (0.01, 0), (-0.01, 2)):
+        with pytest.raises(ValueError, match="--top must be at least 2"):
+            hostengine.close_keys(rows, close=close, top=top)
 
 
 def test_the_best_of_a_close_choice_at_ply_3_goes_first_and_the_rest_keep_their_order(

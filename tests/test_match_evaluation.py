@@ -29,7 +29,9 @@ def test_bad_weights_are_refused(tmp_path, capsys):
     assert "cannot read the weights" in capsys.readouterr().err
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--games", "0"]) == 2
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--top", "1"]) == 2
+    assert "--top must be at least 2" in capsys.readouterr().err
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--close", "-0.1"]) == 2
+    assert "--close at least 0" in capsys.readouterr().err
 
 
 def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, capsys):

@@ -89,9 +89,12 @@ def main(argv=None):
     ap.add_argument("--close", type=float, default=hostengine.CLOSE)
     ap.add_argument("--top", type=int, default=hostengine.CLOSE_TOP)
     args = ap.parse_args(argv if argv is not None else [])
-    if args.top < 2 or args.close < 0 or args.decisions < 1:
-        ap.error("--top must be at least 2 (a close choice is two turns or more), "
-                 "--close at least 0 and --decisions at least 1")
+    if args.decisions < 1:
+        ap.error("--decisions must be at least 1")
+    try:
+        hostengine.check_close(args.close, args.top)
+    except ValueError as e:
+        ap.error(str(e))
     dev.use_table()
     hostengine.FAST_TURNS = args.generator == "turngen"
     ts = []

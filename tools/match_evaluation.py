@@ -72,9 +72,14 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or args.first < 0 or args.top < 2 or args.close < 0:
-        print("match_evaluation: --games and --jobs must be at least 1, --first and "
-              "--close at least 0, --top at least 2", file=sys.stderr)
+    if args.games < 1 or args.jobs < 1 or args.first < 0:
+        print("match_evaluation: --games and --jobs must be at least 1, --first at "
+              "least 0", file=sys.stderr)
+        return 2
+    try:
+        hostengine.check_close(args.close, args.top)
+    except ValueError as e:
+        print("match_evaluation: %s" % e, file=sys.stderr)
         return 2
     try:
         _NET = neteval.Ensemble([neteval.load(f) for f in args.weights])

@@ -252,14 +252,24 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     return out
 
 
+def check_close(close, top):
+    """Raise ValueError unless `close` (win probability) is at least 0 and `top` (turns)
+    at least 2: a close choice is two turns or more within `close` of the best."""
+    if top < 2 or close < 0:
+        raise ValueError("--top must be at least 2 (a close choice is two turns or more) "
+                         "and --close at least 0, not %r and %r" % (top, close))
+
+
 def close_keys(ranked, also=(), close=None, top=None):
     """The resulting keys of a close choice, to be searched at ply 3: the best `top`
     (default CLOSE_TOP) turns of `ranked` (a `rank` list, best first) searched at ply 2
     and within `close` (win probability, default CLOSE) of the best, when there are at
     least two, then any key of `also` (e.g. the turn played) searched at ply 2 and
-    within `close` too; [] when the choice is not close."""
+    within `close` too; [] when the choice is not close.  Raises ValueError
+    (`check_close`) for a top under 2 or a negative close."""
     close = CLOSE if close is None else close
     top = CLOSE_TOP if top is None else top
+    check_close(close, top)
     if len(ranked) < 2 or ranked[0][3] != 2:
         return []
     best = ranked[0][2]
