@@ -80,8 +80,8 @@ def _host_turn(p, d1, d2, key, og, mode, starter, deep=False):
     best = ranked[0][1]
     close = hostengine.close_keys(ranked, also=(key,)) if deep else []
     if close:
-        deep = hostengine.deep_values(close, p.mover, og, mode, starter)
-        best = close[int(max(range(len(close)), key=lambda i: (deep[i], -i)))]
+        j, deep = hostengine.settle_close(close, p.mover, og, mode, starter)
+        best = close[j]
         if key in close:
             val = dict(val)
             for k, v in zip(close, deep):

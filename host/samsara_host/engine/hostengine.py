@@ -252,6 +252,15 @@ def deep_values(keys, me, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
     return out
 
 
+def settle_close(keys, mover, og=0, mode=dev.MODE_SINGLE, starter=0, net=None):
+    """A close choice (`close_keys`: resulting keys (r, s, a, b), best at ply 2 first)
+    settled at ply 3 for `mover`, who has just moved: (j, v3) with v3 the keys'
+    `deep_values` (numpy array, win probability) and j the index of the best, the first
+    of equal values (the better at ply 2)."""
+    v3 = deep_values(keys, mover, og, mode, starter, net)
+    return int(np.argmax(v3)), v3
+
+
 def check_close(close, top):
     """Raise ValueError unless `close` (win probability) is at least 0 and `top` (turns)
     at least 2: a close choice is two turns or more within `close` of the best."""
@@ -330,8 +339,7 @@ def rank(r, s, a, b, mover, d1, d2, og=0, mode=dev.MODE_SINGLE, starter=0, width
     if deep and ply >= 2:
         keys = close_keys(out, close=close, top=top)
         if keys:
-            v3 = deep_values(keys, mover, og, mode, starter, net)
-            j = int(np.argmax(v3))      # the first of equal values: the better at ply 2
+            j, _v3 = settle_close(keys, mover, og, mode, starter, net)
             if j:
                 out.insert(0, out.pop(j))
     if calibrated:
