@@ -92,8 +92,9 @@ def _choose(browser, side, holes):
 
 def _screens(browser):
     # the sides whose tray is behind its screen now
-    return sorted(e.get_attribute("data-side")
-                  for e in browser.find_elements("css selector", "#board g.screen"))
+    # (one script: the live board is drawn again as the game moves on)
+    return sorted(js(browser, "Array.from(document.querySelectorAll('#board g.screen'))"
+                              ".map(function (e) { return e.getAttribute('data-side'); })"))
 
 
 def _round(browser, k, a, b, moves):
