@@ -161,6 +161,14 @@ def js(drv, expr):
     return drv.execute_script("return " + expr)
 
 
+def each(drv, css, expr):
+    """The JavaScript expression `expr` of `e` for each element matching the CSS
+    selector `css`, in document order, read in one script: a page that draws a list or
+    board again meanwhile cannot leave a stale element behind."""
+    return drv.execute_script("return Array.from(document.querySelectorAll(arguments[0]))"
+                              ".map(function (e) { return %s; })" % expr, css)
+
+
 def click(drv, element_id):
     """Click the element with id `element_id`, scrolled into view first."""
     drv.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: "

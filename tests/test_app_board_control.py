@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from appbrowser import AppProcess, click, js, wait_for
+from appbrowser import AppProcess, click, each, js, wait_for
 from loghelp import game_log
 
 THUMB_PX = 40
@@ -286,8 +286,7 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
         assert "Player A" not in body and "Player B" not in body
         # every turn has a link
         # (the list is drawn again when a turn arrives, so it is read in one script)
-        hrefs = js(browser, "Array.from(document.querySelectorAll('#record .turnline a'))"
-                            ".map(function (a) { return a.getAttribute('href'); })")
+        hrefs = each(browser, "#record .turnline a", "e.getAttribute('href')")
         assert [h.split("#")[1] for h in hrefs][:3] == ["turn-1", "turn-2", "turn-3"]
         for _ in range(5):      # (the list is drawn again when a turn is added meanwhile)
             try:
@@ -305,8 +304,7 @@ def test_live_move_list_links_every_turn_and_names_the_players(browser, tmp_path
         rec = GameRecord(turns=turns[:2])
         rec.replay()
         assert drawn_marbles(browser, holes) == marbles_of(rec.steps[1].position)
-        titles = js(browser, "Array.from(document.querySelectorAll('#board svg path.move "
-                             "title')).map(function (e) { return e.textContent; })")
+        titles = each(browser, "#board svg path.move title", "e.textContent")
         assert titles == ["%s to %s" % (f, t) for f, t, _d in movewords.arrows(turns[1])]
         assert "here" in js(browser, "document.querySelector("
                                      "'#record .turnline[data-n=\"2\"]').className")

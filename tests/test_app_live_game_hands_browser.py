@@ -10,7 +10,7 @@ turn after turn (a figure lifted shows where it goes), the players named by the 
 skip, except under CI=true, where they fail."""
 import pytest
 
-from appbrowser import AppProcess, click, js, wait_for
+from appbrowser import AppProcess, click, each, js, wait_for
 from test_app_board_control import fits
 from test_app_cmd import HAVE_UPY
 from schaska.rules.game import Game
@@ -93,8 +93,7 @@ def _choose(browser, side, holes):
 def _screens(browser):
     # the sides whose tray is behind its screen now
     # (one script: the live board is drawn again as the game moves on)
-    return sorted(js(browser, "Array.from(document.querySelectorAll('#board g.screen'))"
-                              ".map(function (e) { return e.getAttribute('data-side'); })"))
+    return sorted(each(browser, "#board g.screen", "e.getAttribute('data-side')"))
 
 
 def _round(browser, k, a, b, moves):
@@ -146,8 +145,7 @@ def test_two_players_play_samas_rounds_by_clicks_on_the_apps_own_board(browser, 
         assert s["record"][0][1].startswith("Player A chose 2 stones, Player B a joker: B wins")
         assert s["play"]["position"] == {"A": {"hole": 2, "stones": 11, "jokers": 2},
                                          "B": {"hole": 7, "stones": 13, "jokers": 1}}
-        drawn = sorted(js(browser, "Array.from(document.querySelectorAll('#board circle.sama'))"
-                                   ".map(c => [c.dataset.player, +c.dataset.hole])"))
+        drawn = sorted(each(browser, "#board circle.sama", "[e.dataset.player, +e.dataset.hole]"))
         assert drawn == [["A", 2], ["B", 7]]
         # round 2: A 3 stones, B none: A wins and moves 2 to 3; the stone put on a wrong
         # hollow first is named to put right, then moved on
@@ -222,9 +220,8 @@ def test_two_players_play_schaska_turns_by_clicks_on_the_apps_own_board(browser,
             g.play((frm, to))
             s = _live(browser, "samsaraLive.steps === %d" % k, "turn %d" % k)
             assert s["play"]["position"] == g.state.to_obj()
-            drawn = sorted(js(browser, "Array.from(document.querySelectorAll("
-                                       "'#board circle.figure')).map(c => c.dataset.player "
-                                       "+ c.dataset.field)"))
+            drawn = sorted(each(browser, "#board circle.figure",
+                                "e.dataset.player + e.dataset.field"))
             want = g.state.to_obj()
             assert drawn == sorted(["A%d" % f for f in want["A"]["fields"]] +
                                    ["B%d" % f for f in want["B"]["fields"]])
