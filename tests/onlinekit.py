@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 
+from samsara_host.online.code import new_code, parse_code
 from samsara_host.record import from_log
 
 HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "host")
@@ -131,3 +132,63 @@ def board_record(folder):
         if "Online" in rec.tags:
             best = rec
     return best
+
+
+class OnlineGame:
+    """A whole online game's processes on `broker` (an mqtt:// URL): two virtual boards
+    in `tmp` (boardA, whose hand plays side A with seed `seed`, and boardB, side B with
+    `seed + 1`) and Anna's bridge hosting side A with a new code (`host`); Ben's bridge
+    joins with `join()`, a spectator with `watch()`.  Attributes: code, gid, host,
+    port_a, port_b (the boards' ports), procs (every Proc started, `add` for more).
+    A `with` block stops them all when it ends, the last started first."""
+
+    def __init__(self, tmp, broker, seed):
+        self.tmp, self.broker, self.seed = tmp, broker, seed
+        self.procs = []
+        self.code = new_code()
+        self.gid = parse_code(self.code)[0]
+        self.host = self.port_a = self.port_b = None
+
+    def __enter__(self):
+        try:
+            va, self.port_a = vboard(os.path.join(self.tmp, "boardA"), self.seed, "A", self.tmp)
+            self.add(va)
+            vb, self.port_b = vboard(os.path.join(self.tmp, "boardB"), self.seed + 1, "B",
+                                     self.tmp)
+            self.add(vb)
+            self.host = self.add(bridge("host", self.broker, self.port_a, "Anna",
+                                        os.path.join(self.tmp, "stA"), self.tmp,
+                                        code=self.code, side="A"))
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def add(self, proc):
+        """Stop `proc` (a Proc) with the others; returns it."""
+        self.procs.append(proc)
+        return proc
+
+    def join(self, tag=""):
+        """Ben's bridge joining side B (`samsara online join CODE`), its stderr in
+        bridge-Ben<tag>.err; the Proc."""
+        return self.add(bridge("join", self.broker, self.port_b, "Ben",
+                               os.path.join(self.tmp, "stB"), self.tmp, code=self.code,
+                               tag=tag))
+
+    def watch(self):
+        """A spectator (`samsara online watch CODE --json`); the Proc."""
+        return self.add(Proc(samsara("online", "watch", self.code, "--broker", self.broker,
+                                     "--json"), os.path.join(self.tmp, "watch.err")))
+
+    def record(self, side):
+        """The GameRecord of board `side` ("A" or "B"), as `board_record`."""
+        return board_record(os.path.join(self.tmp, "board" + side))
+
+    def stop(self):
+        """Stop every process started, the last first."""
+        for p in reversed(self.procs):
+            p.stop()

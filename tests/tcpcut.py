@@ -95,5 +95,12 @@ class CuttableLink:
         self.start()
 
     def stop(self):
+        """Let go of the held data and reset every connection (`cut`)."""
         self.resume()
         self.cut()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()

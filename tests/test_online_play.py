@@ -7,7 +7,7 @@ boards end with the same record, tagged with both names and the game's id, every
 joint, and nothing forged reaches a board."""
 import json
 import os
-import shutil
+import signal
 import time
 
 import paho.mqtt.client as paho
@@ -15,7 +15,7 @@ import pytest
 
 from brokerhelp import needs_mosquitto
 from samsara_host.online import wire
-from samsara_host.online.code import game_key, new_code, parse_code
+from samsara_host.online.code import game_key
 from samsara_host.online.relay import Relay
 
 import onlinekit as K
@@ -73,35 +73,20 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         tmp_path):
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
-    broker = relay.start()
-    procs = []
-    stranger = None
-    try:
-        va, pa = K.vboard(os.path.join(tmp, "boardA"), 11, "A", tmp)
-        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 12, "B", tmp)
-        procs += [va, vb]
-        code = new_code()
-        gid, _s = parse_code(code)
-        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
-                      code=code, side="A")
-        procs.append(ha)
-        assert ha.wait_line("code: ", 20) == "code: %s" % code
-        watcher = K.Proc(K.samsara("online", "watch", code, "--broker", broker, "--json"),
-                         os.path.join(tmp, "watch.err"))
-        procs.append(watcher)
-        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
-        procs.append(jb)
-        stranger = Stranger(relay.port, gid)
+    with Relay(port=free_port(), folder=os.path.join(tmp, "relay")) as relay, \
+            K.OnlineGame(tmp, relay.url(), 11) as g:
+        ha, gid = g.host, g.gid
+        assert ha.wait_line("code: ", 20) == "code: %s" % g.code
+        watcher = g.watch()
+        jb = g.join()
+        stranger = g.add(Stranger(relay.port, gid))
 
         # a few turns in, Ben's bridge dies and comes back
         while _turn_of(ha.wait_line("sent turn", 60)) < 3:
             pass
-        jb.stop(signal_kill())
+        jb.stop(signal.SIGKILL)
         time.sleep(1.0)
-        jb2 = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp,
-                       code=code, tag="-again")
-        procs.append(jb2)
+        jb2 = g.join(tag="-again")
         resumed = jb2.wait_line("resuming game %s as B" % gid, 30)
         # the stranger strikes once the new bridge has heard a turn of Anna's that its
         # file did not hold, so it is subscribed (a message published before that
@@ -125,8 +110,7 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         end_b = [ln for ln in jb2.lines if ln.startswith("played: ")]
         assert end_a and end_a == end_b and end_a[0].endswith("turns, game over")
 
-        ra = K.board_record(os.path.join(tmp, "boardA"))
-        rb = K.board_record(os.path.join(tmp, "boardB"))
+        ra, rb = g.record("A"), g.record("B")
         assert ra is not None and rb is not None
         assert ra.turns == rb.turns and len(ra.turns) == int(end_a[0].split()[1])
         for r, far in ((ra, "B"), (rb, "A")):
@@ -144,12 +128,6 @@ def test_a_whole_online_game_survives_a_bridge_restart_a_broker_restart_and_a_st
         assert sent and drops >= sent
         for word in ("forged", "garbled", "replayed"):
             assert word in ha.stderr() + jb2.stderr()
-    finally:
-        if stranger is not None:
-            stranger.stop()
-        for p in reversed(procs):
-            p.stop()
-        relay.stop()
 
 
 def test_a_late_spectator_follows_a_game_whose_record_a_stranger_overwrote(tmp_path):
@@ -159,42 +137,33 @@ def test_a_late_spectator_follows_a_game_whose_record_a_stranger_overwrote(tmp_p
     game, every turn with its joint dice."""
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
-    broker = relay.start()
-    procs = []
-    stranger = None
-    try:
-        va, pa = K.vboard(os.path.join(tmp, "boardA"), 41, "A", tmp)
-        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 42, "B", tmp)
-        procs += [va, vb]
-        code = new_code()
-        gid, _s = parse_code(code)
-        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
-                      code=code, side="A")
-        procs.append(ha)
-        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
-        procs.append(jb)
+    with Relay(port=free_port(), folder=os.path.join(tmp, "relay")) as relay, \
+            K.OnlineGame(tmp, relay.url(), 41) as g:
+        ha, gid = g.host, g.gid
+        jb = g.join()
         while _turn_of(ha.wait_line("sent turn", 90)) < 5:
             pass
         stranger = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="stranger")
         stranger.connect("127.0.0.1", relay.port)
         stranger.loop_start()
-        other = wire.Sealer(game_key(gid, "00000000"))
-        rec, host = wire.topic(gid, "rec"), wire.topic(gid, "host")
-        for t, payload in ((rec, b"\x00\xffgarbage"),
-                           (host, other.seal(host, 0, {"k": "host", "side": "B",
-                                                       "name": "Mallory"})),
-                           (rec, other.seal(rec, 0, {"k": "rec", "names": {}, "turns": [],
-                                                     "over": True}))):
-            stranger.publish(t, payload, qos=1, retain=True).wait_for_publish(10)
-        watcher = K.Proc(K.samsara("online", "watch", code, "--broker", broker, "--json"),
-                         os.path.join(tmp, "watch.err"))
-        procs.append(watcher)
+        try:
+            other = wire.Sealer(game_key(gid, "00000000"))
+            rec, host = wire.topic(gid, "rec"), wire.topic(gid, "host")
+            for t, payload in ((rec, b"\x00\xffgarbage"),
+                               (host, other.seal(host, 0, {"k": "host", "side": "B",
+                                                           "name": "Mallory"})),
+                               (rec, other.seal(rec, 0, {"k": "rec", "names": {},
+                                                         "turns": [], "over": True}))):
+                stranger.publish(t, payload, qos=1, retain=True).wait_for_publish(10)
+        finally:
+            stranger.loop_stop()
+            stranger.disconnect()
+        watcher = g.watch()
 
         assert ha.wait(GAME_S) == 0, ha.stderr()[-3000:]
         assert jb.wait(60) == 0, jb.stderr()[-3000:]
         assert watcher.wait(30) == 0, watcher.stderr()[-3000:]
-        ra = K.board_record(os.path.join(tmp, "boardA"))
+        ra = g.record("A")
         rows = [json.loads(ln) for ln in watcher.lines if ln.startswith("{")]
         turns = [r for r in rows if "turn" in r]
         assert ra is not None and [t["move"] for t in turns] == ra.turns
@@ -203,18 +172,6 @@ def test_a_late_spectator_follows_a_game_whose_record_a_stranger_overwrote(tmp_p
         for p in (ha, jb):
             assert "record is published again" in p.stderr(), p.stderr()[-2000:]
         assert "announcement is published again" in ha.stderr()
-    finally:
-        if stranger is not None:
-            stranger.loop_stop()
-            stranger.disconnect()
-        for p in reversed(procs):
-            p.stop()
-        relay.stop()
-
-
-def signal_kill():
-    import signal
-    return signal.SIGKILL
 
 
 def test_the_load_run_plays_many_games_at_once_and_counts_every_turn():
@@ -246,7 +203,6 @@ def test_relay_prints_an_address_the_other_player_can_use_and_says_a_port_in_use
     machine's address on its network (or its name), never a placeholder, and that
     localhost works on this machine; the broker takes a connection there.  On a port
     another program listens on it says so in one line and exits 1."""
-    import signal
     import socket
     import subprocess
     _mosquitto()
@@ -331,21 +287,11 @@ def test_a_network_that_stalls_then_goes_mid_game_resumes_the_same_game(tmp_path
     from tcpcut import CuttableLink
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
-    relay.start()
-    link = CuttableLink(free_port(taken=(relay.port,)), relay.port).start()
-    broker = "mqtt://127.0.0.1:%d" % link.port
-    procs = []
-    try:
-        va, pa = K.vboard(os.path.join(tmp, "boardA"), 21, "A", tmp)
-        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 22, "B", tmp)
-        procs += [va, vb]
-        code = new_code()
-        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
-                      code=code, side="A")
-        procs.append(ha)
-        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
-        procs.append(jb)
+    with Relay(port=free_port(), folder=os.path.join(tmp, "relay")) as relay, \
+            CuttableLink(free_port(taken=(relay.port,)), relay.port) as link, \
+            K.OnlineGame(tmp, "mqtt://127.0.0.1:%d" % link.port, 21) as g:
+        ha = g.host
+        jb = g.join()
         sent = [_turn_of(ha.wait_line("sent turn", 90))]
         while sent[-1] < 3:
             sent.append(_turn_of(ha.wait_line("sent turn", 60)))
@@ -373,11 +319,6 @@ def test_a_network_that_stalls_then_goes_mid_game_resumes_the_same_game(tmp_path
             time.sleep(0.5)
         assert n >= at + 2 and ta[:n] == tb[:n], (ta, tb)
         assert link.accepted > 2                       # the bridges came back
-    finally:
-        for p in reversed(procs):
-            p.stop()
-        link.stop()
-        relay.stop()
 
 
 @pytest.mark.soak
@@ -387,19 +328,10 @@ def test_a_network_gone_for_a_minute_resumes_the_same_game(tmp_path):
     boards."""
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
-    broker = relay.start()
-    procs = []
-    try:
-        va, pa = K.vboard(os.path.join(tmp, "boardA"), 21, "A", tmp)
-        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 22, "B", tmp)
-        procs += [va, vb]
-        code = new_code()
-        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
-                      code=code, side="A")
-        procs.append(ha)
-        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
-        procs.append(jb)
+    with Relay(port=free_port(), folder=os.path.join(tmp, "relay")) as relay, \
+            K.OnlineGame(tmp, relay.url(), 21) as g:
+        ha = g.host
+        jb = g.join()
         while _turn_of(ha.wait_line("sent turn", 90)) < 5:
             pass
         relay.stop(remove=False)
@@ -407,13 +339,8 @@ def test_a_network_gone_for_a_minute_resumes_the_same_game(tmp_path):
         relay.start()
         assert ha.wait(GAME_S) == 0, ha.stderr()[-3000:]
         assert jb.wait(60) == 0, jb.stderr()[-3000:]
-        ra = K.board_record(os.path.join(tmp, "boardA"))
-        rb = K.board_record(os.path.join(tmp, "boardB"))
+        ra, rb = g.record("A"), g.record("B")
         assert ra is not None and ra.turns == rb.turns and ra.tags["Result"] != "*"
-    finally:
-        for p in reversed(procs):
-            p.stop()
-        relay.stop()
 
 
 def test_a_resumed_bridge_logs_no_drops_and_sigterm_is_said_as_terminated(tmp_path):
@@ -421,30 +348,17 @@ def test_a_resumed_bridge_logs_no_drops_and_sigterm_is_said_as_terminated(tmp_pa
     it again what it missed: normal, so neither bridge's log says "dropped" (that
     is for messages a stranger sent); a bridge stopped with SIGTERM (a `kill`, a
     service manager) says so, not "Ctrl-C", keeps the game and exits 143."""
-    import signal
     _mosquitto()
     tmp = str(tmp_path)
-    relay = Relay(port=free_port(), folder=os.path.join(tmp, "relay"))
-    broker = relay.start()
-    procs = []
-    try:
-        va, pa = K.vboard(os.path.join(tmp, "boardA"), 31, "A", tmp)
-        vb, pb = K.vboard(os.path.join(tmp, "boardB"), 32, "B", tmp)
-        procs += [va, vb]
-        code = new_code()
-        gid, _s = parse_code(code)
-        ha = K.bridge("host", broker, pa, "Anna", os.path.join(tmp, "stA"), tmp,
-                      code=code, side="A")
-        procs.append(ha)
-        jb = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp, code=code)
-        procs.append(jb)
+    with Relay(port=free_port(), folder=os.path.join(tmp, "relay")) as relay, \
+            K.OnlineGame(tmp, relay.url(), 31) as g:
+        ha = g.host
+        jb = g.join()
         while _turn_of(ha.wait_line("sent turn", 90)) < 3:
             pass
         jb.stop(signal.SIGKILL)
-        jb2 = K.bridge("join", broker, pb, "Ben", os.path.join(tmp, "stB"), tmp,
-                       code=code, tag="-again")
-        procs.append(jb2)
-        jb2.wait_line("resuming game %s as B" % gid, 30)
+        jb2 = g.join(tag="-again")
+        jb2.wait_line("resuming game %s as B" % g.gid, 30)
         while _turn_of(ha.wait_line("sent turn", 90)) < 7:
             pass
         for p in (ha, jb2):
@@ -454,7 +368,3 @@ def test_a_resumed_bridge_logs_no_drops_and_sigterm_is_said_as_terminated(tmp_pa
             err = p.stderr()
             assert "stopped (terminated); the game is kept" in err, err[-2000:]
             assert "Ctrl-C" not in err and "dropped" not in err, err[-2000:]
-    finally:
-        for p in reversed(procs):
-            p.stop()
-        relay.stop()
