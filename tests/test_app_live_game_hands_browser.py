@@ -74,7 +74,7 @@ def _choose(browser, side, holes):
     # and presses Ready.  The screens are waited for: while the app's link to the board
     # is lost for a moment under load (and taken up again), the board is drawn without
     # its trays.
-    wait_for(lambda: side in _screens(browser), "%s's screen" % side)
+    _screen_up(browser, side)
     click(browser, "look" + side)
     assert side not in _screens(browser)
     for k in holes:
@@ -84,10 +84,25 @@ def _choose(browser, side, holes):
           % (side, str(want).replace("'", '"').replace(" ", "")), "%s's tray" % side)
     # the other player's tray stays behind its screen, and no headline tells a tray
     other = "B" if side == "A" else "A"
-    wait_for(lambda: other in _screens(browser), "%s's screen" % other)
+    _screen_up(browser, other)
     _ready(browser, side)
     wait_for(lambda: side in _screens(browser) or js(browser, "%s.moving" % LIVE),
              "%s's screen back up" % side)        # Ready put the screen back up
+
+
+def _screen_up(browser, side):
+    # waits for `side`'s screen; when it does not come, the error says what the page
+    # showed then (the snapshot's words and state, the guide, the screens drawn)
+    try:
+        wait_for(lambda: side in _screens(browser), "%s's screen" % side)
+    except AssertionError as e:
+        raise AssertionError("%s; the page then: %s" % (e, js(browser, (
+            "JSON.stringify({live: window.samsaraLive ? Object.fromEntries(['banner', "
+            "'busy', 'note', 'moving', 'steps', 'ready', 'refused'].map(k => [k, "
+            "samsaraLive[k]])) : null, hands: !!(window.samsaraLive && samsaraLive.hands), "
+            "guide: document.getElementById('guide').textContent, screens: Array.from("
+            "document.querySelectorAll('#board g.screen')).map(e => e.dataset.side)})")))) \
+            from None
 
 
 def _screens(browser):
