@@ -96,13 +96,12 @@ def _screen_up(browser, side):
     try:
         wait_for(lambda: side in _screens(browser), "%s's screen" % side)
     except AssertionError as e:
-        raise AssertionError("%s; the page then: %s" % (e, js(browser, (
-            "JSON.stringify({live: window.samsaraLive ? Object.fromEntries(['banner', "
-            "'busy', 'note', 'moving', 'steps', 'ready', 'refused'].map(k => [k, "
-            "samsaraLive[k]])) : null, hands: !!(window.samsaraLive && samsaraLive.hands), "
-            "guide: document.getElementById('guide').textContent, screens: Array.from("
-            "document.querySelectorAll('#board g.screen')).map(e => e.dataset.side)})")))) \
-            from None
+        state = js(browser, "JSON.stringify({live: window.samsaraLive ? Object.fromEntries("
+                   "['banner', 'busy', 'note', 'moving', 'steps', 'ready', 'refused'].map("
+                   "k => [k, samsaraLive[k]])) : null, hands: !!(window.samsaraLive && "
+                   "samsaraLive.hands), guide: document.getElementById('guide').textContent})")
+        raise AssertionError("%s; the page then: %s, screens drawn: %s"
+                             % (e, state, _screens(browser))) from None
 
 
 def _screens(browser):
