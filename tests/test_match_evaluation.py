@@ -17,6 +17,9 @@ def test_the_shipped_files_play_the_shipped_engine(capsys):
     assert res["a_win_rate"] == ref["a_win_rate"]
     assert len(res["won"]) == 2 and sum(res["won"]) == ref["a_wins"] + ref["draws"] / 2.0
     assert res["ply"] == 2 and res["weights"] == files
+    # equal weights in the mean are the plain mean: the same games
+    assert match_evaluation.main(argv + ["--mean-weights", "2", "2", "2", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["won"] == res["won"]
     # --first: a stopped run goes on with the same games
     assert match_evaluation.main(weights + ["--first", "1", "--games", "1", "--seed", "3"]) == 0
     assert json.loads(capsys.readouterr().out)["won"] == res["won"][1:]
@@ -32,6 +35,10 @@ def test_bad_weights_are_refused(tmp_path, capsys):
     assert "--top must be at least 2" in capsys.readouterr().err
     assert match_evaluation.main(["--weights", neteval.WEIGHTS, "--close", "-0.1"]) == 2
     assert "--close at least 0" in capsys.readouterr().err
+    two = ["--weights", neteval.WEIGHTS, neteval.BASE_WEIGHTS, "--games", "1"]
+    assert match_evaluation.main(two + ["--mean-weights", "1"]) == 2
+    assert "one positive number a network" in capsys.readouterr().err
+    assert match_evaluation.main(two + ["--mean-weights", "1", "0"]) == 2
 
 
 def test_close_choices_are_settled_at_ply_3_unless_asked_not_to(monkeypatch, capsys):

@@ -98,6 +98,32 @@ def test_widened_weights_give_the_same_values():
         neteval.features([0], [0], [0], [0], 0, inputs=100)
 
 
+def test_grown_weights_give_the_same_values_and_train_their_new_units(tmp_path):
+    net = neteval.Net.start(3, np.random.default_rng(5), inputs=neteval.N_FEATURES)
+    grown = net.grown(7, np.random.default_rng(1))
+    assert grown.w1.shape == (neteval.N_FEATURES, 7) and grown.w2.shape == (7,)
+    keys = [(0x3F, 0x3F, 0, 0), (0x1C, 0x42103F, 2, 3), (0x800003, 0x7, 5, 4)]
+    for me in (0, 1):
+        assert np.allclose(neteval.evaluate(keys, me, net),
+                           neteval.evaluate(keys, me, grown), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError):
+        grown.grown(6, np.random.default_rng(1))
+    init = str(tmp_path / "init.npz")
+    net.save(init)
+    out = str(tmp_path / "grown.npz")
+    assert train_host.main(["--init", init, "--grow", "7", "--first", "0", "--games", "2",
+                            "--log-every", "0", "--out", out]) == 0
+    trained = neteval.load(out)
+    assert trained.w1.shape[1] == 7 and np.any(trained.w2[3:] != 0)
+    assert neteval.load_meta(out)["options"]["grow"] == 7
+
+
+def test_grow_needs_init(capsys):
+    with pytest.raises(SystemExit):
+        train_host.main(["--grow", "7", "--games", "1"])
+    assert "--grow need --init" in capsys.readouterr().err
+
+
 def test_the_players_features_say_what_they_claim():
     # A (me) to have moved; A's goal lane S holds S14, S17, S22 (11, 8 and 3 fields from
     # GS) and S1..S6; R holds R3, R4, R5; R5's partner S17 is full: a blocked space.
@@ -172,3 +198,12 @@ def test_the_shipped_evaluation_is_the_four_networks_mean_logit():
     assert meta[1]["options"]["lin"] == make_train.FASTER_LIN
     with pytest.raises(ValueError):
         neteval.Ensemble([])
+    # A weighted mean: equal weights are the plain mean; others weigh each logit.
+    assert np.allclose(neteval.Ensemble(nets, [2, 2, 2, 2]).value(x), want, rtol=0, atol=1e-12)
+    logits = [np.log(p / (1 - p)) for p in ps]
+    weighted = (3 * logits[0] + logits[1] + logits[2] + logits[3]) / 6
+    assert np.allclose(neteval.Ensemble(nets, [3, 1, 1, 1]).value(x),
+                       1 / (1 + np.exp(-weighted)), rtol=0, atol=1e-12)
+    for bad in ([1, 1, 1], [1, 1, 1, 0], [1, 1, -1, 1]):
+        with pytest.raises(ValueError):
+            neteval.Ensemble(nets, bad)

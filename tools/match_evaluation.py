@@ -17,7 +17,11 @@ uses); --no-deep stops the search at ply 2, as the engine played before.  --clos
 and --top T measure another close choice: the best T turns within C of the best
 (`hostengine.close_keys`; the shipped CLOSE and CLOSE_TOP by default).
 
-Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--ply 1|2] [--no-deep]
+--mean-weights W [W ...] values the files by a weighted mean of their logits (one
+positive number a file) instead of the plain mean.
+
+Usage: python -m tools.match_evaluation --weights FILE [FILE ...] [--mean-weights W ...]
+       [--ply 1|2] [--no-deep]
        [--close C] [--top T] [--opponent device] [--games N] [--first F] [--seed S]
        [--jobs J]
 """
@@ -55,6 +59,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--weights", nargs="+", required=True,
                     help="weight files (.npz of neteval.Net), valued together")
+    ap.add_argument("--mean-weights", type=float, nargs="+", default=None, metavar="W",
+                    help="one positive number a weight file: a weighted mean of the "
+                    "logits (neteval.Ensemble; default: the plain mean)")
     ap.add_argument("--ply", type=int, choices=(1, 2), default=2)
     ap.add_argument("--deep", action=argparse.BooleanOptionalAction, default=True,
                     help="settle a close choice (the best turns within --close of the "
@@ -82,7 +89,7 @@ def main(argv=None):
         print("match_evaluation: %s" % e, file=sys.stderr)
         return 2
     try:
-        _NET = neteval.Ensemble([neteval.load(f) for f in args.weights])
+        _NET = neteval.Ensemble([neteval.load(f) for f in args.weights], args.mean_weights)
     except (OSError, KeyError, ValueError) as e:
         print("match_evaluation: cannot read the weights: %s" % e, file=sys.stderr)
         return 2
@@ -104,7 +111,8 @@ def main(argv=None):
     res = match.summarize(PLAYER, args.opponent, args.games, args.seed, match.rules.OWNER_SCORES,
                           results)
     won = [1 if g["winner"] == "a" else 0 if g["winner"] == "b" else 0.5 for g in results]
-    print(json.dumps({"weights": args.weights, "ply": args.ply, "deep": _DEEP,
+    print(json.dumps({"weights": args.weights, "mean_weights": args.mean_weights,
+                      "ply": args.ply, "deep": _DEEP,
                       "close": args.close, "top": args.top,
                       "opponent": args.opponent,
                       "seed": args.seed, "first": args.first, "games": args.games,

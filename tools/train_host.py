@@ -28,13 +28,14 @@ other options is refused.
 
 Usage: python -m tools.train_host [--games N] [--seed S] [--hidden H] [--inputs 88|145]
        [--alpha A] [--alpha-end E] [--lam L] [--lin R] [--eval-every K] [--eval-games M]
-       [--eval-seed S] [--init FILE [--widen] --first I] [--checkpoint FILE]
+       [--eval-seed S] [--init FILE [--widen] [--grow H] --first I] [--checkpoint FILE]
        [--stop-after N] [--out FILE]
 (--games is the index after the last game, so `--init W --first 6000 --games 12000`
 from the weights W of a `--games 6000` run gives the weights of `--games 12000`;
 with --alpha-end the learning rate decays geometrically from --alpha at game --first
 to --alpha-end at game --games - 1; --widen gives weights of the 88 base inputs the
-player's features (neteval.N_FEATURES), with zero weights, before training.)
+player's features (neteval.N_FEATURES), with zero weights, before training; --grow H
+gives them H hidden units, the new ones with zero output weight.)
 `make train` runs both stages of the shipped weights: docs/engine.md "Training the host
 evaluation".
 """
@@ -260,6 +261,9 @@ def main(argv=None):
                     "a run that stopped after game --first - 1)")
     ap.add_argument("--widen", action="store_true",
                     help="give the --init weights the player's features (zero weights)")
+    ap.add_argument("--grow", type=int, default=None, metavar="H",
+                    help="give the --init weights H hidden units (the new ones with zero "
+                    "output weight: neteval.Net.grown, random weights from --seed)")
     ap.add_argument("--first", type=int, default=0,
                     help="index of the first game (its dice seed); default 0")
     ap.add_argument("--checkpoint", help="keep the run's state here and go on from it "
@@ -270,9 +274,11 @@ def main(argv=None):
     ap.add_argument("--out", help="write the weights here (.npz) at the end")
     argv_used = list(sys.argv[1:] if argv is None else argv)
     args = ap.parse_args(argv)
-    if args.widen and not args.init:
-        ap.error("--widen needs --init")
+    if (args.widen or args.grow is not None) and not args.init:
+        ap.error("--widen and --grow need --init")
     opts = {k: getattr(args, k, None) for k in _RUN_KEYS if k != "init_sha"}
+    if args.grow is not None:
+        opts["grow"] = args.grow        # only when given: older checkpoints stay valid
     opts["init_sha"] = neteval.weights_sha(args.init) if args.init else None
     if args.init:
         opts["hidden"] = opts["inputs"] = None       # from the file
@@ -292,6 +298,8 @@ def main(argv=None):
         net = neteval.load(args.init)
         if args.widen and net.inputs != neteval.N_FEATURES:
             net = net.widened()
+        if args.grow is not None:
+            net = net.grown(args.grow, np.random.default_rng(args.seed))
     else:
         net = neteval.Net.start(args.hidden, np.random.default_rng(args.seed), args.per_goal,
                                args.bias, args.inputs)

@@ -259,6 +259,18 @@ class Net:
         return Net(np.vstack((self.w1, np.zeros((extra, self.w1.shape[1])))), self.b1.copy(),
                    self.w2.copy(), np.concatenate((self.wl, np.zeros(extra))), self.b2)
 
+    def grown(self, hidden, rng):
+        """This network with `hidden` hidden units (at least its own): the new units
+        get small random input weights (normal, sd 0.1, from numpy Generator `rng`),
+        zero bias and zero output weight, so it gives the same values and training
+        can put them to use; a copy.  Raises ValueError for fewer units than it has."""
+        extra = hidden - self.w1.shape[1]
+        if extra < 0:
+            raise ValueError("cannot shrink %d hidden units to %d" % (self.w1.shape[1], hidden))
+        return Net(np.hstack((self.w1, rng.normal(0, 0.1, (self.inputs, extra)))),
+                   np.concatenate((self.b1, np.zeros(extra))),
+                   np.concatenate((self.w2, np.zeros(extra))), self.wl.copy(), self.b2)
+
     @classmethod
     def start(cls, hidden, rng, per_goal=1.9, bias=-0.15, inputs=N_INPUTS):
         """The network training starts from: the device engine's evaluation on the
@@ -294,17 +306,30 @@ class Ensemble:
     their logits (`Net.logit`), each network reading the first `net.inputs` columns of
     the input matrix, so a base network (`N_BASE`) and one with the player's features
     (`N_FEATURES`) share one `features` call.  `inputs` is the widest network's; `value`
-    as `Net.value`.  Raises ValueError for no networks."""
+    as `Net.value`.  weights: one positive number a network for a weighted mean of the
+    logits (default: all equal, the plain mean).  Raises ValueError for no networks, or
+    weights not one positive number a network."""
 
-    def __init__(self, nets):
+    def __init__(self, nets, weights=None):
         self.nets = list(nets)
         if not self.nets:
             raise ValueError("an ensemble needs at least one network")
         self.inputs = max(n.inputs for n in self.nets)
+        self.weights = None
+        if weights is not None:
+            weights = [float(w) for w in weights]
+            if len(weights) != len(self.nets) or min(weights) <= 0:
+                raise ValueError("an ensemble's weights: one positive number a network "
+                                 "(%d networks, weights %s)" % (len(self.nets), weights))
+            total = sum(weights)
+            self.weights = [w / total for w in weights]
 
     def value(self, x):
         """Win probabilities (n floats) of the rows of input matrix x (n x `inputs`)."""
-        z = sum(n.logit(x[:, :n.inputs]) for n in self.nets) / len(self.nets)
+        if self.weights is None:
+            z = sum(n.logit(x[:, :n.inputs]) for n in self.nets) / len(self.nets)
+        else:
+            z = sum(w * n.logit(x[:, :n.inputs]) for w, n in zip(self.weights, self.nets))
         return 1.0 / (1.0 + np.exp(-z))
 
 
