@@ -5,8 +5,8 @@ files averaged and their hashes (neteval.weights_sha).
 
 Snapshots of one run share their hidden units (the run moves them a little at a time),
 so their mean is a network between them; networks of different runs or shapes do not,
-and files of different shapes are refused.  docs/engine.md "Weight averaging" says
-what it measured.
+and files of different shapes are refused.  docs/engine.md "A wider hidden layer,
+weight averaging and weights in the mean" says what averaged networks measured.
 
 Usage: python -m tools.average_weights --out FILE WEIGHTS WEIGHTS [WEIGHTS ...]
 """
