@@ -30,7 +30,7 @@ def average(nets):
         raise ValueError("averaging needs at least two networks")
     shape = nets[0].w1.shape
     for n in nets[1:]:
-        if n.w1.shape != shape or n.wl.shape != nets[0].wl.shape:
+        if n.w1.shape != shape:
             raise ValueError("networks of different shapes (%s and %s inputs x hidden) "
                              "cannot be averaged" % (shape, n.w1.shape))
     arrays = [np.mean([getattr(n, k) for n in nets], axis=0) for k in ARRAYS]

@@ -315,22 +315,16 @@ class Ensemble:
         if not self.nets:
             raise ValueError("an ensemble needs at least one network")
         self.inputs = max(n.inputs for n in self.nets)
-        self.weights = None
-        if weights is not None:
-            weights = [float(w) for w in weights]
-            if len(weights) != len(self.nets) or min(weights) <= 0:
-                raise ValueError("an ensemble's weights: one positive number a network "
-                                 "(%d networks, weights %s)" % (len(self.nets), weights))
-            total = sum(weights)
-            self.weights = [w / total for w in weights]
+        # 1.0 each by default: 1.0 * logit is exact, so the plain mean rounds as before
+        self.weights = [1.0] * len(self.nets) if weights is None else [float(w) for w in weights]
+        if len(self.weights) != len(self.nets) or min(self.weights) <= 0:
+            raise ValueError("an ensemble's weights: one positive number a network "
+                             "(%d networks, weights %s)" % (len(self.nets), self.weights))
 
     def value(self, x):
         """Win probabilities (n floats) of the rows of input matrix x (n x `inputs`)."""
-        if self.weights is None:
-            z = sum(n.logit(x[:, :n.inputs]) for n in self.nets) / len(self.nets)
-        else:
-            z = sum(w * n.logit(x[:, :n.inputs]) for w, n in zip(self.weights, self.nets))
-        return 1.0 / (1.0 + np.exp(-z))
+        z = sum(w * n.logit(x[:, :n.inputs]) for w, n in zip(self.weights, self.nets))
+        return 1.0 / (1.0 + np.exp(-z / sum(self.weights)))
 
 
 def load(path=WEIGHTS):
